@@ -1,0 +1,6 @@
+/**
+ * toolctx in the web page.
+ *
+ * @module
+ */
+export {};

@@ -1,0 +1,83 @@
+/** The stable kinds of failure toolctx reports. */
+export type ErrorKind =
+  | 'tool-error'
+  | 'args-invalid'
+  | 'timeout'
+  | 'aborted'
+  | 'approval-pending'
+  | 'approval-denied'
+  | 'authorization-required'
+  | 'credential-failed'
+  | 'artifact-refused'
+  | 'policy-refused'
+  | 'budget-exceeded'
+  | 'unknown-tool'
+  | 'no-store'
+  | 'unsupported'
+  | 'internal';
+
+/**
+ * A failure as data: JSON-safe, safe to show a model or a client.
+ *
+ * `exception` is the class name of a foreign exception and nothing more: its message, values and
+ * stack never cross.
+ */
+export interface ErrorInfo {
+  kind: ErrorKind;
+  message: string;
+  exception?: string;
+  retryable: boolean;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Turns anything a tool threw into an {@link ErrorInfo} that leaks nothing: a {@link ToolctxError}
+ * keeps its kind, message and details; any other value shows only its class name.
+ *
+ * @example
+ * ```ts
+ * import { toErrorInfo } from '@toolctx/core';
+ * toErrorInfo(new TypeError('secret')); // { kind: 'tool-error', message: 'The tool failed with TypeError.', exception: 'TypeError', retryable: false }
+ * ```
+ */
+export function toErrorInfo(thrown: unknown): ErrorInfo {
+  if (thrown instanceof ToolctxError) return thrown.info;
+  const exception = className(thrown);
+  return { kind: 'tool-error', message: `The tool failed with ${exception}.`, exception, retryable: false };
+}
+
+function className(value: unknown): string {
+  if (value instanceof Error) return value.name || value.constructor?.name || 'Error';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return value.constructor?.name ?? 'Object';
+  return typeof value;
+}
+
+/**
+ * The one error class toolctx throws. Tools may throw it too, to fail with a chosen kind and a
+ * message that is safe to show.
+ *
+ * @example
+ * ```ts
+ * import { ToolctxError } from '@toolctx/core';
+ * throw new ToolctxError('policy-refused', 'Writing is not allowed while planning.');
+ * ```
+ */
+export class ToolctxError extends Error {
+  readonly info: ErrorInfo;
+
+  constructor(
+    kind: ErrorKind,
+    message: string,
+    options: { retryable?: boolean; details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'ToolctxError';
+    this.info = { kind, message, retryable: options.retryable ?? false };
+    if (options.details) this.info.details = options.details;
+  }
+
+  get kind(): ErrorKind {
+    return this.info.kind;
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * `@toolctx/core`: the execution context for AI-agent tool calls, on web standards only.
+ *
+ * @example
+ * ```ts
+ * import { toErrorInfo } from '@toolctx/core';
+ * ```
+ * @module
+ */
+export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';

@@ -1,0 +1,6 @@
+/**
+ * `@toolctx/core/testing`: the conformance suites every platform store and door must pass.
+ *
+ * @module
+ */
+export {};

@@ -1,0 +1,11 @@
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
+import { defineConfig } from 'vitest/config';
+
+// Every edge test runs inside workerd with real KV, R2 and Durable Objects (Miniflare's local
+// implementations), configured from the same wrangler.jsonc users deploy.
+export default defineConfig({
+  plugins: [cloudflareTest({ main: './src/worker.ts', wrangler: { configPath: './wrangler.jsonc' } })],
+  test: {
+    include: ['src/**/*.test.ts'],
+  },
+});

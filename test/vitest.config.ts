@@ -1,0 +1,24 @@
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
+import { defineConfig } from 'vitest/config';
+import { chromiumBrowser } from './chromium.js';
+
+const coreTests = '../packages/core/src/**/*.test.ts';
+
+export default defineConfig({
+  test: {
+    projects: [
+      // Core's own suite, unchanged, inside workerd and in Chromium: proof that core is
+      // platform-neutral. (In Node it runs from packages/core.)
+      {
+        plugins: [cloudflareTest({ wrangler: { configPath: './core-runtimes/wrangler.jsonc' } })],
+        test: { name: 'core-in-workerd', include: [coreTests] },
+      },
+      {
+        test: { name: 'core-in-chromium', include: [coreTests], browser: chromiumBrowser },
+      },
+      {
+        test: { name: 'node', include: ['node/**/*.test.ts'], testTimeout: 60_000 },
+      },
+    ],
+  },
+});
