@@ -7,4 +7,6 @@
  * ```
  * @module
  */
+
+export { canonicalJson, sha256Hex } from './canonical-json.js';
 export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';
