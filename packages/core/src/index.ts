@@ -1,12 +1,73 @@
 /**
  * `@toolctx/core`: the execution context for AI-agent tool calls, on web standards only.
  *
+ * Define tools with {@link defineTool}, serve them with {@link createRuntime}, call them through
+ * a run, and watch what they do through the run's events and {@link createStatusModel}.
+ *
  * @example
  * ```ts
- * import { toErrorInfo } from '@toolctx/core';
+ * import { createRuntime, defineTool } from '@toolctx/core';
+ * import { z } from 'zod';
+ *
+ * const countWords = defineTool({
+ *   name: 'count_words',
+ *   description: 'Counts the words in a text.',
+ *   input: z.object({ text: z.string() }),
+ *   execute: ({ text }) => text.split(/\s+/).filter(Boolean).length,
+ * });
+ * const run = createRuntime({ tools: [countWords] }).startRun();
+ * const result = await run.call({ tool: 'count_words', args: { text: 'one two' } });
  * ```
  * @module
  */
-
 export { canonicalJson, sha256Hex } from './canonical-json.js';
+export { type CallFacts, createToolContext, type RunFacts, type RunStats } from './context/create-context.js';
+export type {
+  CallRequest,
+  Identity,
+  Phase,
+  ProgressPayload,
+  ToolDispatch,
+  ToolExecutionContext,
+  ToolResult,
+} from './context/types.js';
 export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';
+export {
+  type CatalogueEventType,
+  checkEvent,
+  type EventData,
+  type EventDataMap,
+  type EventType,
+  eventCatalogue,
+  type ToolEvent,
+} from './events/catalogue.js';
+export type { EventSink, RunEvents, SinkErrorHandler } from './events/event-log.js';
+export { cloneSafetyProblem } from './progress/clone-safe.js';
+export { createRuntime, type Runtime, type RuntimeOptions } from './runtime/create-runtime.js';
+export { type DoorDeclaration, inProcessDoor, type TeardownScope } from './runtime/door.js';
+export type { Run, StartRunOptions } from './runtime/run.js';
+export { cutMessage } from './status/grapheme-cut.js';
+export {
+  createStatusModel,
+  type StatusLine,
+  type StatusModel,
+  type StatusModelOptions,
+} from './status/status-model.js';
+export {
+  defaultTemplates,
+  type LineState,
+  type Template,
+  type Templates,
+  type TemplateValues,
+} from './status/templates.js';
+export {
+  type AnyTool,
+  defineTool,
+  type Effect,
+  type RetryPolicy,
+  type Tool,
+  type ToolDefinition,
+  type ToolSchema,
+  toolSchema,
+} from './tools/define-tool.js';
+export type { ArgumentIssue, JsonSchema } from './tools/schema.js';

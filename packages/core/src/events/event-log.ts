@@ -1,0 +1,109 @@
+import { checkEvent, type EventData, type EventType, type ToolEvent } from './catalogue.js';
+
+/** Receives every event, synchronously. Must be quick; a sink that throws is detached. */
+export type EventSink = (event: ToolEvent) => void;
+
+/** Told once about a sink that threw and was detached. */
+export type SinkErrorHandler = (error: unknown, event: ToolEvent) => void;
+
+/**
+ * A run's events: subscribe for a callback per event, or iterate with `for await` from now until
+ * the run finishes.
+ */
+export interface RunEvents extends AsyncIterable<ToolEvent> {
+  /** Calls `listener` for each event from now on; returns the function that stops it. */
+  subscribe(listener: EventSink): () => void;
+}
+
+/**
+ * One run's ordered record: stamps `seq` (one more per event), checks each event against the
+ * catalogue, and hands it to the runtime's sinks and the run's subscribers. Work per event does
+ * not depend on how many came before.
+ */
+export class EventLog implements RunEvents {
+  private seq = 0;
+  private readonly listeners: EventSink[];
+  private closed = false;
+  private readonly waiters = new Set<(event: ToolEvent | undefined) => void>();
+
+  constructor(
+    private readonly runId: string | undefined,
+    sinks: readonly EventSink[],
+    private readonly onSinkError: SinkErrorHandler,
+  ) {
+    this.listeners = sinks.slice();
+  }
+
+  /** The `seq` of the last event made (0 before any). */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  emit<T extends EventType>(type: T, data: EventData<T>, callId?: string, parentId?: string): ToolEvent<T> {
+    checkEvent(type, data);
+    const event: ToolEvent<T> = { type, seq: ++this.seq, ts: Date.now(), data };
+    if (this.runId !== undefined) event.runId = this.runId;
+    if (callId !== undefined) event.callId = callId;
+    if (parentId !== undefined) event.parentId = parentId;
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) {
+      const listener = listeners[i]!;
+      try {
+        listener(event);
+      } catch (error) {
+        this.detach(listener);
+        i--;
+        this.onSinkError(error, event);
+      }
+    }
+    return event;
+  }
+
+  subscribe(listener: EventSink): () => void {
+    this.listeners.push(listener);
+    return () => this.detach(listener);
+  }
+
+  /** After this, iterators end once they have delivered what they buffered. */
+  close(): void {
+    this.closed = true;
+    for (const wake of this.waiters) wake(undefined);
+    this.waiters.clear();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<ToolEvent> {
+    const buffer: ToolEvent[] = [];
+    let wake: ((event: ToolEvent | undefined) => void) | undefined;
+    const unsubscribe = this.subscribe((event) => {
+      if (wake) {
+        const resolve = wake;
+        wake = undefined;
+        this.waiters.delete(resolve);
+        resolve(event);
+      } else buffer.push(event);
+    });
+    try {
+      while (true) {
+        const buffered = buffer.shift();
+        if (buffered) {
+          yield buffered;
+          continue;
+        }
+        if (this.closed) return;
+        const next = await new Promise<ToolEvent | undefined>((resolve) => {
+          wake = resolve;
+          this.waiters.add(resolve);
+        });
+        if (!next) return;
+        yield next;
+      }
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  private detach(listener: EventSink): void {
+    const index = this.listeners.indexOf(listener);
+    if (index >= 0) this.listeners.splice(index, 1);
+  }
+}

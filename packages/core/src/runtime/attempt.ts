@@ -1,0 +1,68 @@
+import { type ErrorInfo, ToolctxError } from '../errors.js';
+
+/** How one attempt of a call ended. */
+export type Outcome = { ok: true; value: unknown } | { ok: false; error: ErrorInfo };
+
+/**
+ * One execution of a tool: what its `ctx.signal` belongs to. The signal is made only when read;
+ * a timeout is one timer. Whatever ends the attempt first (the tool, an abort, the timeout)
+ * settles it; anything after is discarded.
+ */
+export class Attempt {
+  settled = false;
+  /** Calls started through this attempt's `ctx.tools`; they end when it ends. */
+  children: Set<{ abort(error: ErrorInfo): void }> | undefined;
+  private controller: AbortController | undefined;
+  private abortedWith: ErrorInfo | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private resolve!: (outcome: Outcome) => void;
+  readonly outcome: Promise<Outcome>;
+
+  constructor(timeoutMs: number | undefined, toolName: string) {
+    this.outcome = new Promise((resolve) => {
+      this.resolve = resolve;
+    });
+    if (timeoutMs !== undefined) {
+      this.timer = setTimeout(
+        () =>
+          this.abort({
+            kind: 'timeout',
+            message: `"${toolName}" did not finish within its ${timeoutMs} ms timeout.`,
+            retryable: true,
+          }),
+        timeoutMs,
+      );
+    }
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.abortedWith) this.controller.abort(reasonFor(this.abortedWith));
+    }
+    return this.controller.signal;
+  }
+
+  /** Ends the attempt as cancelled or timed out: fires the signal and settles at once. */
+  abort(error: ErrorInfo): void {
+    if (this.settled) return;
+    this.abortedWith = error;
+    this.controller?.abort(reasonFor(error));
+    this.finish({ ok: false, error });
+  }
+
+  finish(outcome: Outcome): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.resolve(outcome);
+    if (this.children) {
+      const ended: ErrorInfo = { kind: 'aborted', message: 'The parent call ended.', retryable: false };
+      for (const child of this.children) child.abort(ended);
+    }
+  }
+}
+
+function reasonFor(error: ErrorInfo): ToolctxError {
+  return new ToolctxError(error.kind, error.message, { retryable: error.retryable });
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../tools/define-tool.js';
+import { createRuntime } from './create-runtime.js';
+
+const read = defineTool({ name: 'read', description: 'Reads.', input: z.object({}), execute: () => 'r' });
+const write = defineTool({
+  name: 'write',
+  description: 'Writes.',
+  input: z.object({}),
+  effect: 'write',
+  execute: () => 'w',
+});
+
+describe('createRuntime', () => {
+  it('refuses duplicate names, naming the tool and the fix', () => {
+    expect(() => createRuntime({ tools: [read, { ...read }] })).toThrow(
+      'createRuntime: two tools are named "read". Give each tool a unique name.',
+    );
+  });
+
+  it('refuses something that is not a defined tool', () => {
+    expect(() => createRuntime({ tools: [{ name: 'raw', execute: () => 1 } as never] })).toThrow(
+      /"raw" is not a tool\. Make each tool with defineTool/,
+    );
+    expect(() => createRuntime({ tools: [null as never] })).toThrow(/a null is not a tool/);
+    expect(() => createRuntime({} as never)).toThrow(/needs \{ tools: \[\.\.\.\] \}/);
+  });
+
+  it('lists only read tools in the plan phase', () => {
+    const runtime = createRuntime({ tools: [read, write] });
+    expect(runtime.listTools().map((tool) => tool.name)).toEqual(['read', 'write']);
+    expect(runtime.listTools({ phase: 'plan' }).map((tool) => tool.name)).toEqual(['read']);
+  });
+
+  it('answers an unknown tool with the names it has', async () => {
+    const run = createRuntime({ tools: [read, write] }).startRun();
+    const result = await run.call({ tool: 'delete_all', args: {} });
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        kind: 'unknown-tool',
+        message: 'There is no tool named "delete_all". Available: read, write.',
+        retryable: false,
+        details: { available: ['read', 'write'] },
+      },
+    });
+  });
+});

@@ -1,0 +1,232 @@
+import type { RunFacts, RunStats } from '../context/create-context.js';
+import type { CallRequest, Identity, Phase, ToolDispatch, ToolResult } from '../context/types.js';
+import type { ErrorInfo } from '../errors.js';
+import type { EventLog, RunEvents } from '../events/event-log.js';
+import { argsInvalid, validate } from '../tools/schema.js';
+import type { Attempt } from './attempt.js';
+import { Invocation } from './invocation.js';
+import type { RuntimeCore } from './runtime-core.js';
+
+/** Options of `runtime.startRun`. */
+export interface StartRunOptions {
+  /** Who the run acts for, as the host established it. Scopes artifacts, credentials and taint. */
+  identity?: Identity;
+  /** The caller's session; caller data, never trusted alone. */
+  sessionId?: string;
+  /** Cancels the whole run. */
+  signal?: AbortSignal;
+  /** Default `act`. */
+  phase?: Phase;
+  /** Read-only host data every call sees as `ctx.state`. */
+  state?: Record<string, unknown>;
+}
+
+/**
+ * A run: a sequence of tool calls with one ordered event record.
+ *
+ * @example
+ * ```ts
+ * const run = runtime.startRun({ identity: { tenant: 'acme', principal: 'ana' } });
+ * const result = await run.call({ tool: 'count_words', args: { text: 'a b c' } });
+ * if (result.ok) console.log(result.content); // '3'
+ * await run.end();
+ * ```
+ */
+export interface Run {
+  readonly runId: string;
+  /** Every event of the run, in `seq` order. */
+  readonly events: RunEvents;
+  /** Fires when the run is aborted or ended. */
+  readonly signal: AbortSignal;
+  /** Counters of progress reports the run dropped or refused. */
+  readonly stats: Readonly<RunStats>;
+  /** Calls one tool; a batch of one. Resolves to a `ToolResult`, never rejects for the tool's failure. */
+  call(request: CallRequest): Promise<ToolResult>;
+  /** Calls tools concurrently, one batch; results in the order asked. */
+  callBatch(requests: readonly CallRequest[]): Promise<ToolResult[]>;
+  /** Cancels every call in flight, then finishes the run as aborted. */
+  abort(reason?: string): Promise<void>;
+  /** Finishes the run: cancels what is still in flight and emits `run.finished`. */
+  end(): Promise<void>;
+}
+
+export class RunImpl implements Run, RunFacts {
+  readonly stats: RunStats = { progressDropped: 0, progressRejected: 0 };
+  readonly state: Readonly<Record<string, unknown>>;
+  readonly phase: Phase;
+  readonly sessionId: string | undefined;
+  readonly identity: Readonly<Identity> | undefined;
+  private iterations = 0;
+  private calls = 0;
+  private finished: Promise<void> | undefined;
+  private readonly controller = new AbortController();
+  /** Calls in flight, each with the promise of its result. */
+  private readonly inflight = new Map<Invocation, Promise<ToolResult>>();
+
+  constructor(
+    private readonly core: RuntimeCore,
+    readonly runId: string,
+    readonly log: EventLog,
+    options: StartRunOptions,
+  ) {
+    this.phase = options.phase ?? 'act';
+    this.sessionId = options.sessionId;
+    this.identity = options.identity ? Object.freeze({ ...options.identity }) : undefined;
+    this.state = Object.freeze({ ...options.state });
+    log.emit(
+      'run.started',
+      options.sessionId ? { phase: this.phase, sessionId: options.sessionId } : { phase: this.phase },
+    );
+    const outer = options.signal;
+    if (outer?.aborted) void this.abort('the run signal was already aborted');
+    else outer?.addEventListener('abort', () => void this.abort('the run signal fired'), { once: true });
+  }
+
+  get events(): RunEvents {
+    return this.log;
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  call(request: CallRequest): Promise<ToolResult> {
+    return this.start(request, ++this.iterations, undefined);
+  }
+
+  callBatch(requests: readonly CallRequest[]): Promise<ToolResult[]> {
+    const iteration = ++this.iterations;
+    return Promise.all(requests.map((request) => this.start(request, iteration, undefined)));
+  }
+
+  abort(reason = 'the run was aborted'): Promise<void> {
+    return this.finish('aborted', {
+      kind: 'aborted',
+      message: `The call was cancelled: ${reason}.`,
+      retryable: false,
+    });
+  }
+
+  end(): Promise<void> {
+    return this.finish('ended', {
+      kind: 'aborted',
+      message: 'The run ended before the call finished.',
+      retryable: false,
+    });
+  }
+
+  private finish(status: 'ended' | 'aborted', error: ErrorInfo): Promise<void> {
+    this.finished ??= (async () => {
+      this.controller.abort();
+      const live = [...this.inflight];
+      for (const [invocation] of live) invocation.abort(error);
+      await Promise.all(live.map(([, done]) => done));
+      this.log.emit('run.finished', { status, calls: this.calls });
+      this.log.close();
+    })();
+    return this.finished;
+  }
+
+  private start(
+    request: CallRequest,
+    iteration: number,
+    parent: Attempt | undefined,
+    parentId?: string,
+  ): Promise<ToolResult> {
+    const invocation = new Invocation();
+    if (parent) {
+      parent.children ??= new Set();
+      parent.children.add(invocation);
+    }
+    const done = this.perform(request, iteration, invocation, parentId).finally(() => {
+      this.inflight.delete(invocation);
+      parent?.children?.delete(invocation);
+    });
+    this.inflight.set(invocation, done);
+    return done;
+  }
+
+  private async perform(
+    request: CallRequest,
+    iteration: number,
+    invocation: Invocation,
+    parentId: string | undefined,
+  ): Promise<ToolResult> {
+    const toolCallId = request.toolCallId ?? `call_${crypto.randomUUID()}`;
+    const log = this.log;
+    const tool = this.core.tools.get(request.tool);
+    if (!tool) return this.fail(request.tool, toolCallId, parentId, this.core.unknownTool(request.tool), 0);
+    if (this.finished) {
+      const ended: ErrorInfo = {
+        kind: 'aborted',
+        message: 'The run has ended; start a new run.',
+        retryable: false,
+      };
+      return this.fail(tool.name, toolCallId, parentId, ended, 0);
+    }
+    this.calls++;
+    const startedAt = Date.now();
+    log.emit('tool.started', { tool: tool.name }, toolCallId, parentId);
+
+    const signal = request.signal;
+    const onAbort = () =>
+      invocation.abort({
+        kind: 'aborted',
+        message: 'The call was cancelled by its caller.',
+        retryable: false,
+      });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      let parsed = validate(tool.input, request.args);
+      if (parsed instanceof Promise) parsed = await parsed;
+      if (parsed.issues)
+        return this.fail(tool.name, toolCallId, parentId, argsInvalid(tool.name, parsed.issues), startedAt);
+      const call = { toolCallId, toolName: tool.name, parentId, iteration };
+      const dispatchFor = this.core.door.dispatch
+        ? (attempt: Attempt) => this.dispatch(attempt, toolCallId, iteration)
+        : undefined;
+      const outcome = await invocation.execute(tool, parsed.value, this, call, dispatchFor);
+      if (!outcome.ok) return this.fail(tool.name, toolCallId, parentId, outcome.error, startedAt);
+      const content =
+        typeof outcome.value === 'string' ? outcome.value : (JSON.stringify(outcome.value) ?? '');
+      log.emit(
+        'tool.finished',
+        { tool: tool.name, durationMs: Date.now() - startedAt },
+        toolCallId,
+        parentId,
+      );
+      return { ok: true, value: outcome.value, content };
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private dispatch(parent: Attempt, parentId: string, iteration: number): ToolDispatch {
+    return {
+      call: (request) => {
+        if (parent.settled) {
+          const ended: ErrorInfo = {
+            kind: 'aborted',
+            message: 'The parent call has ended.',
+            retryable: false,
+          };
+          return Promise.resolve({ ok: false, error: ended });
+        }
+        return this.start(request, iteration, parent, parentId);
+      },
+    };
+  }
+
+  private fail(
+    tool: string,
+    callId: string,
+    parentId: string | undefined,
+    error: ErrorInfo,
+    startedAt: number,
+  ): ToolResult {
+    const durationMs = startedAt ? Date.now() - startedAt : 0;
+    this.log.emit('tool.failed', { tool, durationMs, error }, callId, parentId);
+    return { ok: false, error };
+  }
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ToolEvent } from '../events/catalogue.js';
+import { createRuntime } from '../runtime/create-runtime.js';
+import { defineTool } from '../tools/define-tool.js';
+import { createStatusModel } from './status-model.js';
+
+let seq = 0;
+function event(type: string, callId: string, data: Record<string, unknown>): ToolEvent {
+  return { type, seq: ++seq, callId, ts: 1000 + seq, data } as ToolEvent;
+}
+
+describe('the status model', () => {
+  it('shows a message verbatim, cut by grapheme', () => {
+    const status = createStatusModel();
+    status.apply(event('tool.started', 'c1', { tool: 'fetch' }));
+    expect(status.line('c1')?.text).toBe('`fetch` started…');
+    status.apply(
+      event('tool.progress', 'c1', { tool: 'fetch', payload: { message: '  Page 2 of 9  ' }, n: 1 }),
+    );
+    expect(status.line('c1')?.text).toBe('Page 2 of 9');
+    const long = `${'🙂'.repeat(125)}`;
+    status.apply(event('tool.progress', 'c1', { tool: 'fetch', payload: { message: long }, n: 2 }));
+    expect(status.line('c1')?.text).toBe(`${'🙂'.repeat(120)}… (+5 more)`);
+  });
+
+  it('shows the generic line for a report without a message, counting reports', () => {
+    const status = createStatusModel();
+    status.apply(event('tool.progress', 'c1', { tool: 'crawl', payload: { done: 1 }, n: 1 }));
+    status.apply(event('tool.progress', 'c1', { tool: 'crawl', payload: { pages: [1, 2] }, n: 2 }));
+    expect(status.line('c1')).toMatchObject({
+      text: '`crawl` reported progress (2 so far)…',
+      done: 1,
+      reports: 2,
+    });
+  });
+
+  it('keeps done and total for a progress bar, ignoring numbers that are not counts', () => {
+    const status = createStatusModel();
+    status.apply(event('tool.progress', 'c1', { tool: 't', payload: { done: 3, total: 10 }, n: 1 }));
+    status.apply(event('tool.progress', 'c1', { tool: 't', payload: { done: -1, total: Number.NaN }, n: 2 }));
+    expect(status.line('c1')).toMatchObject({ done: 3, total: 10 });
+  });
+
+  it('climbs the template ladder: per tool and moment, per moment, per tool, then the default', () => {
+    const status = createStatusModel({
+      templates: {
+        'tool.search.progress': 'Searching: {message}',
+        'tool.progress': '» {message}',
+        'tool.build.generic': '{tool} is building ({count})',
+        'tool.other': 'never used: tool.progress comes before tool.other',
+        'tool.search.done': 'Found it',
+        'tool.done': '✓ {tool}',
+      },
+    });
+    status.apply(event('tool.progress', 's', { tool: 'search', payload: { message: 'cats' }, n: 1 }));
+    status.apply(event('tool.progress', 'o', { tool: 'other', payload: { message: 'dogs' }, n: 1 }));
+    status.apply(event('tool.progress', 'b', { tool: 'build', payload: { pct: 1 }, n: 1 }));
+    expect(status.lines().map((line) => line.text)).toEqual([
+      'Searching: cats',
+      '» dogs',
+      'build is building (1)',
+    ]);
+    status.apply(event('tool.finished', 's', { tool: 'search', durationMs: 1 }));
+    status.apply(event('tool.finished', 'o', { tool: 'other', durationMs: 1 }));
+    expect(
+      status
+        .lines()
+        .map((line) => line.text)
+        .slice(0, 2),
+    ).toEqual(['Found it', '✓ other']);
+  });
+
+  it('takes template functions', () => {
+    const status = createStatusModel({
+      templates: { 'tool.progress': ({ message }) => (message ?? '').toUpperCase() },
+    });
+    status.apply(event('tool.progress', 'c', { tool: 't', payload: { message: 'loud' }, n: 1 }));
+    expect(status.line('c')?.text).toBe('LOUD');
+  });
+
+  it('keeps a line per parallel call; a finished call never clears a sibling', () => {
+    const status = createStatusModel();
+    status.apply(event('tool.started', 'a', { tool: 'one' }));
+    status.apply(event('tool.started', 'b', { tool: 'two' }));
+    status.apply(event('tool.progress', 'b', { tool: 'two', payload: { message: 'b working' }, n: 1 }));
+    status.apply(event('tool.finished', 'a', { tool: 'one', durationMs: 3 }));
+    status.apply(
+      event('tool.failed', 'c', {
+        tool: 'three',
+        durationMs: 1,
+        error: { kind: 'tool-error', message: 'Broke.' },
+      }),
+    );
+    status.apply(
+      event('tool.failed', 'd', {
+        tool: 'four',
+        durationMs: 1,
+        error: { kind: 'aborted', message: 'Stop.' },
+      }),
+    );
+    expect(status.lines().map((line) => [line.callId, line.state, line.text])).toEqual([
+      ['a', 'done', '`one` done'],
+      ['b', 'running', 'b working'],
+      ['c', 'failed', '`three` failed: Broke.'],
+      ['d', 'cancelled', '`four` cancelled'],
+    ]);
+  });
+
+  it('ignores a progress report that arrives for a finished line and events of no call', () => {
+    const status = createStatusModel();
+    status.apply(event('tool.finished', 'a', { tool: 'one', durationMs: 1 }));
+    expect(status.apply(event('tool.progress', 'a', { tool: 'one', payload: 'late', n: 1 }))).toBeUndefined();
+    expect(status.apply({ type: 'run.started', seq: 1, ts: 1, data: { phase: 'act' } })).toBeUndefined();
+    expect(status.line('a')?.text).toBe('`one` done');
+  });
+
+  it('gives exactly the live lines when a recorded event list is replayed into a fresh model', async () => {
+    const worker = defineTool({
+      name: 'worker',
+      description: 'Works in steps.',
+      input: z.object({ steps: z.number(), fail: z.boolean() }),
+      execute: async ({ steps, fail }, ctx) => {
+        for (let i = 1; i <= steps; i++) {
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+          ctx.progress(i % 2 ? { message: `step ${i}`, done: i, total: steps } : { done: i });
+        }
+        if (fail) throw new Error('x');
+        return steps;
+      },
+    });
+    const recording: ToolEvent[] = [];
+    const live = createStatusModel();
+    const run = createRuntime({ tools: [worker] }).startRun();
+    run.events.subscribe((e) => {
+      recording.push(e);
+      live.apply(e);
+    });
+    await run.callBatch([
+      { tool: 'worker', args: { steps: 4, fail: false } },
+      { tool: 'worker', args: { steps: 3, fail: true } },
+      { tool: 'worker', args: { steps: 5, fail: false } },
+    ]);
+    const replayed = createStatusModel();
+    for (const e of structuredClone(recording)) replayed.apply(e);
+    expect(replayed.lines()).toEqual(live.lines());
+    expect(live.lines().map((line) => line.state)).toEqual(['done', 'failed', 'done']);
+  });
+});

@@ -1,0 +1,116 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createRuntime } from '../runtime/create-runtime.js';
+import { defineTool, toolSchema } from './define-tool.js';
+
+const search = defineTool({
+  name: 'search',
+  description: 'Searches the notes.',
+  input: z.object({ query: z.string().min(1), limit: z.number().int().max(50).optional() }),
+  execute: ({ query, limit }) => ({ query, limit: limit ?? 10 }),
+});
+
+/** A hand-written Standard Schema validator (no JSON Schema of its own), as other libraries give. */
+const evenNumber: StandardSchemaV1<{ n: number }> = {
+  '~standard': {
+    version: 1,
+    vendor: 'hand-written',
+    validate: (value) => {
+      const n = (value as { n?: unknown } | null)?.n;
+      return typeof n === 'number' && n % 2 === 0
+        ? { value: { n } }
+        : { issues: [{ message: 'must be an even number', path: ['n'] }] };
+    },
+  },
+};
+
+describe('defineTool and toolSchema', () => {
+  it('derives the JSON Schema a model sees from a zod 4 schema', () => {
+    const schema = toolSchema(search);
+    expect(schema).toEqual({
+      name: 'search',
+      description: 'Searches the notes.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', minLength: 1 },
+          limit: { type: 'integer', maximum: 50, minimum: expect.any(Number) },
+        },
+        required: ['query'],
+      },
+    });
+    expect(schema.inputSchema).not.toHaveProperty('$schema');
+    expect(Object.keys(schema)).toEqual(['name', 'description', 'inputSchema']);
+  });
+
+  it('takes any Standard Schema validator, with its JSON Schema given alongside', async () => {
+    const half = defineTool({
+      name: 'half',
+      description: 'Halves an even number.',
+      input: evenNumber,
+      inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+      execute: ({ n }) => n / 2,
+    });
+    const run = createRuntime({ tools: [half] }).startRun();
+    expect(await run.call({ tool: 'half', args: { n: 8 } })).toMatchObject({
+      ok: true,
+      value: 4,
+      content: '4',
+    });
+    const bad = await run.call({ tool: 'half', args: { n: 3 } });
+    expect(bad).toEqual({
+      ok: false,
+      error: expect.objectContaining({
+        kind: 'args-invalid',
+        details: { issues: [{ path: 'n', message: 'must be an even number' }] },
+      }),
+    });
+  });
+
+  it('refuses a validator that cannot describe itself, naming the fix', () => {
+    expect(() =>
+      defineTool({ name: 'half', description: 'Halves.', input: evenNumber, execute: ({ n }) => n / 2 }),
+    ).toThrow(/cannot produce a JSON Schema\. Pass inputSchema/);
+  });
+
+  it.each([
+    ['', /not valid/],
+    ['has space', /not valid/],
+    ['x'.repeat(65), /not valid/],
+    ['dots.not.allowed', /not valid/],
+  ])('refuses the tool name %j', (name, message) => {
+    expect(() => defineTool({ ...search, name })).toThrow(message);
+  });
+
+  it('refuses a missing description, validator or execute, and a non-object input', () => {
+    expect(() => defineTool({ ...search, description: ' ' })).toThrow(/needs a description/);
+    expect(() => defineTool({ ...search, input: {} as never })).toThrow(/needs an input validator/);
+    expect(() => defineTool({ ...search, execute: undefined as never })).toThrow(/execute\(args, ctx\)/);
+    const { inputSchema: _derived, ...definition } = search;
+    expect(() => defineTool({ ...definition, input: z.string() } as never)).toThrow(
+      /must be an object schema/,
+    );
+  });
+
+  it('lists every argument problem with its path, and does not run the tool', async () => {
+    let ran = false;
+    const tool = defineTool({
+      name: 'book',
+      description: 'Books a trip.',
+      input: z.object({ city: z.string(), nights: z.number().int().positive(), guests: z.array(z.string()) }),
+      execute: () => {
+        ran = true;
+      },
+    });
+    const run = createRuntime({ tools: [tool] }).startRun();
+    const result = await run.call({ tool: 'book', args: { city: 7, nights: -1, guests: ['a', 2] } });
+    expect(ran).toBe(false);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.kind).toBe('args-invalid');
+    const paths = (result.error.details!.issues as { path: string }[]).map((issue) => issue.path);
+    expect(paths).toEqual(['city', 'nights', 'guests[1]']);
+    expect(result.error.message).toMatch(/^Invalid arguments for "book": city: /);
+  });
+});

@@ -1,0 +1,123 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { ToolExecutionContext } from '../context/types.js';
+import { inputJsonSchema, type JsonSchema } from './schema.js';
+
+/** What a tool can do to the world. `send` moves data out (egress). */
+export type Effect = 'read' | 'write' | 'send';
+
+/** How a tool is retried when it fails with a retryable error. Aborted calls are never retried. */
+export interface RetryPolicy {
+  /** Attempts in all, the first included (2 = one retry). */
+  attempts: number;
+  /** Wait before each retry, in milliseconds (doubled each time). */
+  backoffMs?: number;
+}
+
+/** What `defineTool` takes. */
+export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV1, Output = unknown> {
+  /** 1–64 of `A–Z a–z 0–9 _ -`, unique in a runtime (what OpenAI, Anthropic and MCP all accept). */
+  name: string;
+  /** What the tool does, for the model. */
+  description: string;
+  /** Validator of the arguments: zod 4, or any Standard Schema validator. */
+  input: Input;
+  /** Validator of the result, checked before it is returned. */
+  output?: StandardSchemaV1<unknown, Output>;
+  /** The input's JSON Schema, for validators that cannot produce one themselves. */
+  inputSchema?: JsonSchema;
+  /** Default `read`. Never shown to the model. */
+  effect?: Effect;
+  /** Time limit for one attempt, in milliseconds. */
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  execute(args: StandardSchemaV1.InferOutput<Input>, ctx: ToolExecutionContext): Output | Promise<Output>;
+}
+
+/** A defined tool: its definition plus the JSON Schema a model sees. */
+export interface Tool<Input extends StandardSchemaV1 = StandardSchemaV1, Output = unknown>
+  extends ToolDefinition<Input, Output> {
+  readonly effect: Effect;
+  readonly inputSchema: JsonSchema;
+}
+
+/** A tool of any input and output, as a runtime holds them. */
+// biome-ignore lint/suspicious/noExplicitAny: a tool set mixes tools of every argument type.
+export type AnyTool = Tool<any, any>;
+
+const namePattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Defines a tool. Checks the definition at once, so a mistake is found where it is written.
+ *
+ * @example
+ * ```ts
+ * import { defineTool } from '@toolctx/core';
+ * import { z } from 'zod';
+ *
+ * export const countWords = defineTool({
+ *   name: 'count_words',
+ *   description: 'Counts the words in a text.',
+ *   input: z.object({ text: z.string() }),
+ *   execute: ({ text }, ctx) => {
+ *     ctx.progress({ message: 'Counting…' });
+ *     return text.split(/\s+/).filter(Boolean).length;
+ *   },
+ * });
+ * ```
+ */
+export function defineTool<Input extends StandardSchemaV1, Output>(
+  definition: ToolDefinition<Input, Output>,
+): Tool<Input, Output> {
+  const { name } = definition;
+  if (typeof name !== 'string' || !namePattern.test(name)) {
+    throw new TypeError(
+      `Tool name ${JSON.stringify(name)} is not valid: use 1–64 letters, digits, "_" or "-" (what every tool list accepts).`,
+    );
+  }
+  if (typeof definition.description !== 'string' || definition.description.trim() === '') {
+    throw new TypeError(
+      `Tool "${name}" needs a description: the model reads it to decide when to call the tool.`,
+    );
+  }
+  if (typeof definition.input?.['~standard']?.validate !== 'function') {
+    throw new TypeError(
+      `Tool "${name}" needs an input validator: a zod 4 schema or any Standard Schema validator.`,
+    );
+  }
+  if (typeof definition.execute !== 'function') {
+    throw new TypeError(`Tool "${name}" needs an execute(args, ctx) function.`);
+  }
+  const inputSchema = definition.inputSchema ?? inputJsonSchema(definition.input);
+  if (!inputSchema) {
+    throw new TypeError(
+      `Tool "${name}": its input validator cannot produce a JSON Schema. Pass inputSchema, or use zod 4.`,
+    );
+  }
+  if (inputSchema.type !== 'object') {
+    throw new TypeError(
+      `Tool "${name}": the input must be an object schema (such as z.object({...})); tool lists take named arguments.`,
+    );
+  }
+  return { ...definition, effect: definition.effect ?? 'read', inputSchema };
+}
+
+/** The tool as a model sees it: the shape MCP's `tools/list` uses. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+/**
+ * The JSON Schema view of a tool, accepted by MCP, OpenAI and Anthropic tool lists. What only the
+ * runtime needs (effect, needs, wants) is left out.
+ *
+ * @example
+ * ```ts
+ * import { toolSchema } from '@toolctx/core';
+ * toolSchema(countWords); // { name: 'count_words', description: '…', inputSchema: { type: 'object', … } }
+ * ```
+ */
+export function toolSchema(tool: AnyTool): ToolSchema {
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+}
