@@ -43,7 +43,12 @@ export {
 } from './events/catalogue.js';
 export type { EventSink, RunEvents, SinkErrorHandler } from './events/event-log.js';
 export { cloneSafetyProblem } from './progress/clone-safe.js';
-export { createRuntime, type Runtime, type RuntimeOptions } from './runtime/create-runtime.js';
+export {
+  type CallOnceRequest,
+  createRuntime,
+  type Runtime,
+  type RuntimeOptions,
+} from './runtime/create-runtime.js';
 export { type DoorDeclaration, inProcessDoor, type TeardownScope } from './runtime/door.js';
 export type { Run, StartRunOptions } from './runtime/run.js';
 export { cutMessage } from './status/grapheme-cut.js';

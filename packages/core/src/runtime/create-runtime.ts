@@ -1,4 +1,4 @@
-import type { Phase } from '../context/types.js';
+import type { CallRequest, Phase, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import { EventLog, type EventSink, type SinkErrorHandler } from '../events/event-log.js';
 import { type AnyTool, type ToolSchema, toolSchema } from '../tools/define-tool.js';
@@ -27,6 +27,19 @@ export interface Runtime {
   listTools(options?: { phase?: Phase }): ToolSchema[];
   /** Starts a run; its `run.started` event is the first of its record. */
   startRun(options?: StartRunOptions): Run;
+  /**
+   * Calls one tool outside any run, for doors that have no runs (MCP): `ctx.runId` is absent and
+   * no run events are recorded. `onEvent` receives the call's events.
+   */
+  callOnce(request: CallOnceRequest): Promise<ToolResult>;
+  /** The same tools and ports served through another door (its own teardown scopes, dispatch, run ids). */
+  withDoor(door: DoorDeclaration): Runtime;
+}
+
+/** What `runtime.callOnce` takes: a call, and the facts a run would otherwise supply. */
+export interface CallOnceRequest extends CallRequest, Omit<StartRunOptions, 'runId' | 'signal'> {
+  /** Receives this call's events, in order. */
+  onEvent?: EventSink;
 }
 
 /**
@@ -74,9 +87,17 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     listTools: ({ phase = 'act' } = {}) =>
       [...tools.values()].filter((tool) => phase !== 'plan' || tool.effect === 'read').map(toolSchema),
     startRun(runOptions = {}) {
-      const runId = `run_${crypto.randomUUID()}`;
-      return new RunImpl(core, runId, new EventLog(runId, sinks, onSinkError), runOptions);
+      const runId = runOptions.runId ?? `run_${crypto.randomUUID()}`;
+      return new RunImpl(core, runId, new EventLog(runId, sinks, onSinkError), runOptions) as RunImpl & Run;
     },
+    async callOnce({ onEvent, identity, sessionId, phase, state, ...request }) {
+      const log = new EventLog(undefined, onEvent ? [...sinks, onEvent] : sinks, onSinkError);
+      const frame = new RunImpl(core, undefined, log, { identity, sessionId, phase, state });
+      const result = await frame.call(request);
+      await frame.end();
+      return result;
+    },
+    withDoor: (other) => createRuntime({ ...options, door: other }),
   };
 }
 

@@ -19,6 +19,8 @@ export interface StartRunOptions {
   phase?: Phase;
   /** Read-only host data every call sees as `ctx.state`. */
   state?: Record<string, unknown>;
+  /** For doors that name runs themselves (a Durable Object per run): the id to use. */
+  runId?: string;
 }
 
 /**
@@ -50,7 +52,11 @@ export interface Run {
   end(): Promise<void>;
 }
 
-export class RunImpl implements Run, RunFacts {
+/**
+ * A run, or — without a run id — the frame of a single call at a door that has no runs (MCP),
+ * which records no run events.
+ */
+export class RunImpl implements RunFacts {
   readonly stats: RunStats = { progressDropped: 0, progressRejected: 0 };
   readonly state: Readonly<Record<string, unknown>>;
   readonly phase: Phase;
@@ -65,7 +71,7 @@ export class RunImpl implements Run, RunFacts {
 
   constructor(
     private readonly core: RuntimeCore,
-    readonly runId: string,
+    readonly runId: string | undefined,
     readonly log: EventLog,
     options: StartRunOptions,
   ) {
@@ -73,10 +79,10 @@ export class RunImpl implements Run, RunFacts {
     this.sessionId = options.sessionId;
     this.identity = options.identity ? Object.freeze({ ...options.identity }) : undefined;
     this.state = Object.freeze({ ...options.state });
-    log.emit(
-      'run.started',
-      options.sessionId ? { phase: this.phase, sessionId: options.sessionId } : { phase: this.phase },
-    );
+    if (runId !== undefined) {
+      const sessionId = options.sessionId;
+      log.emit('run.started', sessionId ? { phase: this.phase, sessionId } : { phase: this.phase });
+    }
     const outer = options.signal;
     if (outer?.aborted) void this.abort('the run signal was already aborted');
     else outer?.addEventListener('abort', () => void this.abort('the run signal fired'), { once: true });
@@ -121,7 +127,7 @@ export class RunImpl implements Run, RunFacts {
       const live = [...this.inflight];
       for (const [invocation] of live) invocation.abort(error);
       await Promise.all(live.map(([, done]) => done));
-      this.log.emit('run.finished', { status, calls: this.calls });
+      if (this.runId !== undefined) this.log.emit('run.finished', { status, calls: this.calls });
       this.log.close();
     })();
     return this.finished;
