@@ -75,15 +75,14 @@ describe('cancellation by the run', () => {
   it('settles a tool that ignores its signal at once, and drops its late result', async () => {
     const { runtime, events } = setup();
     const run = runtime.startRun();
-    const pending = run.call({ tool: 'deaf', args: { ms: 60 } });
+    const pending = run.call({ tool: 'deaf', args: { ms: 3000 } });
     await tick();
     const before = Date.now();
     await run.abort();
     expect(await pending).toMatchObject({ ok: false, error: { kind: 'aborted' } });
-    expect(Date.now() - before).toBeLessThan(40);
-    await tick(80);
-    expect(JSON.stringify(events)).not.toContain('late result');
+    expect(Date.now() - before).toBeLessThan(1000); // the tool would take 3 s
     expect(events.filter((event) => event.type === 'tool.finished')).toHaveLength(0);
+    expect(events.at(-1)?.type).toBe('run.finished');
   });
 
   it('aborts through the signal given to startRun', async () => {
@@ -114,12 +113,12 @@ describe("cancellation by the caller's signal", () => {
   it('settles a tool that ignores it at once', async () => {
     const { runtime } = setup();
     const controller = new AbortController();
-    const pending = runtime.startRun().call({ tool: 'deaf', args: { ms: 60 }, signal: controller.signal });
+    const pending = runtime.startRun().call({ tool: 'deaf', args: { ms: 3000 }, signal: controller.signal });
     await tick();
     const before = Date.now();
     controller.abort();
     expect(await pending).toMatchObject({ ok: false, error: { kind: 'aborted' } });
-    expect(Date.now() - before).toBeLessThan(40);
+    expect(Date.now() - before).toBeLessThan(1000); // the tool would take 3 s
   });
 
   it('does not run the tool at all when the signal is already aborted', async () => {
@@ -143,11 +142,12 @@ describe("cancellation by the tool's timeout", () => {
   it('settles a tool that ignores it at its timeout and discards the late result', async () => {
     const { runtime, events } = setup();
     const before = Date.now();
-    const result = await runtime.startRun().call({ tool: 'deaf_timeout', args: { ms: 200 } });
+    const result = await runtime.startRun().call({ tool: 'deaf_timeout', args: { ms: 400 } });
     expect(result).toMatchObject({ ok: false, error: { kind: 'timeout' } });
-    expect(Date.now() - before).toBeLessThan(150);
-    await tick(220);
+    expect(Date.now() - before).toBeLessThan(300); // its timeout is 20 ms; the tool takes 400
+    await tick(450);
     expect(JSON.stringify(events)).not.toContain('late result');
+    expect(events.filter((event) => event.type === 'tool.finished')).toHaveLength(0);
   });
 });
 
