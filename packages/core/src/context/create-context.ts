@@ -28,45 +28,63 @@ export interface CallFacts {
   readonly toolName: string;
   readonly parentId: string | undefined;
   readonly iteration: number;
-  readonly dispatch: ToolDispatch | undefined;
 }
 
 /**
  * Builds the context a tool receives. The one place a `ToolExecutionContext` is made: every door
- * reaches tools through the runtime, and the runtime through here.
+ * reaches tools through the runtime, and the runtime through here. Run-wide facts are read
+ * through to the run and costly parts (the signal, `ctx.tools`) are made on first use, so a call
+ * that uses little pays little.
  */
-export function createToolContext(run: RunFacts, call: CallFacts, attempt: Attempt): ToolExecutionContext {
-  return new ToolContext(run, call, attempt);
+export function createToolContext(
+  run: RunFacts,
+  call: CallFacts,
+  attempt: Attempt,
+  dispatch: ((attempt: Attempt, call: CallFacts) => ToolDispatch) | undefined,
+): ToolExecutionContext {
+  return new ToolContext(run, call, attempt, dispatch);
 }
 
 class ToolContext implements ToolExecutionContext {
-  readonly runId?: string;
-  readonly sessionId?: string;
-  readonly identity?: Readonly<Identity>;
-  readonly tools?: ToolDispatch;
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly iteration: number;
-  readonly state: Readonly<Record<string, unknown>>;
-  readonly phase: Phase;
   private reports = 0;
+  private dispatch: ToolDispatch | undefined;
 
   constructor(
     private readonly run: RunFacts,
     private readonly call: CallFacts,
     private readonly attempt: Attempt,
-  ) {
-    if (run.runId !== undefined) this.runId = run.runId;
-    if (run.sessionId !== undefined) this.sessionId = run.sessionId;
-    if (run.identity !== undefined) this.identity = run.identity;
-    if (call.dispatch !== undefined) this.tools = call.dispatch;
-    this.toolCallId = call.toolCallId;
-    this.toolName = call.toolName;
-    this.iteration = call.iteration;
-    this.state = run.state;
-    this.phase = run.phase;
-  }
+    private readonly makeDispatch: ((attempt: Attempt, call: CallFacts) => ToolDispatch) | undefined,
+  ) {}
 
+  get runId(): string | undefined {
+    return this.run.runId;
+  }
+  get sessionId(): string | undefined {
+    return this.run.sessionId;
+  }
+  get identity(): Readonly<Identity> | undefined {
+    return this.run.identity;
+  }
+  get state(): Readonly<Record<string, unknown>> {
+    return this.run.state;
+  }
+  get phase(): Phase {
+    return this.run.phase;
+  }
+  get toolCallId(): string {
+    return this.call.toolCallId;
+  }
+  get toolName(): string {
+    return this.call.toolName;
+  }
+  get iteration(): number {
+    return this.call.iteration;
+  }
+  get tools(): ToolDispatch | undefined {
+    if (!this.makeDispatch) return undefined;
+    this.dispatch ??= this.makeDispatch(this.attempt, this.call);
+    return this.dispatch;
+  }
   get signal(): AbortSignal {
     return this.attempt.signal;
   }
@@ -83,16 +101,16 @@ class ToolContext implements ToolExecutionContext {
         stats.progressRejected++;
         log.emit(
           'tool.progress_rejected',
-          { tool: this.toolName, reason: `The report holds ${problem}.` },
-          this.toolCallId,
+          { tool: this.call.toolName, reason: `The report holds ${problem}.` },
+          this.call.toolCallId,
           this.call.parentId,
         );
         return;
       }
       log.emit(
         'tool.progress',
-        { tool: this.toolName, payload, n: ++this.reports },
-        this.toolCallId,
+        { tool: this.call.toolName, payload, n: ++this.reports },
+        this.call.toolCallId,
         this.call.parentId,
       );
     } catch {
@@ -106,6 +124,6 @@ class ToolContext implements ToolExecutionContext {
     const problem = cloneSafetyProblem(data);
     if (problem) throw new TypeError(`ctx.emit("${name}") data holds ${problem}; send plain data.`);
     if (this.attempt.settled) return;
-    this.run.log.emit(`custom.${name}`, data ?? null, this.toolCallId, this.call.parentId);
+    this.run.log.emit(`custom.${name}`, data ?? null, this.call.toolCallId, this.call.parentId);
   }
 }

@@ -39,9 +39,15 @@ export class EventLog implements RunEvents {
     return this.seq;
   }
 
-  emit<T extends EventType>(type: T, data: EventData<T>, callId?: string, parentId?: string): ToolEvent<T> {
+  emit<T extends EventType>(
+    type: T,
+    data: EventData<T>,
+    callId?: string,
+    parentId?: string,
+    ts = Date.now(),
+  ): ToolEvent<T> {
     checkEvent(type, data);
-    const event: ToolEvent<T> = { type, seq: ++this.seq, ts: Date.now(), data };
+    const event: ToolEvent<T> = { type, seq: ++this.seq, ts, data };
     if (this.runId !== undefined) event.runId = this.runId;
     if (callId !== undefined) event.callId = callId;
     if (parentId !== undefined) event.parentId = parentId;

@@ -5,23 +5,22 @@ export type Outcome = { ok: true; value: unknown } | { ok: false; error: ErrorIn
 
 /**
  * One execution of a tool: what its `ctx.signal` belongs to. The signal is made only when read;
- * a timeout is one timer. Whatever ends the attempt first (the tool, an abort, the timeout)
- * settles it; anything after is discarded.
+ * a timeout is one timer; a promise is made only for a tool that does not finish at once.
+ * Whatever ends the attempt first (the tool, an abort, the timeout) settles it; anything after is
+ * discarded.
  */
 export class Attempt {
   settled = false;
+  /** How it ended, once it has. */
+  result: Outcome | undefined;
   /** Calls started through this attempt's `ctx.tools`; they end when it ends. */
   children: Set<{ abort(error: ErrorInfo): void }> | undefined;
   private controller: AbortController | undefined;
   private abortedWith: ErrorInfo | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private resolve!: (outcome: Outcome) => void;
-  readonly outcome: Promise<Outcome>;
+  private resolve: ((outcome: Outcome) => void) | undefined;
 
   constructor(timeoutMs: number | undefined, toolName: string) {
-    this.outcome = new Promise((resolve) => {
-      this.resolve = resolve;
-    });
     if (timeoutMs !== undefined) {
       this.timer = setTimeout(
         () =>
@@ -43,6 +42,16 @@ export class Attempt {
     return this.controller.signal;
   }
 
+  /** The outcome: at once if settled, else a promise of it. */
+  outcome(): Outcome | Promise<Outcome> {
+    return (
+      this.result ??
+      new Promise((resolve) => {
+        this.resolve = resolve;
+      })
+    );
+  }
+
   /** Ends the attempt as cancelled or timed out: fires the signal and settles at once. */
   abort(error: ErrorInfo): void {
     if (this.settled) return;
@@ -54,8 +63,9 @@ export class Attempt {
   finish(outcome: Outcome): void {
     if (this.settled) return;
     this.settled = true;
+    this.result = outcome;
     if (this.timer !== undefined) clearTimeout(this.timer);
-    this.resolve(outcome);
+    this.resolve?.(outcome);
     if (this.children) {
       const ended: ErrorInfo = { kind: 'aborted', message: 'The parent call ended.', retryable: false };
       for (const child of this.children) child.abort(ended);

@@ -1,8 +1,11 @@
 import { type CallFacts, createToolContext, type RunFacts } from '../context/create-context.js';
-import type { ToolExecutionContext } from '../context/types.js';
+import type { ToolDispatch, ToolExecutionContext } from '../context/types.js';
 import { type ErrorInfo, toErrorInfo } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { Attempt, type Outcome } from './attempt.js';
+
+/** Makes the `ctx.tools` of one attempt, at a door with dispatch. */
+export type DispatchFactory = (attempt: Attempt, call: CallFacts) => ToolDispatch;
 
 /**
  * One call across its attempts. Whatever cancels the call (the run, the caller, the parent)
@@ -10,6 +13,8 @@ import { Attempt, type Outcome } from './attempt.js';
  */
 export class Invocation {
   aborted: ErrorInfo | undefined;
+  /** The call's result, for whoever waits for every call of the run. */
+  done: Promise<unknown> | undefined;
   private attempt: Attempt | undefined;
   private wake: (() => void) | undefined;
 
@@ -20,36 +25,41 @@ export class Invocation {
     this.wake?.();
   }
 
+  /** Runs one attempt; the outcome comes at once when the tool finished at once. */
+  attemptOnce(
+    tool: AnyTool,
+    args: unknown,
+    run: RunFacts,
+    call: CallFacts,
+    dispatch: DispatchFactory | undefined,
+  ): Outcome | Promise<Outcome> {
+    if (this.aborted) return { ok: false, error: this.aborted };
+    const attempt = new Attempt(tool.timeoutMs, tool.name);
+    this.attempt = attempt;
+    const ctx = createToolContext(run, call, attempt, dispatch);
+    return runAttempt(tool, args, ctx, attempt);
+  }
+
   /**
    * Runs the tool until it succeeds, fails for good or is cancelled, retrying retryable failures
    * as its retry policy says.
    */
-  async execute(
+  async withRetries(
     tool: AnyTool,
     args: unknown,
     run: RunFacts,
-    call: Omit<CallFacts, 'dispatch'>,
-    dispatchFor: ((attempt: Attempt) => CallFacts['dispatch']) | undefined,
+    call: CallFacts,
+    dispatch: DispatchFactory | undefined,
   ): Promise<Outcome> {
     const attempts = Math.max(1, tool.retry?.attempts ?? 1);
-    let outcome: Outcome = { ok: false, error: this.aborted ?? notRun };
-    for (let n = 1; n <= attempts && !this.aborted; n++) {
-      const attempt = new Attempt(tool.timeoutMs, tool.name);
-      this.attempt = attempt;
-      const ctx = createToolContext(run, { ...call, dispatch: dispatchFor?.(attempt) }, attempt);
-      outcome = await runAttempt(tool, args, ctx, attempt);
-      this.attempt = undefined;
-      if (outcome.ok || !outcome.error.retryable || this.aborted || n === attempts) break;
+    let outcome = await this.attemptOnce(tool, args, run, call, dispatch);
+    for (let n = 1; n < attempts && !outcome.ok && outcome.error.retryable && !this.aborted; n++) {
       const delayMs = (tool.retry?.backoffMs ?? 0) * 2 ** (n - 1);
-      run.log.emit(
-        'tool.retry',
-        { tool: tool.name, attempt: n + 1, delayMs, error: outcome.error },
-        call.toolCallId,
-        call.parentId,
-      );
+      const data = { tool: tool.name, attempt: n + 1, delayMs, error: outcome.error };
+      run.log.emit('tool.retry', data, call.toolCallId, call.parentId);
       await this.pause(delayMs);
+      outcome = await this.attemptOnce(tool, args, run, call, dispatch);
     }
-    if (this.aborted && outcome.ok) outcome = { ok: false, error: this.aborted };
     return outcome;
   }
 
@@ -66,18 +76,12 @@ export class Invocation {
   }
 }
 
-const notRun: ErrorInfo = {
-  kind: 'aborted',
-  message: 'The call was cancelled before it ran.',
-  retryable: false,
-};
-
 function runAttempt(
   tool: AnyTool,
   args: unknown,
   ctx: ToolExecutionContext,
   attempt: Attempt,
-): Promise<Outcome> {
+): Outcome | Promise<Outcome> {
   try {
     const returned = tool.execute(args, ctx);
     if (isThenable(returned)) {
@@ -89,7 +93,7 @@ function runAttempt(
   } catch (thrown) {
     attempt.finish({ ok: false, error: toErrorInfo(thrown) });
   }
-  return attempt.outcome;
+  return attempt.outcome();
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -1,10 +1,10 @@
-import type { RunFacts, RunStats } from '../context/create-context.js';
+import type { CallFacts, RunFacts, RunStats } from '../context/create-context.js';
 import type { CallRequest, Identity, Phase, ToolDispatch, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import type { EventLog, RunEvents } from '../events/event-log.js';
 import { argsInvalid, validate } from '../tools/schema.js';
 import type { Attempt } from './attempt.js';
-import { Invocation } from './invocation.js';
+import { type DispatchFactory, Invocation } from './invocation.js';
 import type { RuntimeCore } from './runtime-core.js';
 
 /** Options of `runtime.startRun`. */
@@ -66,8 +66,9 @@ export class RunImpl implements RunFacts {
   private calls = 0;
   private finished: Promise<void> | undefined;
   private readonly controller = new AbortController();
-  /** Calls in flight, each with the promise of its result. */
-  private readonly inflight = new Map<Invocation, Promise<ToolResult>>();
+  private readonly dispatchFactory: DispatchFactory | undefined;
+  /** Calls in flight. */
+  private readonly inflight = new Set<Invocation>();
 
   constructor(
     private readonly core: RuntimeCore,
@@ -76,6 +77,9 @@ export class RunImpl implements RunFacts {
     options: StartRunOptions,
   ) {
     this.phase = options.phase ?? 'act';
+    this.dispatchFactory = core.door.dispatch
+      ? (parent, call) => this.childDispatch(parent, call)
+      : undefined;
     this.sessionId = options.sessionId;
     this.identity = options.identity ? Object.freeze({ ...options.identity }) : undefined;
     this.state = Object.freeze({ ...options.state });
@@ -97,12 +101,12 @@ export class RunImpl implements RunFacts {
   }
 
   call(request: CallRequest): Promise<ToolResult> {
-    return this.start(request, ++this.iterations, undefined);
+    return this.start(request, ++this.iterations, undefined, undefined);
   }
 
   callBatch(requests: readonly CallRequest[]): Promise<ToolResult[]> {
     const iteration = ++this.iterations;
-    return Promise.all(requests.map((request) => this.start(request, iteration, undefined)));
+    return Promise.all(requests.map((request) => this.start(request, iteration, undefined, undefined)));
   }
 
   abort(reason = 'the run was aborted'): Promise<void> {
@@ -125,8 +129,8 @@ export class RunImpl implements RunFacts {
     this.finished ??= (async () => {
       this.controller.abort();
       const live = [...this.inflight];
-      for (const [invocation] of live) invocation.abort(error);
-      await Promise.all(live.map(([, done]) => done));
+      for (const invocation of live) invocation.abort(error);
+      await Promise.all(live.map((invocation) => invocation.done));
       if (this.runId !== undefined) this.log.emit('run.finished', { status, calls: this.calls });
       this.log.close();
     })();
@@ -137,18 +141,16 @@ export class RunImpl implements RunFacts {
     request: CallRequest,
     iteration: number,
     parent: Attempt | undefined,
-    parentId?: string,
+    parentId: string | undefined,
   ): Promise<ToolResult> {
     const invocation = new Invocation();
+    this.inflight.add(invocation);
     if (parent) {
       parent.children ??= new Set();
       parent.children.add(invocation);
     }
-    const done = this.perform(request, iteration, invocation, parentId).finally(() => {
-      this.inflight.delete(invocation);
-      parent?.children?.delete(invocation);
-    });
-    this.inflight.set(invocation, done);
+    const done = this.perform(request, iteration, invocation, parent, parentId);
+    invocation.done = done;
     return done;
   }
 
@@ -156,70 +158,54 @@ export class RunImpl implements RunFacts {
     request: CallRequest,
     iteration: number,
     invocation: Invocation,
+    parent: Attempt | undefined,
     parentId: string | undefined,
   ): Promise<ToolResult> {
-    const toolCallId = request.toolCallId ?? `call_${crypto.randomUUID()}`;
-    const log = this.log;
-    const tool = this.core.tools.get(request.tool);
-    if (!tool) return this.fail(request.tool, toolCallId, parentId, this.core.unknownTool(request.tool), 0);
-    if (this.finished) {
-      const ended: ErrorInfo = {
-        kind: 'aborted',
-        message: 'The run has ended; start a new run.',
-        retryable: false,
-      };
-      return this.fail(tool.name, toolCallId, parentId, ended, 0);
-    }
-    this.calls++;
-    const startedAt = Date.now();
-    log.emit('tool.started', { tool: tool.name }, toolCallId, parentId);
-
     const signal = request.signal;
-    const onAbort = () =>
-      invocation.abort({
-        kind: 'aborted',
-        message: 'The call was cancelled by its caller.',
-        retryable: false,
-      });
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
+    let onAbort: (() => void) | undefined;
     try {
+      const toolCallId = request.toolCallId ?? nextCallId();
+      const tool = this.core.tools.get(request.tool);
+      if (!tool) return this.fail(request.tool, toolCallId, parentId, this.core.unknownTool(request.tool), 0);
+      if (this.finished) return this.fail(tool.name, toolCallId, parentId, runEnded, 0);
+      this.calls++;
+      const startedAt = Date.now();
+      this.log.emit('tool.started', { tool: tool.name }, toolCallId, parentId, startedAt);
+      if (signal) {
+        onAbort = () => invocation.abort(cancelledByCaller);
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      }
+
       let parsed = validate(tool.input, request.args);
       if (parsed instanceof Promise) parsed = await parsed;
-      if (parsed.issues)
+      if (parsed.issues) {
         return this.fail(tool.name, toolCallId, parentId, argsInvalid(tool.name, parsed.issues), startedAt);
-      const call = { toolCallId, toolName: tool.name, parentId, iteration };
-      const dispatchFor = this.core.door.dispatch
-        ? (attempt: Attempt) => this.dispatch(attempt, toolCallId, iteration)
-        : undefined;
-      const outcome = await invocation.execute(tool, parsed.value, this, call, dispatchFor);
+      }
+      const call: CallFacts = { toolCallId, toolName: tool.name, parentId, iteration };
+      const outcome = tool.retry
+        ? await invocation.withRetries(tool, parsed.value, this, call, this.dispatchFactory)
+        : await invocation.attemptOnce(tool, parsed.value, this, call, this.dispatchFactory);
       if (!outcome.ok) return this.fail(tool.name, toolCallId, parentId, outcome.error, startedAt);
-      const content =
-        typeof outcome.value === 'string' ? outcome.value : (JSON.stringify(outcome.value) ?? '');
-      log.emit(
-        'tool.finished',
-        { tool: tool.name, durationMs: Date.now() - startedAt },
-        toolCallId,
-        parentId,
-      );
-      return { ok: true, value: outcome.value, content };
+      const value = outcome.value;
+      const content = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+      const endedAt = Date.now();
+      const data = { tool: tool.name, durationMs: endedAt - startedAt };
+      this.log.emit('tool.finished', data, toolCallId, parentId, endedAt);
+      return { ok: true, value, content };
     } finally {
-      signal?.removeEventListener('abort', onAbort);
+      if (onAbort) signal!.removeEventListener('abort', onAbort);
+      this.inflight.delete(invocation);
+      parent?.children?.delete(invocation);
     }
   }
 
-  private dispatch(parent: Attempt, parentId: string, iteration: number): ToolDispatch {
+  /** Makes `ctx.tools` for an attempt: child calls in this run, ended with their parent. */
+  private childDispatch(parent: Attempt, call: CallFacts): ToolDispatch {
     return {
       call: (request) => {
-        if (parent.settled) {
-          const ended: ErrorInfo = {
-            kind: 'aborted',
-            message: 'The parent call has ended.',
-            retryable: false,
-          };
-          return Promise.resolve({ ok: false, error: ended });
-        }
-        return this.start(request, iteration, parent, parentId);
+        if (parent.settled) return Promise.resolve({ ok: false, error: parentEnded });
+        return this.start(request, call.iteration, parent, call.toolCallId);
       },
     };
   }
@@ -231,8 +217,28 @@ export class RunImpl implements RunFacts {
     error: ErrorInfo,
     startedAt: number,
   ): ToolResult {
-    const durationMs = startedAt ? Date.now() - startedAt : 0;
-    this.log.emit('tool.failed', { tool, durationMs, error }, callId, parentId);
+    const endedAt = Date.now();
+    const durationMs = startedAt ? endedAt - startedAt : 0;
+    this.log.emit('tool.failed', { tool, durationMs, error }, callId, parentId, endedAt);
     return { ok: false, error };
   }
+}
+
+const runEnded: ErrorInfo = {
+  kind: 'aborted',
+  message: 'The run has ended; start a new run.',
+  retryable: false,
+};
+const cancelledByCaller: ErrorInfo = {
+  kind: 'aborted',
+  message: 'The call was cancelled by its caller.',
+  retryable: false,
+};
+const parentEnded: ErrorInfo = { kind: 'aborted', message: 'The parent call has ended.', retryable: false };
+
+// Call ids need to be unique, not secret: a random prefix per process and a counter.
+const callIdPrefix = `call_${crypto.randomUUID().slice(0, 8)}_`;
+let callCounter = 0;
+function nextCallId(): string {
+  return callIdPrefix + (++callCounter).toString(36);
 }
