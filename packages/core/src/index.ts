@@ -8,5 +8,6 @@
  * @module
  */
 
+export * from './artifacts/index.js';
 export { canonicalJson, sha256Hex } from './canonical-json.js';
 export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';

@@ -3,4 +3,5 @@
  *
  * @module
  */
-export {};
+export type { ArtifactStoreSuiteOptions } from './artifact-suite-kit.js';
+export { describeArtifactStore } from './describe-artifact-store.js';
