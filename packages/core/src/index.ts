@@ -9,5 +9,7 @@
  */
 
 export * from './artifacts/index.js';
+export * from './cache/index.js';
 export { canonicalJson, sha256Hex } from './canonical-json.js';
 export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';
+export * from './output/index.js';

@@ -5,3 +5,4 @@
  */
 export type { ArtifactStoreSuiteOptions } from './artifact-suite-kit.js';
 export { describeArtifactStore } from './describe-artifact-store.js';
+export { type CachePortSuiteOptions, describeCachePort } from './describe-cache-port.js';
