@@ -12,4 +12,6 @@ export * from './artifacts/index.js';
 export * from './cache/index.js';
 export { canonicalJson, sha256Hex } from './canonical-json.js';
 export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';
+export * from './ledger/index.js';
 export * from './output/index.js';
+export * from './workspace/index.js';
