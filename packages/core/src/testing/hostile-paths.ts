@@ -1,4 +1,14 @@
-/** Paths a model might send that must never reach outside a workspace root: each is refused. */
+/**
+ * Paths a model might send that must never reach outside a workspace root, each with what it
+ * tries: `describeWorkspace` checks that `resolve` and every verb refuse all of them. Reuse it for
+ * a platform's own path checks.
+ *
+ * @example
+ * ```ts
+ * import { hostilePaths } from '@toolctx/core/testing';
+ * for (const [what, path] of hostilePaths) console.log(what, JSON.stringify(path));
+ * ```
+ */
 export const hostilePaths: ReadonlyArray<readonly [what: string, path: string]> = [
   ['.. alone', '..'],
   ['.. first', '../x'],
