@@ -14,6 +14,11 @@ export type ErrorKind =
   | 'unknown-tool'
   | 'no-store'
   | 'unsupported'
+  | 'invalid-argument'
+  | 'integrity-failed'
+  | 'quota-exceeded'
+  | 'not-found'
+  | 'conflict'
   | 'internal';
 
 /**

@@ -20,6 +20,9 @@
  * ```
  * @module
  */
+
+export * from './artifacts/index.js';
+export * from './cache/index.js';
 export { canonicalJson, sha256Hex } from './canonical-json.js';
 export { type CallFacts, createToolContext, type RunFacts, type RunStats } from './context/create-context.js';
 export type {
@@ -42,6 +45,8 @@ export {
   type ToolEvent,
 } from './events/catalogue.js';
 export type { EventSink, RunEvents, SinkErrorHandler } from './events/event-log.js';
+export * from './ledger/index.js';
+export * from './output/index.js';
 export { cloneSafetyProblem } from './progress/clone-safe.js';
 export {
   type CallOnceRequest,
@@ -76,3 +81,4 @@ export {
   toolSchema,
 } from './tools/define-tool.js';
 export type { ArgumentIssue, JsonSchema } from './tools/schema.js';
+export * from './workspace/index.js';

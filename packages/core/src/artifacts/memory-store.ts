@@ -1,0 +1,245 @@
+import { ToolctxError } from '../errors.js';
+import { decodeArtifactData, encodeArtifactData } from './encoding.js';
+import { createArtifactMeta, isArtifactExpired, verifyArtifactBytes } from './meta.js';
+import { isRef, newRef } from './ref.js';
+import { scopeKey } from './scope-key.js';
+import { readAllBytes, streamBytes } from './stream-bytes.js';
+import type { ArtifactLimits, ArtifactMeta, ArtifactPut, ArtifactScope, ArtifactStore } from './types.js';
+
+/**
+ * Options of {@link createMemoryArtifactStore}.
+ *
+ * @example
+ * ```ts
+ * import type { MemoryArtifactStoreOptions } from '@toolctx/core';
+ * const options: MemoryArtifactStoreOptions = { limits: { maxCountPerScope: 100 } };
+ * ```
+ */
+export interface MemoryArtifactStoreOptions {
+  /** Epoch milliseconds; `Date.now` by default. Tests pass a fake clock to drive expiry. */
+  clock?: () => number;
+  limits?: ArtifactLimits;
+  /**
+   * Where payload bytes live, keyed `<scopeKey(scope)>/<ref>`. Pass your own map to share bytes
+   * between store instances or to inspect (or, in tests, corrupt) them.
+   */
+  blobs?: Map<string, Uint8Array>;
+}
+
+interface ScopeState {
+  entries: Map<string, { meta: ArtifactMeta; seq: number }>;
+  nextSeq: number;
+  bytes: number;
+  expired: Set<string>;
+}
+
+const CURSOR = /^cur_([0-9a-z]{1,11})$/;
+const MAX_REMEMBERED_EXPIRED = 1000;
+
+function checkLimits(limits: ArtifactLimits): Readonly<ArtifactLimits> {
+  for (const [name, value] of Object.entries(limits)) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
+      throw new ToolctxError(
+        'invalid-argument',
+        `Artifact limit "${name}" must be a whole number ≥ 0, got ${value}.`,
+      );
+    }
+  }
+  return Object.freeze({ ...limits });
+}
+
+function quota(message: string, details: Record<string, unknown>): ToolctxError {
+  return new ToolctxError(
+    'quota-exceeded',
+    `${message} Nothing was stored; delete artifacts or store less.`,
+    {
+      details,
+    },
+  );
+}
+
+/**
+ * An {@link ArtifactStore} in memory, with streaming, expiry and per-scope caps. Good for tests,
+ * a single process, or a page that needs no persistence. `list` pages in insertion order; its
+ * cursor is the position after the last artifact shown, so puts and deletes between pages never
+ * make an existing artifact appear twice or be skipped.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryArtifactStore } from '@toolctx/core';
+ * const store = createMemoryArtifactStore({ limits: { maxBytesPerScope: 10_000_000 } });
+ * const scope = { tenant: 't', principal: 'p', conversation: 'c' };
+ * const meta = await store.put(scope, { kind: 'report', data: { rows: [1, 2] } });
+ * (await store.get(scope, meta.ref))?.data; // { rows: [1, 2] }
+ * ```
+ */
+export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = {}): ArtifactStore {
+  const clock = options.clock ?? Date.now;
+  const limits = checkLimits(options.limits ?? {});
+  const blobs = options.blobs ?? new Map<string, Uint8Array>();
+  const scopes = new Map<string, ScopeState>();
+
+  const stateOf = (scope: ArtifactScope): { key: string; state: ScopeState } => {
+    const key = scopeKey(scope);
+    let state = scopes.get(key);
+    if (!state) {
+      state = { entries: new Map(), nextSeq: 1, bytes: 0, expired: new Set() };
+      scopes.set(key, state);
+    }
+    return { key, state };
+  };
+
+  const remove = (key: string, state: ScopeState, ref: string): void => {
+    const entry = state.entries.get(ref);
+    if (!entry) return;
+    state.entries.delete(ref);
+    state.bytes -= entry.meta.bytes;
+    blobs.delete(`${key}/${ref}`);
+  };
+
+  const expire = (key: string, state: ScopeState, ref: string): void => {
+    remove(key, state, ref);
+    state.expired.add(ref);
+    if (state.expired.size > MAX_REMEMBERED_EXPIRED) {
+      state.expired.delete(state.expired.values().next().value as string);
+    }
+  };
+
+  const sweep = (key: string, state: ScopeState, now: number): void => {
+    for (const [ref, entry] of state.entries) if (isArtifactExpired(entry.meta, now)) expire(key, state, ref);
+  };
+
+  /** The live entry for `ref`, or null; an expired one is dropped on sight. */
+  const live = (scope: ArtifactScope, ref: string) => {
+    const { key, state } = stateOf(scope);
+    if (!isRef(ref)) return null;
+    const entry = state.entries.get(ref);
+    if (!entry) return null;
+    if (isArtifactExpired(entry.meta, clock())) {
+      expire(key, state, ref);
+      return null;
+    }
+    return { key, state, entry };
+  };
+
+  const store = async (
+    scope: ArtifactScope,
+    input: Omit<ArtifactPut, 'data'>,
+    encoded: { bytes: Uint8Array; encoding: ArtifactMeta['encoding'] },
+  ): Promise<ArtifactMeta> => {
+    const { key, state } = stateOf(scope);
+    const { bytes } = encoded;
+    if (limits.maxArtifactBytes !== undefined && bytes.byteLength > limits.maxArtifactBytes) {
+      throw quota(`The artifact is ${bytes.byteLength} bytes; the limit is ${limits.maxArtifactBytes}.`, {
+        limit: 'maxArtifactBytes',
+        max: limits.maxArtifactBytes,
+        requested: bytes.byteLength,
+      });
+    }
+    const meta = await createArtifactMeta(input, { ...encoded, ref: newRef(), now: clock() });
+    // Checked after the await, right before storing, so concurrent puts cannot both slip under a cap.
+    sweep(key, state, clock());
+    if (limits.maxCountPerScope !== undefined && state.entries.size + 1 > limits.maxCountPerScope) {
+      throw quota(
+        `This scope already holds ${state.entries.size} artifacts; the limit is ${limits.maxCountPerScope}.`,
+        {
+          limit: 'maxCountPerScope',
+          max: limits.maxCountPerScope,
+          used: state.entries.size,
+        },
+      );
+    }
+    if (limits.maxBytesPerScope !== undefined && state.bytes + bytes.byteLength > limits.maxBytesPerScope) {
+      throw quota(
+        `This scope holds ${state.bytes} bytes; ${bytes.byteLength} more would pass the limit of ${limits.maxBytesPerScope}.`,
+        {
+          limit: 'maxBytesPerScope',
+          max: limits.maxBytesPerScope,
+          used: state.bytes,
+          requested: bytes.byteLength,
+        },
+      );
+    }
+    state.entries.set(meta.ref, { meta, seq: state.nextSeq++ });
+    state.bytes += bytes.byteLength;
+    blobs.set(`${key}/${meta.ref}`, bytes);
+    return structuredClone(meta);
+  };
+
+  const readVerified = async (scope: ArtifactScope, ref: string) => {
+    const found = live(scope, ref);
+    if (!found) return null;
+    const bytes = new Uint8Array(blobs.get(`${found.key}/${ref}`) ?? new Uint8Array());
+    await verifyArtifactBytes(found.entry.meta, bytes);
+    return { meta: structuredClone(found.entry.meta), bytes };
+  };
+
+  return {
+    capabilities: Object.freeze({ streaming: true, limits }),
+
+    put: async (scope, input) => store(scope, input, encodeArtifactData(input?.data)),
+
+    async head(scope, ref) {
+      const found = live(scope, ref);
+      return found ? structuredClone(found.entry.meta) : null;
+    },
+
+    async get(scope, ref) {
+      const read = await readVerified(scope, ref);
+      return read ? { meta: read.meta, data: decodeArtifactData(read.meta.encoding, read.bytes) } : null;
+    },
+
+    async delete(scope, ref) {
+      const found = live(scope, ref);
+      if (!found) return false;
+      remove(found.key, found.state, ref);
+      return true;
+    },
+
+    async list(scope, { cursor, limit = 100 } = {}) {
+      if (!(Number.isSafeInteger(limit) && limit >= 1)) {
+        throw new ToolctxError('invalid-argument', `list "limit" must be a whole number ≥ 1, got ${limit}.`);
+      }
+      let after = 0;
+      if (cursor !== undefined) {
+        const match = typeof cursor === 'string' ? CURSOR.exec(cursor) : null;
+        if (!match) {
+          throw new ToolctxError(
+            'invalid-argument',
+            `The list cursor ${JSON.stringify(cursor)} was not made by this store. Pass the cursor of the previous page as is, or none to start over.`,
+          );
+        }
+        after = Number.parseInt(match[1]!, 36);
+      }
+      const { key, state } = stateOf(scope);
+      sweep(key, state, clock());
+      const artifacts: ArtifactMeta[] = [];
+      let last = after;
+      let more = false;
+      for (const { meta, seq } of state.entries.values()) {
+        if (seq <= after) continue;
+        if (artifacts.length === limit) {
+          more = true;
+          break;
+        }
+        artifacts.push(structuredClone(meta));
+        last = seq;
+      }
+      return more ? { artifacts, cursor: `cur_${last.toString(36)}` } : { artifacts };
+    },
+
+    async putStream(scope, input) {
+      const bytes = await readAllBytes(input?.data, limits.maxArtifactBytes);
+      return store(scope, input, { bytes, encoding: 'binary' });
+    },
+
+    async getStream(scope, ref) {
+      const read = await readVerified(scope, ref);
+      return read ? { meta: read.meta, body: streamBytes(read.bytes) } : null;
+    },
+
+    async wasExpired(scope, ref) {
+      return stateOf(scope).state.expired.has(ref);
+    },
+  };
+}

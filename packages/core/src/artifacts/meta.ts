@@ -1,0 +1,114 @@
+import { sha256Hex } from '../canonical-json.js';
+import { ToolctxError } from '../errors.js';
+import { defaultMediaType } from './encoding.js';
+import type { ArtifactEncoding, ArtifactMeta, ArtifactPut } from './types.js';
+
+const DIGEST = /^[0-9a-f]{64}$/;
+
+function invalid(message: string): ToolctxError {
+  return new ToolctxError('invalid-argument', message);
+}
+
+function optionalString(input: Record<string, unknown>, field: string): string | undefined {
+  const value = input[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '') {
+    throw invalid(`Artifact "${field}" must be a non-empty string when given, got ${JSON.stringify(value)}.`);
+  }
+  return value;
+}
+
+/**
+ * Checks a put's fields and builds the meta a store keeps: the digest is computed from `bytes`
+ * (and compared with a supplied one: a mismatch throws `integrity-failed`), `createdAt` is `now`,
+ * `expiresAt` is `now + ttlMs`. For store implementers; `put` callers never need it.
+ *
+ * @example
+ * ```ts
+ * import { createArtifactMeta, encodeArtifactData, newRef } from '@toolctx/core';
+ * const { encoding, bytes } = encodeArtifactData('hi');
+ * const meta = await createArtifactMeta({ kind: 'note' }, { ref: newRef(), bytes, encoding, now: Date.now() });
+ * ```
+ */
+export async function createArtifactMeta(
+  input: Omit<ArtifactPut, 'data'>,
+  stored: { ref: string; bytes: Uint8Array; encoding: ArtifactEncoding; now: number },
+): Promise<ArtifactMeta> {
+  if (input === null || typeof input !== 'object')
+    throw invalid('An artifact put needs an object { kind, data }.');
+  const fields = input as unknown as Record<string, unknown>;
+  if (typeof input.kind !== 'string' || input.kind === '') {
+    throw invalid(
+      `Artifact "kind" must be a non-empty string such as 'report', got ${JSON.stringify(input.kind)}.`,
+    );
+  }
+  const mediaType = optionalString(fields, 'mediaType') ?? defaultMediaType(stored.encoding);
+  const label = optionalString(fields, 'label');
+  const supplied = optionalString(fields, 'digest');
+  const { ttlMs } = input;
+  if (ttlMs !== undefined && !(typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs > 0)) {
+    throw invalid(`Artifact "ttlMs" must be a positive number of milliseconds, got ${String(ttlMs)}.`);
+  }
+  const digest = await sha256Hex(stored.bytes);
+  if (supplied !== undefined) {
+    const wanted = supplied.toLowerCase();
+    if (!DIGEST.test(wanted))
+      throw invalid(`Artifact "digest" must be 64 hex digits of sha-256, got "${supplied}".`);
+    if (wanted !== digest) {
+      throw new ToolctxError(
+        'integrity-failed',
+        `The artifact's bytes do not match the supplied digest (supplied ${wanted}, computed ${digest}); nothing was stored. Send the digest of exactly the bytes you put, or omit it.`,
+        { details: { supplied: wanted, computed: digest } },
+      );
+    }
+  }
+  const origin: ArtifactMeta['origin'] = {};
+  if (typeof input.origin?.runId === 'string') origin.runId = input.origin.runId;
+  if (typeof input.origin?.toolCallId === 'string') origin.toolCallId = input.origin.toolCallId;
+  const meta: ArtifactMeta = {
+    ref: stored.ref,
+    kind: input.kind,
+    mediaType,
+    bytes: stored.bytes.byteLength,
+    createdAt: stored.now,
+    digest,
+    origin,
+    encoding: stored.encoding,
+  };
+  if (label !== undefined) meta.label = label;
+  if (ttlMs !== undefined) meta.expiresAt = stored.now + ttlMs;
+  return meta;
+}
+
+/**
+ * Throws `integrity-failed` unless `bytes` hash to `meta.digest`: what every store does on `get`.
+ *
+ * @example
+ * ```ts
+ * import { verifyArtifactBytes } from '@toolctx/core';
+ * await verifyArtifactBytes(meta, bytes); // throws when a stored byte changed
+ * ```
+ */
+export async function verifyArtifactBytes(meta: ArtifactMeta, bytes: Uint8Array): Promise<void> {
+  const actual = await sha256Hex(bytes);
+  if (actual !== meta.digest) {
+    throw new ToolctxError(
+      'integrity-failed',
+      `Artifact ${meta.ref} is corrupt: its stored bytes no longer match its digest. Put it again from the source.`,
+      { details: { ref: meta.ref, expected: meta.digest, actual } },
+    );
+  }
+}
+
+/**
+ * Whether an artifact has expired at `now` (epoch ms): from `expiresAt` on, it is invisible.
+ *
+ * @example
+ * ```ts
+ * import { isArtifactExpired } from '@toolctx/core';
+ * isArtifactExpired({ expiresAt: 10 }, 10); // true
+ * ```
+ */
+export function isArtifactExpired(meta: Pick<ArtifactMeta, 'expiresAt'>, now: number): boolean {
+  return meta.expiresAt !== undefined && now >= meta.expiresAt;
+}

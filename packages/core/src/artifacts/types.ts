@@ -1,0 +1,202 @@
+/**
+ * A JSON value: what `JSON.parse` can return. Artifacts of this shape are stored as
+ * `JSON.stringify(value)` in UTF-8 and come back parsed.
+ *
+ * @example
+ * ```ts
+ * import type { JsonValue } from '@toolctx/core';
+ * const report: JsonValue = { title: 'Q3', rows: [1, 2, 3], draft: false };
+ * ```
+ */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * Who an artifact belongs to. Composed by the runtime from the run's identity and closed over:
+ * a tool never names it. Every verb of an {@link ArtifactStore} takes it first.
+ *
+ * @example
+ * ```ts
+ * import type { ArtifactScope } from '@toolctx/core';
+ * const scope: ArtifactScope = { tenant: 'acme', principal: 'user-7', conversation: 'c-42' };
+ * ```
+ */
+export interface ArtifactScope {
+  tenant: string;
+  principal: string;
+  conversation: string;
+}
+
+/**
+ * An artifact's payload: text, bytes, or a JSON value (a string is always text).
+ *
+ * @example
+ * ```ts
+ * import type { ArtifactData } from '@toolctx/core';
+ * const samples: ArtifactData[] = ['hello', new Uint8Array([1, 2]), { rows: [1, 2] }];
+ * ```
+ */
+export type ArtifactData = string | Uint8Array | JsonValue;
+
+/**
+ * How the payload was put, and so how `get` gives it back: a string, a Uint8Array or the parsed
+ * JSON value.
+ *
+ * @example
+ * ```ts
+ * import type { ArtifactEncoding } from '@toolctx/core';
+ * const encoding: ArtifactEncoding = 'json';
+ * ```
+ */
+export type ArtifactEncoding = 'text' | 'binary' | 'json';
+
+/**
+ * The run facts an artifact was made under. Stamped by the runtime, never by the tool.
+ *
+ * @example
+ * ```ts
+ * import type { ArtifactOrigin } from '@toolctx/core';
+ * const origin: ArtifactOrigin = { runId: 'run_1', toolCallId: 'call_3' };
+ * ```
+ */
+export interface ArtifactOrigin {
+  runId?: string;
+  toolCallId?: string;
+}
+
+/**
+ * What `put` takes. `digest` (sha-256 hex of the stored bytes) is optional: when given, a
+ * mismatch refuses the put with an `integrity-failed` error and nothing is stored.
+ *
+ * @example
+ * ```ts
+ * import type { ArtifactPut } from '@toolctx/core';
+ * const input: ArtifactPut = { kind: 'report', data: { rows: [] }, label: 'Q3 report', ttlMs: 3_600_000 };
+ * ```
+ */
+export interface ArtifactPut {
+  kind: string;
+  data: ArtifactData;
+  mediaType?: string;
+  label?: string;
+  ttlMs?: number;
+  digest?: string;
+  origin?: ArtifactOrigin;
+}
+
+/**
+ * What `putStream` takes: the same fields as {@link ArtifactPut}, with the bytes as a stream.
+ * A streamed artifact is always `binary`.
+ *
+ * @example
+ * ```ts
+ * import type { ArtifactStreamPut } from '@toolctx/core';
+ * const input: ArtifactStreamPut = { kind: 'video', data: new Blob(['…']).stream() };
+ * ```
+ */
+export interface ArtifactStreamPut extends Omit<ArtifactPut, 'data'> {
+  data: ReadableStream<Uint8Array>;
+}
+
+/**
+ * What a store knows about an artifact. `digest` is always computed by the store (sha-256 hex of
+ * the stored bytes) and verified on `get`; `createdAt`/`expiresAt` are epoch milliseconds.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryArtifactStore } from '@toolctx/core';
+ * const store = createMemoryArtifactStore();
+ * const scope = { tenant: 't', principal: 'p', conversation: 'c' };
+ * const meta = await store.put(scope, { kind: 'note', data: 'hi' });
+ * meta.bytes; // 2
+ * ```
+ */
+export interface ArtifactMeta {
+  ref: string;
+  kind: string;
+  mediaType: string;
+  bytes: number;
+  createdAt: number;
+  label?: string;
+  digest: string;
+  expiresAt?: number;
+  origin: ArtifactOrigin;
+  encoding: ArtifactEncoding;
+}
+
+/**
+ * The per-scope caps a store enforces. A put that would pass one is refused with a
+ * `quota-exceeded` error and stores nothing.
+ *
+ * @example
+ * ```ts
+ * import type { ArtifactLimits } from '@toolctx/core';
+ * const limits: ArtifactLimits = { maxBytesPerScope: 50_000_000, maxCountPerScope: 1_000, maxArtifactBytes: 10_000_000 };
+ * ```
+ */
+export interface ArtifactLimits {
+  maxBytesPerScope?: number;
+  maxCountPerScope?: number;
+  maxArtifactBytes?: number;
+}
+
+/**
+ * What a store declares it can do. A verb it cannot do is absent or throws an `unsupported`
+ * error: never a silent no-op.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryArtifactStore } from '@toolctx/core';
+ * createMemoryArtifactStore().capabilities.streaming; // true
+ * ```
+ */
+export interface ArtifactStoreCapabilities {
+  streaming: boolean;
+  limits: Readonly<ArtifactLimits>;
+}
+
+/**
+ * One page of `list`. `cursor` is present when more may follow; pass it back as is.
+ *
+ * @example
+ * ```ts
+ * import type { ArtifactPage } from '@toolctx/core';
+ * const page: ArtifactPage = { artifacts: [] };
+ * ```
+ */
+export interface ArtifactPage {
+  artifacts: ArtifactMeta[];
+  cursor?: string;
+}
+
+/**
+ * The claim-check store contract, scope always first. `get` gives the payload back in the
+ * encoding it was put with. Expired artifacts are invisible to `head`, `get` and `list`.
+ * Unknown or malformed refs give `null` (or `false` from `delete`), never an error.
+ *
+ * @example
+ * ```ts
+ * import { type ArtifactStore, createMemoryArtifactStore } from '@toolctx/core';
+ * const store: ArtifactStore = createMemoryArtifactStore();
+ * const scope = { tenant: 't', principal: 'p', conversation: 'c' };
+ * const { ref } = await store.put(scope, { kind: 'note', data: 'hello' });
+ * (await store.get(scope, ref))?.data; // 'hello'
+ * ```
+ */
+export interface ArtifactStore {
+  readonly capabilities: ArtifactStoreCapabilities;
+  put(scope: ArtifactScope, input: ArtifactPut): Promise<ArtifactMeta>;
+  head(scope: ArtifactScope, ref: string): Promise<ArtifactMeta | null>;
+  get(scope: ArtifactScope, ref: string): Promise<{ meta: ArtifactMeta; data: ArtifactData } | null>;
+  delete(scope: ArtifactScope, ref: string): Promise<boolean>;
+  list(scope: ArtifactScope, options?: { cursor?: string; limit?: number }): Promise<ArtifactPage>;
+  putStream?(scope: ArtifactScope, input: ArtifactStreamPut): Promise<ArtifactMeta>;
+  getStream?(
+    scope: ArtifactScope,
+    ref: string,
+  ): Promise<{ meta: ArtifactMeta; body: ReadableStream<Uint8Array> } | null>;
+  /**
+   * Optional: whether `ref` named an artifact of this scope that has since expired, so a
+   * refusal can say "expired" rather than "missing". Best effort; stores that cannot tell omit it.
+   */
+  wasExpired?(scope: ArtifactScope, ref: string): Promise<boolean>;
+}

@@ -1,0 +1,31 @@
+import { ToolctxError } from '../errors.js';
+
+/**
+ * Where a run stands against its spend limit: `'exceeded'` once spent passes the maximum,
+ * `'warning'` from 80% of it, `'ok'` below. An infinite maximum is always `'ok'`.
+ *
+ * @example
+ * ```ts
+ * import { budgetCheck } from '@toolctx/core';
+ * budgetCheck({ spentUsd: 0.85, maxUsd: 1 }); // 'warning'
+ * budgetCheck({ spentUsd: 1.01, maxUsd: 1 }); // 'exceeded'
+ * ```
+ */
+export function budgetCheck({
+  spentUsd,
+  maxUsd,
+}: {
+  spentUsd: number;
+  maxUsd: number;
+}): 'ok' | 'warning' | 'exceeded' {
+  if (Number.isNaN(spentUsd) || Number.isNaN(maxUsd) || !(maxUsd >= 0)) {
+    throw new ToolctxError(
+      'invalid-argument',
+      `budgetCheck needs numbers with maxUsd ≥ 0, got spent ${spentUsd}, max ${maxUsd}.`,
+    );
+  }
+  if (maxUsd === Number.POSITIVE_INFINITY) return 'ok';
+  if (spentUsd > maxUsd) return 'exceeded';
+  if (spentUsd >= maxUsd * 0.8) return 'warning';
+  return 'ok';
+}

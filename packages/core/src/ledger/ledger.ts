@@ -1,0 +1,33 @@
+/**
+ * One cost line of a run. `(runId, entryId)` identifies it: recording the same entry again is a
+ * no-op, so a retried report never double-counts.
+ *
+ * @example
+ * ```ts
+ * import type { LedgerEntry } from '@toolctx/core';
+ * const entry: LedgerEntry = { runId: 'run_1', entryId: 'call_3/llm', usd: 0.0042, label: 'gpt tokens' };
+ * ```
+ */
+export interface LedgerEntry {
+  runId: string;
+  entryId: string;
+  usd: number;
+  label?: string;
+}
+
+/**
+ * The spend ledger contract: idempotent on `(runId, entryId)`; the same entry with a different
+ * payload is a `conflict` error, never a silent overwrite.
+ *
+ * @example
+ * ```ts
+ * import { type Ledger, createMemoryLedger } from '@toolctx/core';
+ * const ledger: Ledger = createMemoryLedger();
+ * await ledger.record({ runId: 'r', entryId: 'e1', usd: 0.25 });
+ * await ledger.totalUsd('r'); // 0.25
+ * ```
+ */
+export interface Ledger {
+  record(entry: LedgerEntry): Promise<void>;
+  totalUsd(runId: string): Promise<number>;
+}

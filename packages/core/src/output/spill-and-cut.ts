@@ -1,0 +1,98 @@
+import type { ArtifactMeta, ArtifactPut } from '../artifacts/types.js';
+import { cutUtf8, utf8Bytes } from './cut-utf8.js';
+
+/**
+ * Input of {@link spillAndCut}. `store` is the run-bound artifact store (scope already closed
+ * over), e.g. `{ put: (input) => artifacts.put(scope, input) }`.
+ *
+ * @example
+ * ```ts
+ * import type { SpillInput } from '@toolctx/core';
+ * const input: SpillInput = { text: 'long…', budgetBytes: 4_096, toolName: 'search' };
+ * ```
+ */
+export interface SpillInput {
+  text: string;
+  budgetBytes: number;
+  toolName: string;
+  store?: { put(input: ArtifactPut): Promise<ArtifactMeta> };
+}
+
+/**
+ * What {@link spillAndCut} answers. `spilled` is set when the whole text was saved as an
+ * artifact; `cut` whenever the content was cut (also when nothing could be saved).
+ *
+ * @example
+ * ```ts
+ * import type { SpillResult } from '@toolctx/core';
+ * const result: SpillResult = { content: 'short' };
+ * ```
+ */
+export interface SpillResult {
+  content: string;
+  spilled?: { ref: string; bytes: number; keptBytes: number };
+  cut?: { bytes: number; keptBytes: number; lostBytes: number };
+}
+
+const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+function marker(kept: number, total: number, lost: number, ref: string | undefined, why: string): string {
+  const shown = `${grouped(kept)} of ${grouped(total)} bytes shown`;
+  return ref
+    ? `\n… [cut: ${shown}; the whole result is artifact ${ref}]`
+    : `\n… [cut: ${shown}; ${grouped(lost)} bytes were lost (${why})]`;
+}
+
+/**
+ * Fits a tool's transcript text into its byte budget. If the UTF-8 size fits, the text is
+ * returned unchanged. Otherwise the whole text is FIRST saved as an artifact of kind
+ * `tool-result/<toolName>`, THEN cut at a grapheme-safe boundary so that the kept text plus a
+ * marker naming the ref and the byte counts fit the budget. Without a store, or if saving fails,
+ * the marker says how many bytes were lost instead: the call itself is never lost. The marker is
+ * never cut: with a budget smaller than the marker, the content is the marker alone.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryArtifactStore, spillAndCut } from '@toolctx/core';
+ * const artifacts = createMemoryArtifactStore();
+ * const scope = { tenant: 't', principal: 'p', conversation: 'c' };
+ * const { content, spilled } = await spillAndCut({
+ *   text: 'x'.repeat(100_000),
+ *   budgetBytes: 1_000,
+ *   toolName: 'search',
+ *   store: { put: (input) => artifacts.put(scope, input) },
+ * });
+ * // content ends with '… [cut: 9xx of 100,000 bytes shown; the whole result is artifact art_…]'
+ * ```
+ */
+export async function spillAndCut({ text, budgetBytes, toolName, store }: SpillInput): Promise<SpillResult> {
+  const total = utf8Bytes(text);
+  if (total <= budgetBytes) return { content: text };
+  let ref: string | undefined;
+  let why = 'no artifact store to keep them';
+  if (store) {
+    try {
+      ref = (
+        await store.put({
+          kind: `tool-result/${toolName}`,
+          data: text,
+          mediaType: 'text/plain; charset=utf-8',
+          label: `${toolName} result`,
+        })
+      ).ref;
+    } catch {
+      why = 'saving the whole result as an artifact failed';
+    }
+  }
+  // The marker is measured with the largest counts it could show; the real counts are no longer,
+  // so content + real marker still fits.
+  const room = Math.max(0, budgetBytes - utf8Bytes(marker(total, total, total, ref, why)));
+  const kept = cutUtf8(text, room);
+  const keptBytes = utf8Bytes(kept);
+  const result: SpillResult = {
+    content: kept + marker(keptBytes, total, total - keptBytes, ref, why),
+    cut: { bytes: total, keptBytes, lostBytes: ref ? 0 : total - keptBytes },
+  };
+  if (ref) result.spilled = { ref, bytes: total, keptBytes };
+  return result;
+}

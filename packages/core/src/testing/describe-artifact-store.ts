@@ -1,0 +1,60 @@
+import { describe } from 'vitest';
+import { expiryCases, integrityCases, retentionCases } from './artifact-cases-lifecycle.js';
+import { listCases } from './artifact-cases-list.js';
+import { scopeCases } from './artifact-cases-scope.js';
+import { streamCases } from './artifact-cases-stream.js';
+import { verbCases } from './artifact-cases-verbs.js';
+import type { ArtifactCaseKit, ArtifactStoreSuiteOptions } from './artifact-suite-kit.js';
+import { createTestClock, registerCases } from './suite-cases.js';
+
+/**
+ * Registers the `ArtifactStore` conformance cases with vitest, run through the raw contract with
+ * a fresh store per case: every verb for text, binary, JSON and empty payloads; meta fields and
+ * digests; unknown and malformed refs; paging with cursors under concurrent puts and deletes;
+ * expiry by the injected clock; retention caps; scope isolation; streaming (or its refusal);
+ * and integrity on `get` when a `corrupt` hook is given.
+ *
+ * With retention caps, repeat the limits `create` configured in `capabilities.retention`, and
+ * leave room for the other cases: `maxCountPerScope >= 110`, `maxArtifactBytes >= 100_000`, and
+ * `maxArtifactBytes > maxBytesPerScope / 2` (so two large puts pass the byte cap).
+ *
+ * @example
+ * ```ts
+ * import { createMemoryArtifactStore } from '@toolctx/core';
+ * import { describeArtifactStore } from '@toolctx/core/testing';
+ *
+ * describeArtifactStore('memory', {
+ *   create: ({ clock }) => createMemoryArtifactStore({ clock }),
+ *   capabilities: { streaming: true },
+ * });
+ * ```
+ */
+export function describeArtifactStore(name: string, options: ArtifactStoreSuiteOptions): void {
+  const limits = options.capabilities.retention;
+  if (
+    limits &&
+    !(
+      limits.maxCountPerScope >= 110 &&
+      limits.maxArtifactBytes >= 100_000 &&
+      2 * limits.maxArtifactBytes > limits.maxBytesPerScope
+    )
+  ) {
+    throw new Error(
+      `describeArtifactStore('${name}'): retention limits leave no room for the other cases; use maxCountPerScope >= 110, maxArtifactBytes >= 100000 and maxArtifactBytes > maxBytesPerScope / 2.`,
+    );
+  }
+  const kit: ArtifactCaseKit = {
+    options,
+    fresh: async () => {
+      const clock = createTestClock();
+      return { store: await options.create({ clock: clock.now }), clock };
+    },
+  };
+  const cases = [verbCases, listCases, expiryCases, retentionCases, scopeCases, streamCases, integrityCases];
+  describe(`ArtifactStore conformance: ${name}`, () => {
+    registerCases(
+      cases.flatMap((make) => make(kit)),
+      options.expectedFailures,
+    );
+  });
+}
