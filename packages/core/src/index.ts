@@ -10,3 +10,4 @@
 
 export { canonicalJson, sha256Hex } from './canonical-json.js';
 export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';
+export * from './policy/index.js';
