@@ -9,5 +9,6 @@
  */
 
 export { canonicalJson, sha256Hex } from './canonical-json.js';
+export * from './credentials/index.js';
 export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';
 export * from './policy/index.js';
