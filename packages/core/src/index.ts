@@ -8,6 +8,7 @@
  * @module
  */
 
+export * from './approval/index.js';
 export { canonicalJson, sha256Hex } from './canonical-json.js';
 export * from './credentials/index.js';
 export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';
