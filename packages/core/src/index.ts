@@ -13,3 +13,4 @@ export { canonicalJson, sha256Hex } from './canonical-json.js';
 export * from './credentials/index.js';
 export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';
 export * from './policy/index.js';
+export * from './teardown/index.js';
