@@ -19,15 +19,41 @@ export interface ApprovalBinding {
   argsHash: string;
 }
 
-/** The outcome of {@link ApprovalTokens.consume}. */
+/**
+ * The outcome of {@link ApprovalTokens.consume}.
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalCheck } from '@toolctx/core';
+ * const check = tokens.consume(token, binding);
+ * if (!check.ok) return { ok: false, error: check.error };
+ * ```
+ */
 export type ApprovalCheck = { ok: true } | { ok: false; error: ErrorInfo };
 
-/** The outcome of {@link ApprovalTokens.decide}: the request that was pending, or why not. */
+/**
+ * The outcome of {@link ApprovalTokens.decide}: the request that was pending, or why not.
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalResolution } from '@toolctx/core';
+ * const settled = tokens.decide(approvalId, { approved: true }, { runId: run.runId });
+ * if (settled.ok && settled.decision.approved) tokens.issue(settled.request);
+ * ```
+ */
 export type ApprovalResolution =
   | { ok: true; request: ApprovalRequest; decision: ApprovalDecision }
   | { ok: false; error: ErrorInfo };
 
-/** One-use approval tokens and pending approvals; see {@link createApprovalTokens}. */
+/**
+ * One-use approval tokens and pending approvals; see {@link createApprovalTokens}.
+ *
+ * @example
+ * ```ts
+ * import { type ApprovalTokens, createApprovalTokens } from '@toolctx/core';
+ * const tokens: ApprovalTokens = createApprovalTokens();
+ * ```
+ */
 export interface ApprovalTokens {
   /** Issues a random one-use token bound to the call. */
   issue(binding: ApprovalBinding): string;
@@ -43,7 +69,15 @@ export interface ApprovalTokens {
   forgetRun(runId: string | undefined): void;
 }
 
-/** Options of {@link createApprovalTokens}. */
+/**
+ * Options of {@link createApprovalTokens}.
+ *
+ * @example
+ * ```ts
+ * import { type ApprovalTokensOptions, createApprovalTokens } from '@toolctx/core';
+ * const tokens = createApprovalTokens({ ttlMs: 60_000 });
+ * ```
+ */
 export interface ApprovalTokensOptions {
   /** How long an issued token stays usable; 10 minutes unless set. */
   ttlMs?: number;
@@ -83,7 +117,12 @@ export function createApprovalTokens(options: ApprovalTokensOptions = {}): Appro
   return {
     issue(binding) {
       const token = randomId('apt_');
-      tokens.set(token, { binding: { ...binding }, expiresAt: now() + ttlMs, used: false });
+      const { runId, callId, toolName, argsHash } = binding;
+      tokens.set(token, {
+        binding: { runId, callId, toolName, argsHash },
+        expiresAt: now() + ttlMs,
+        used: false,
+      });
       return token;
     },
 

@@ -1,6 +1,15 @@
 import type { ApprovalDecision, ApprovalPort, ApprovalRequest } from './approval.js';
 
-/** An {@link ApprovalPort} kept in memory that remembers every request it was asked. */
+/**
+ * An {@link ApprovalPort} kept in memory that remembers every request it was asked.
+ *
+ * @example
+ * ```ts
+ * import { type MemoryApprovalPort, createMemoryApprovalPort } from '@toolctx/core';
+ * const approval: MemoryApprovalPort = createMemoryApprovalPort();
+ * approval.requests.length; // how many approvals were asked for
+ * ```
+ */
 export interface MemoryApprovalPort extends ApprovalPort {
   readonly requests: readonly ApprovalRequest[];
 }

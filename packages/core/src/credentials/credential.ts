@@ -19,7 +19,15 @@ export interface Credential {
   readonly expiresAt?: number;
 }
 
-/** What `JSON.stringify` writes for a credential's value. */
+/**
+ * What `JSON.stringify` writes for a credential's value.
+ *
+ * @example
+ * ```ts
+ * import { REDACTED, createCredential } from '@toolctx/core';
+ * JSON.stringify(createCredential({ credential: 'github', value: 'ghp_…' })).includes(REDACTED); // true
+ * ```
+ */
 export const REDACTED = '[redacted]';
 
 const credentialPrototype = {

@@ -25,6 +25,12 @@ export interface CredentialsAccess {
 /**
  * Receives the link a user must open to grant access. It is the only place the URL goes: never
  * into an error, an event or a result.
+ *
+ * @example
+ * ```ts
+ * import type { AuthorizationUrlHandler } from '@toolctx/core';
+ * const onAuthorizationUrl: AuthorizationUrlHandler = (id, url) => pendingLinks.set(id, url);
+ * ```
  */
 export type AuthorizationUrlHandler = (authorizationId: string, authorizationUrl: string) => void;
 

@@ -4,6 +4,12 @@ import type { CredentialAnswer, CredentialProvider, CredentialRequest } from './
 /**
  * One entry of {@link staticCredentials}: the value alone, or the value with the scopes it grants.
  * An entry without `scopes` does not restrict them.
+ *
+ * @example
+ * ```ts
+ * import type { StaticCredential } from '@toolctx/core';
+ * const entries: Record<string, StaticCredential> = { weather: 'key-…', github: { value: 'ghp_…', scopes: ['repo'] } };
+ * ```
  */
 export type StaticCredential = string | { value: string; scopes?: readonly string[] };
 

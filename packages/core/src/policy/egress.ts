@@ -26,10 +26,28 @@ export interface EgressPolicy {
   allowPrivateNetwork?: boolean;
 }
 
-/** The outcome of {@link checkEgress}: the parsed URL to fetch, or why it was refused. */
+/**
+ * The outcome of {@link checkEgress}: the parsed URL to fetch, or why it was refused.
+ *
+ * @example
+ * ```ts
+ * import { type EgressCheck, ToolctxError, checkEgress } from '@toolctx/core';
+ * const verdict: EgressCheck = checkEgress(url, policy);
+ * if (!verdict.ok) throw new ToolctxError(verdict.error.kind, verdict.error.message);
+ * ```
+ */
 export type EgressCheck = { ok: true; url: URL } | { ok: false; error: ErrorInfo };
 
-/** Why a URL was refused, as `details.reason` of the ErrorInfo. */
+/**
+ * Why a URL was refused, as `details.reason` of the ErrorInfo (`policy: 'egress'`).
+ *
+ * @example
+ * ```ts
+ * import { type EgressRefusalReason, checkEgress } from '@toolctx/core';
+ * const verdict = checkEgress('http://localhost/', {});
+ * const reason = verdict.ok ? undefined : (verdict.error.details?.reason as EgressRefusalReason); // 'private-network'
+ * ```
+ */
 export type EgressRefusalReason =
   | 'invalid-url'
   | 'scheme'
@@ -37,7 +55,11 @@ export type EgressRefusalReason =
   | 'metadata'
   | 'private-network'
   | 'not-allowed-domain'
-  | 'userinfo';
+  | 'userinfo'
+  // From createGuardedFetch, about redirects:
+  | 'too-many-redirects'
+  | 'opaque-redirect'
+  | 'unreplayable-redirect';
 
 const LOOPBACK_NAMES = new Set(['localhost', 'ip6-localhost', 'ip6-loopback']);
 const METADATA_NAMES = new Set([

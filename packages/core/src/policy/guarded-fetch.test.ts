@@ -113,6 +113,19 @@ describe('createGuardedFetch', () => {
     expect(headers.get('x-keep')).toBe('1');
   });
 
+  it('keeps method and body on 307, and refuses to replay a streamed body', async () => {
+    const { fetchImpl, seen } = fakeFetch({
+      'https://example.com/put': redirect('https://example.com/put2', 307),
+      'https://example.com/put2': () => new Response('ok'),
+    });
+    const guarded = createGuardedFetch({ policy: {}, fetchImpl });
+    await guarded('https://example.com/put', { method: 'PUT', body: 'data' });
+    expect(seen[1]?.init).toMatchObject({ method: 'PUT', body: 'data' });
+    const stream = new ReadableStream({ start: (c) => c.close() });
+    const info = await refusal(guarded('https://example.com/put', { method: 'PUT', body: stream }));
+    expect(info.details?.reason).toBe('unreplayable-redirect');
+  });
+
   it('returns the redirect itself when the caller asked for redirect: manual', async () => {
     const { fetchImpl, seen } = fakeFetch({ 'https://example.com/r': redirect('http://10.0.0.1/') });
     const guarded = createGuardedFetch({ policy: {}, fetchImpl });
@@ -174,12 +187,15 @@ describe('createGuardedFetch', () => {
     expect(third.aborted).toBe(true);
   });
 
-  it('accepts a Request, keeping its method and headers', async () => {
+  it('accepts a Request, keeping its method, headers and body', async () => {
     const { fetchImpl, seen } = fakeFetch({ 'https://example.com/r': () => new Response('ok') });
     const guarded = createGuardedFetch({ policy: {}, fetchImpl });
     await guarded(new Request('https://example.com/r', { method: 'DELETE', headers: { 'x-a': 'b' } }));
     expect(seen[0]?.init.method).toBe('DELETE');
     expect(new Headers(seen[0]?.init.headers).get('x-a')).toBe('b');
+    const posted = new Request('https://example.com/r', { method: 'POST', body: 'payload' });
+    await guarded(posted);
+    expect(new TextDecoder().decode(seen[1]?.init.body as ArrayBuffer)).toBe('payload');
     const info = await refusal(guarded(new Request('http://192.168.0.1/')));
     expect(info.details?.reason).toBe('private-network');
   });

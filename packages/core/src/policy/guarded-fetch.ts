@@ -1,7 +1,15 @@
 import { type ErrorInfo, ToolctxError } from '../errors.js';
-import { checkEgress, type EgressPolicy } from './egress.js';
+import { checkEgress, type EgressPolicy, type EgressRefusalReason } from './egress.js';
 
-/** Options of {@link createGuardedFetch}. */
+/**
+ * Options of {@link createGuardedFetch}.
+ *
+ * @example
+ * ```ts
+ * import type { GuardedFetchOptions } from '@toolctx/core';
+ * const options: GuardedFetchOptions = { policy: {}, signal: () => ctx.signal, beforeSend: () => null };
+ * ```
+ */
 export interface GuardedFetchOptions {
   /** The egress policy every URL, and every redirect target, is checked against. */
   policy: EgressPolicy;
@@ -13,7 +21,15 @@ export interface GuardedFetchOptions {
   fetchImpl?: typeof fetch;
 }
 
-/** How many redirects a guarded fetch follows, each re-checked, before it gives up. */
+/**
+ * How many redirects a guarded fetch follows, each re-checked, before it gives up.
+ *
+ * @example
+ * ```ts
+ * import { MAX_REDIRECTS } from '@toolctx/core';
+ * MAX_REDIRECTS; // 5
+ * ```
+ */
 export const MAX_REDIRECTS = 5;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -49,7 +65,8 @@ export function createGuardedFetch(
     const mode = init.redirect ?? request?.redirect ?? 'follow';
     let method = (init.method ?? request?.method ?? 'GET').toUpperCase();
     const headers = new Headers(init.headers ?? request?.headers);
-    let body: BodyInit | null = init.body ?? request?.body ?? null;
+    // A Request's body is read once into bytes: a stream could not be sent again after a 307.
+    let body: BodyInit | null = init.body ?? (request?.body ? await request.arrayBuffer() : null);
     const signal = combineSignals([options.signal?.(), init.signal ?? undefined, request?.signal]);
     const doFetch = options.fetchImpl ?? ((i: RequestInfo | URL, n?: RequestInit) => globalThis.fetch(i, n));
 
@@ -133,7 +150,7 @@ function resolveLocation(location: string, base: URL): string {
   }
 }
 
-function refused(reason: string, host: string, why: string): ToolctxError {
+function refused(reason: EgressRefusalReason, host: string, why: string): ToolctxError {
   return toError({
     kind: 'policy-refused',
     message: `Egress refused: ${why}`,

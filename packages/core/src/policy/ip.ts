@@ -2,6 +2,13 @@
  * What kind of network an IP address belongs to, for the egress policy. `public` is the only class
  * a guarded fetch reaches by default; `metadata` (cloud instance-metadata services) is never
  * reached, whatever the policy says.
+ *
+ * @example
+ * ```ts
+ * import { type IpClass, classifyIp } from '@toolctx/core';
+ * const reachable = (c: IpClass) => c === 'public';
+ * reachable(classifyIp('10.0.0.1') ?? 'public'); // false
+ * ```
  */
 export type IpClass =
   | 'public'

@@ -12,7 +12,15 @@ import type { ErrorInfo } from '../errors.js';
  */
 export type Phase = 'plan' | 'act';
 
-/** The phase a run is in when none is given. */
+/**
+ * The phase a run is in when none is given.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_PHASE } from '@toolctx/core';
+ * const phase = options.phase ?? DEFAULT_PHASE; // 'act'
+ * ```
+ */
 export const DEFAULT_PHASE: Phase = 'act';
 
 /**

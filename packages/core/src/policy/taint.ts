@@ -14,7 +14,15 @@ export interface Taint {
   readonly untrusted: boolean;
 }
 
-/** One leg of {@link Taint}. */
+/**
+ * One leg of {@link Taint}.
+ *
+ * @example
+ * ```ts
+ * import type { TaintLeg } from '@toolctx/core';
+ * const legs: TaintLeg[] = ['private', 'untrusted'];
+ * ```
+ */
 export type TaintLeg = 'private' | 'untrusted';
 
 /**
@@ -40,10 +48,26 @@ export type TaintReads = TaintLeg | readonly TaintLeg[];
  */
 export type ResultTaint = Partial<Taint> | 'unknown';
 
-/** A conversation that has seen nothing. */
+/**
+ * A conversation that has seen nothing.
+ *
+ * @example
+ * ```ts
+ * import { CLEAN_TAINT, createTaintTracker } from '@toolctx/core';
+ * createTaintTracker().get('new-conversation'); // equals CLEAN_TAINT
+ * ```
+ */
 export const CLEAN_TAINT: Taint = Object.freeze({ private: false, untrusted: false });
 
-/** Both legs armed: what unknown taint counts as. */
+/**
+ * Both legs armed: what unknown taint counts as.
+ *
+ * @example
+ * ```ts
+ * import { FULL_TAINT, mergeTaint } from '@toolctx/core';
+ * mergeTaint('unknown'); // equals FULL_TAINT
+ * ```
+ */
 export const FULL_TAINT: Taint = Object.freeze({ private: true, untrusted: true });
 
 /**
@@ -91,6 +115,12 @@ export function callTaint(reads: TaintReads | undefined, result?: ResultTaint): 
 /**
  * The taint of each conversation, by a key the runtime chooses (for example the conversation's
  * scope key). See {@link createTaintTracker}.
+ *
+ * @example
+ * ```ts
+ * import { type TaintTracker, createTaintTracker } from '@toolctx/core';
+ * const taint: TaintTracker = createTaintTracker();
+ * ```
  */
 export interface TaintTracker {
   /** The conversation's taint; a conversation that has seen nothing is clean. */

@@ -15,7 +15,15 @@ import type { Taint } from './taint.js';
  */
 export type TrifectaMode = 'block' | 'approve' | 'allow';
 
-/** The trifecta mode when `security.trifecta` is not set. */
+/**
+ * The trifecta mode when `security.trifecta` is not set.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_TRIFECTA_MODE } from '@toolctx/core';
+ * const mode = security.trifecta ?? DEFAULT_TRIFECTA_MODE; // 'block'
+ * ```
+ */
 export const DEFAULT_TRIFECTA_MODE: TrifectaMode = 'block';
 
 /**

@@ -12,7 +12,15 @@ import { type ErrorInfo, ToolctxError, toErrorInfo } from '../errors.js';
  */
 export type TeardownScope = 'call' | 'run' | 'session' | 'shutdown';
 
-/** Every teardown scope, shortest-lived first. */
+/**
+ * Every teardown scope, shortest-lived first.
+ *
+ * @example
+ * ```ts
+ * import { TEARDOWN_SCOPES, createTeardownRegistry } from '@toolctx/core';
+ * const inProcess = createTeardownRegistry({ honours: TEARDOWN_SCOPES, doorName: 'in-process' });
+ * ```
+ */
 export const TEARDOWN_SCOPES: readonly TeardownScope[] = Object.freeze([
   'call',
   'run',
@@ -20,7 +28,15 @@ export const TEARDOWN_SCOPES: readonly TeardownScope[] = Object.freeze([
   'shutdown',
 ]);
 
-/** One cleanup, registered for exactly one (tool, scope, key). */
+/**
+ * One cleanup, registered for exactly one (tool, scope, key).
+ *
+ * @example
+ * ```ts
+ * import type { TeardownRegistration } from '@toolctx/core';
+ * const registration: TeardownRegistration = { toolName: 'browse', scope: 'run', key: runId, cleanup: () => browser.close() };
+ * ```
+ */
 export interface TeardownRegistration {
   toolName: string;
   scope: TeardownScope;
@@ -28,19 +44,43 @@ export interface TeardownRegistration {
   cleanup: () => unknown;
 }
 
-/** A cleanup that finished: passed to `onFired`. */
+/**
+ * A cleanup that finished: passed to `onFired`.
+ *
+ * @example
+ * ```ts
+ * import { type TeardownFired, createTeardownRegistry } from '@toolctx/core';
+ * createTeardownRegistry({ honours: ['call'], doorName: 'd', onFired: (info: TeardownFired) => log(info.toolName) });
+ * ```
+ */
 export interface TeardownFired {
   scope: TeardownScope;
   key: string;
   toolName: string;
 }
 
-/** A cleanup that threw or outlived its time bound (kind `timeout`): passed to `onFailed`. */
+/**
+ * A cleanup that threw or outlived its time bound (kind `timeout`): passed to `onFailed`.
+ *
+ * @example
+ * ```ts
+ * import { type TeardownFailed, createTeardownRegistry } from '@toolctx/core';
+ * createTeardownRegistry({ honours: ['call'], doorName: 'd', onFailed: ({ toolName, error }: TeardownFailed) => log(toolName, error.kind) });
+ * ```
+ */
 export interface TeardownFailed extends TeardownFired {
   error: ErrorInfo;
 }
 
-/** Options of {@link createTeardownRegistry}. */
+/**
+ * Options of {@link createTeardownRegistry}.
+ *
+ * @example
+ * ```ts
+ * import type { TeardownRegistryOptions } from '@toolctx/core';
+ * const options: TeardownRegistryOptions = { honours: ['call', 'run'], doorName: 'Web Worker', timeoutMs: 2000 };
+ * ```
+ */
 export interface TeardownRegistryOptions {
   /** The scopes this door can end; registering for another throws. */
   honours: readonly TeardownScope[];
@@ -52,7 +92,15 @@ export interface TeardownRegistryOptions {
   onFailed?: (info: TeardownFailed) => void;
 }
 
-/** Cleanups by scope and key; see {@link createTeardownRegistry}. */
+/**
+ * Cleanups by scope and key; see {@link createTeardownRegistry}.
+ *
+ * @example
+ * ```ts
+ * import { type TeardownRegistry, createTeardownRegistry } from '@toolctx/core';
+ * const teardown: TeardownRegistry = createTeardownRegistry({ honours: ['call'], doorName: 'MCP' });
+ * ```
+ */
 export interface TeardownRegistry {
   readonly honours: readonly TeardownScope[];
   /** Registers a cleanup; `false` when this (tool, scope, key) has one already (the first wins). */

@@ -3,6 +3,13 @@ import type { TeardownScope } from './teardown-registry.js';
 /**
  * The facts a teardown key is made of. Pass a `ctx` as is: tenant and principal are read from
  * `identity` when not given at the top level, and `toolCallId` stands for `callId`.
+ *
+ * @example
+ * ```ts
+ * import { type TeardownKeyFacts, toolSessionKey } from '@toolctx/core';
+ * const facts: TeardownKeyFacts = { tenant: 'acme', principal: 'u1', sessionId: 's1' };
+ * toolSessionKey(facts, 'session'); // 'session|t:acme|p:u1|s:s1'
+ * ```
  */
 export interface TeardownKeyFacts {
   tenant?: string;
