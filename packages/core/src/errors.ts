@@ -6,6 +6,7 @@ export type ErrorKind =
   | 'aborted'
   | 'approval-pending'
   | 'approval-denied'
+  | 'approval-invalid'
   | 'authorization-required'
   | 'credential-failed'
   | 'artifact-refused'

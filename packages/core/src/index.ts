@@ -21,6 +21,7 @@
  * @module
  */
 
+export * from './approval/index.js';
 export * from './artifacts/index.js';
 export * from './cache/index.js';
 export { canonicalJson, sha256Hex } from './canonical-json.js';
@@ -28,12 +29,12 @@ export { type CallFacts, createToolContext, type RunFacts, type RunStats } from 
 export type {
   CallRequest,
   Identity,
-  Phase,
   ProgressPayload,
   ToolDispatch,
   ToolExecutionContext,
   ToolResult,
 } from './context/types.js';
+export * from './credentials/index.js';
 export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';
 export {
   type CatalogueEventType,
@@ -47,6 +48,7 @@ export {
 export type { EventSink, RunEvents, SinkErrorHandler } from './events/event-log.js';
 export * from './ledger/index.js';
 export * from './output/index.js';
+export * from './policy/index.js';
 export { cloneSafetyProblem } from './progress/clone-safe.js';
 export {
   type CallOnceRequest,
@@ -54,7 +56,7 @@ export {
   type Runtime,
   type RuntimeOptions,
 } from './runtime/create-runtime.js';
-export { type DoorDeclaration, inProcessDoor, type TeardownScope } from './runtime/door.js';
+export { type DoorDeclaration, inProcessDoor } from './runtime/door.js';
 export type { Run, StartRunOptions } from './runtime/run.js';
 export { cutMessage } from './status/grapheme-cut.js';
 export {
@@ -70,10 +72,10 @@ export {
   type Templates,
   type TemplateValues,
 } from './status/templates.js';
+export * from './teardown/index.js';
 export {
   type AnyTool,
   defineTool,
-  type Effect,
   type RetryPolicy,
   type Tool,
   type ToolDefinition,

@@ -1,7 +1,8 @@
 import type { EventLog } from '../events/event-log.js';
+import type { Phase } from '../policy/phase.js';
 import { cloneSafetyProblem } from '../progress/clone-safe.js';
 import type { Attempt } from '../runtime/attempt.js';
-import type { Identity, Phase, ProgressPayload, ToolDispatch, ToolExecutionContext } from './types.js';
+import type { Identity, ProgressPayload, ToolDispatch, ToolExecutionContext } from './types.js';
 
 /** What the run knows that every context of it shares. */
 export interface RunFacts {

@@ -1,4 +1,5 @@
 import type { ErrorInfo } from '../errors.js';
+import type { Phase } from '../policy/phase.js';
 
 /** Who a run acts for, as the HOST established it (authentication), never taken from a caller's body. */
 export interface Identity {
@@ -6,9 +7,6 @@ export interface Identity {
   principal?: string;
   conversationId?: string;
 }
-
-/** `plan` offers and runs only `read` tools; `act` (default) runs every tool. */
-export type Phase = 'plan' | 'act';
 
 /**
  * A progress report: any plain data that survives `structuredClone`. A top-level string `message`

@@ -1,6 +1,7 @@
-import type { CallRequest, Phase, ToolResult } from '../context/types.js';
+import type { CallRequest, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import { EventLog, type EventSink, type SinkErrorHandler } from '../events/event-log.js';
+import type { Phase } from '../policy/phase.js';
 import { type AnyTool, type ToolSchema, toolSchema } from '../tools/define-tool.js';
 import { type DoorDeclaration, inProcessDoor } from './door.js';
 import { type Run, RunImpl, type StartRunOptions } from './run.js';

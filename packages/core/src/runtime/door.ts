@@ -1,5 +1,4 @@
-/** The teardown scopes a door can honour. */
-export type TeardownScope = 'call' | 'run' | 'session' | 'shutdown';
+import type { TeardownScope } from '../teardown/teardown-registry.js';
 
 /**
  * What a door (a place where tools are called) supplies to the tools it serves. Each door declares

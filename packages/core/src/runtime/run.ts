@@ -1,7 +1,8 @@
 import type { CallFacts, RunFacts, RunStats } from '../context/create-context.js';
-import type { CallRequest, Identity, Phase, ToolDispatch, ToolResult } from '../context/types.js';
+import type { CallRequest, Identity, ToolDispatch, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import type { EventLog, RunEvents } from '../events/event-log.js';
+import type { Phase } from '../policy/phase.js';
 import { argsInvalid, validate } from '../tools/schema.js';
 import type { Attempt } from './attempt.js';
 import { type DispatchFactory, Invocation } from './invocation.js';

@@ -1,9 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { ToolExecutionContext } from '../context/types.js';
+import type { Effect } from '../policy/phase.js';
 import { inputJsonSchema, type JsonSchema } from './schema.js';
-
-/** What a tool can do to the world. `send` moves data out (egress). */
-export type Effect = 'read' | 'write' | 'send';
 
 /** How a tool is retried when it fails with a retryable error. Aborted calls are never retried. */
 export interface RetryPolicy {

@@ -1,0 +1,229 @@
+import { type ErrorInfo, ToolctxError } from '../errors.js';
+import { type ApprovalDecision, type ApprovalRequest, isDecision } from './approval.js';
+import { randomId } from './random-id.js';
+
+/**
+ * What an approval token is bound to: this run, this call, this tool, these arguments. Runs are
+ * compared exactly, so a token issued with no run (an MCP call) fits no run, and the reverse.
+ *
+ * @example
+ * ```ts
+ * import { argsHash, type ApprovalBinding } from '@toolctx/core';
+ * const binding: ApprovalBinding = { runId: 'run_1', callId: 'call_7', toolName: 'send_email', argsHash: await argsHash(args) };
+ * ```
+ */
+export interface ApprovalBinding {
+  runId?: string;
+  callId: string;
+  toolName: string;
+  argsHash: string;
+}
+
+/**
+ * The outcome of {@link ApprovalTokens.consume}.
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalCheck } from '@toolctx/core';
+ * const check = tokens.consume(token, binding);
+ * if (!check.ok) return { ok: false, error: check.error };
+ * ```
+ */
+export type ApprovalCheck = { ok: true } | { ok: false; error: ErrorInfo };
+
+/**
+ * The outcome of {@link ApprovalTokens.decide}: the request that was pending, or why not.
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalResolution } from '@toolctx/core';
+ * const settled = tokens.decide(approvalId, { approved: true }, { runId: run.runId });
+ * if (settled.ok && settled.decision.approved) tokens.issue(settled.request);
+ * ```
+ */
+export type ApprovalResolution =
+  | { ok: true; request: ApprovalRequest; decision: ApprovalDecision }
+  | { ok: false; error: ErrorInfo };
+
+/**
+ * One-use approval tokens and pending approvals; see {@link createApprovalTokens}.
+ *
+ * @example
+ * ```ts
+ * import { type ApprovalTokens, createApprovalTokens } from '@toolctx/core';
+ * const tokens: ApprovalTokens = createApprovalTokens();
+ * ```
+ */
+export interface ApprovalTokens {
+  /** Issues a random one-use token bound to the call. */
+  issue(binding: ApprovalBinding): string;
+  /** Uses up a token. Any attempt on a known token uses it up, so a refused attempt cannot be retried. */
+  consume(token: string, binding: ApprovalBinding): ApprovalCheck;
+  /** Files a request as pending and returns its approval id (`apr_…` when it has none). */
+  pend(request: Omit<ApprovalRequest, 'approvalId'> & { approvalId?: string }): string;
+  /** The pending request with this id, if it is still pending. */
+  pending(approvalId: string): ApprovalRequest | undefined;
+  /** Settles a pending approval; with `expected.runId`, only for that run. */
+  decide(approvalId: string, decision: ApprovalDecision, expected?: { runId?: string }): ApprovalResolution;
+  /** Drops the tokens and approvals of a finished run. */
+  forgetRun(runId: string | undefined): void;
+}
+
+/**
+ * Options of {@link createApprovalTokens}.
+ *
+ * @example
+ * ```ts
+ * import { type ApprovalTokensOptions, createApprovalTokens } from '@toolctx/core';
+ * const tokens = createApprovalTokens({ ttlMs: 60_000 });
+ * ```
+ */
+export interface ApprovalTokensOptions {
+  /** How long an issued token stays usable; 10 minutes unless set. */
+  ttlMs?: number;
+  /** The clock, for tests. */
+  now?: () => number;
+}
+
+interface IssuedToken {
+  binding: ApprovalBinding;
+  expiresAt: number;
+  used: boolean;
+}
+
+/**
+ * A registry of one-use approval tokens and pending approvals, for one runtime. The runtime
+ * issues a token when a decision approves a call and consumes it just before execute; the token
+ * is bound strictly to (run, call, tool, argument hash), so it cannot cover another call, a
+ * changed argument or a second execution.
+ *
+ * @example
+ * ```ts
+ * import { argsHash, createApprovalTokens } from '@toolctx/core';
+ * const tokens = createApprovalTokens();
+ * const binding = { runId: 'run_1', callId: 'call_7', toolName: 'send_email', argsHash: await argsHash(args) };
+ * const token = tokens.issue(binding);
+ * tokens.consume(token, binding); // { ok: true }
+ * tokens.consume(token, binding); // { ok: false, error: { kind: 'approval-invalid', details: { reason: 'token-used' } } }
+ * ```
+ */
+export function createApprovalTokens(options: ApprovalTokensOptions = {}): ApprovalTokens {
+  const ttlMs = options.ttlMs ?? 10 * 60_000;
+  const now = options.now ?? Date.now;
+  const tokens = new Map<string, IssuedToken>();
+  const waiting = new Map<string, ApprovalRequest>();
+  const decided = new Map<string, string | undefined>(); // approvalId → runId
+
+  return {
+    issue(binding) {
+      const token = randomId('apt_');
+      const { runId, callId, toolName, argsHash } = binding;
+      tokens.set(token, {
+        binding: { runId, callId, toolName, argsHash },
+        expiresAt: now() + ttlMs,
+        used: false,
+      });
+      return token;
+    },
+
+    consume(token, binding) {
+      const issued = typeof token === 'string' ? tokens.get(token) : undefined;
+      if (!issued) {
+        return refuse('unknown-token', binding, 'The approval token is not one this runtime issued.');
+      }
+      const { used, expiresAt } = issued;
+      issued.used = true;
+      if (used)
+        return refuse(
+          'token-used',
+          binding,
+          'The approval token was already used; each covers one execution.',
+        );
+      if (now() >= expiresAt) return refuse('token-expired', binding, 'The approval token has expired.');
+      const bound = issued.binding;
+      if (bound.runId !== binding.runId)
+        return refuse('other-run', binding, 'The approval was given in another run.');
+      if (bound.callId !== binding.callId)
+        return refuse('other-call', binding, 'The approval was given for another call.');
+      if (bound.toolName !== binding.toolName) {
+        return refuse('other-tool', binding, `The approval was given for \`${bound.toolName}\`.`);
+      }
+      if (bound.argsHash !== binding.argsHash) {
+        return refuse('args-changed', binding, 'The arguments changed after they were approved.');
+      }
+      return { ok: true };
+    },
+
+    pend(request) {
+      const approvalId = request.approvalId ?? randomId('apr_');
+      if (waiting.has(approvalId) || decided.has(approvalId)) {
+        throw new ToolctxError(
+          'approval-invalid',
+          `Approval ${approvalId} was filed already; give each request a fresh approvalId.`,
+          { details: { reason: 'duplicate-approval', approvalId } },
+        );
+      }
+      waiting.set(approvalId, { ...request, approvalId });
+      return approvalId;
+    },
+
+    pending: (approvalId) => waiting.get(approvalId),
+
+    decide(approvalId, decision, expected) {
+      const request = waiting.get(approvalId);
+      if (!request) {
+        const reason = decided.has(approvalId) ? 'already-decided' : 'unknown-approval';
+        const why =
+          reason === 'already-decided'
+            ? `Approval ${approvalId} was already decided; a decision is given once.`
+            : `No approval ${approvalId} is pending; check the id the call returned in details.approvalId.`;
+        return { ok: false, error: invalid(reason, why, { approvalId }) };
+      }
+      if (expected && expected.runId !== request.runId) {
+        return {
+          ok: false,
+          error: invalid(
+            'other-run',
+            `Approval ${approvalId} belongs to another run; resume it on that run.`,
+            {
+              approvalId,
+            },
+          ),
+        };
+      }
+      if (!isDecision(decision)) {
+        return {
+          ok: false,
+          error: invalid('invalid-decision', 'A decision is { approved: true | false, reason?: string }.', {
+            approvalId,
+          }),
+        };
+      }
+      waiting.delete(approvalId);
+      decided.set(approvalId, request.runId);
+      return { ok: true, request, decision };
+    },
+
+    forgetRun(runId) {
+      for (const [token, issued] of tokens) if (issued.binding.runId === runId) tokens.delete(token);
+      for (const [id, request] of waiting) if (request.runId === runId) waiting.delete(id);
+      for (const [id, run] of decided) if (run === runId) decided.delete(id);
+    },
+  };
+}
+
+function refuse(reason: string, binding: ApprovalBinding, why: string): ApprovalCheck {
+  const details: Record<string, unknown> = { callId: binding.callId, toolName: binding.toolName };
+  return {
+    ok: false,
+    error: invalid(
+      reason,
+      `\`${binding.toolName}\` cannot run on this approval: ${why} Ask for approval again for this call.`,
+      details,
+    ),
+  };
+}
+
+function invalid(reason: string, message: string, details: Record<string, unknown>): ErrorInfo {
+  return { kind: 'approval-invalid', message, retryable: false, details: { reason, ...details } };
+}

@@ -1,0 +1,184 @@
+import { canonicalJson, sha256Hex } from '../canonical-json.js';
+import type { ErrorInfo } from '../errors.js';
+import { randomId } from './random-id.js';
+
+/**
+ * What a person (or a policy service) is asked to approve: one call of one tool with these
+ * arguments. `args` are there to show; the decision is bound to `argsHash`.
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalRequest } from '@toolctx/core';
+ * const show = (req: ApprovalRequest) => `Allow ${req.toolName}(${JSON.stringify(req.args)})?`;
+ * ```
+ */
+export interface ApprovalRequest {
+  approvalId: string;
+  runId?: string;
+  callId: string;
+  toolName: string;
+  argsHash: string;
+  args: unknown;
+}
+
+/**
+ * The answer to an {@link ApprovalRequest}. A `reason` is shown to the model, so keep it plain.
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalDecision } from '@toolctx/core';
+ * const no: ApprovalDecision = { approved: false, reason: 'Not on a Friday.' };
+ * ```
+ */
+export type ApprovalDecision = { approved: true; reason?: string } | { approved: false; reason?: string };
+
+/**
+ * Where approval requests go. A port may decide at once, or answer `'pending'` and let the host
+ * resume the run later with `run.resume(approvalId, decision)`.
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalPort } from '@toolctx/core';
+ * const approveReads: ApprovalPort = {
+ *   request: async (req) => (req.toolName.startsWith('read_') ? { approved: true } : 'pending'),
+ * };
+ * ```
+ */
+export interface ApprovalPort {
+  request(request: ApprovalRequest): Promise<ApprovalDecision | 'pending'>;
+}
+
+/**
+ * The hash a decision is bound to: SHA-256 of the canonical JSON of the arguments, so the same
+ * arguments in another key order hash the same and any change hashes differently.
+ *
+ * @example
+ * ```ts
+ * import { argsHash } from '@toolctx/core';
+ * (await argsHash({ to: 'a', body: 'b' })) === (await argsHash({ body: 'b', to: 'a' })); // true
+ * ```
+ */
+export function argsHash(args: unknown): Promise<string> {
+  // JSON has no undefined; give it a text of its own so it hashes apart from null.
+  return sha256Hex(canonicalJson(args) ?? 'undefined');
+}
+
+/**
+ * Builds the {@link ApprovalRequest} for a call: a fresh `apr_…` id and the hash of its arguments.
+ *
+ * @example
+ * ```ts
+ * import { createApprovalRequest } from '@toolctx/core';
+ * const request = await createApprovalRequest({ runId: 'run_1', callId: 'call_1', toolName: 'send_email', args });
+ * ```
+ */
+export async function createApprovalRequest(call: {
+  runId?: string;
+  callId: string;
+  toolName: string;
+  args: unknown;
+}): Promise<ApprovalRequest> {
+  const request: ApprovalRequest = {
+    approvalId: randomId('apr_'),
+    callId: call.callId,
+    toolName: call.toolName,
+    argsHash: await argsHash(call.args),
+    args: call.args,
+  };
+  if (call.runId !== undefined) request.runId = call.runId;
+  return request;
+}
+
+/**
+ * Asks a port, failing closed: a port that throws or answers something that is neither a decision
+ * nor `'pending'` counts as a denial (its exception shows only by class name).
+ *
+ * @example
+ * ```ts
+ * import { askApproval } from '@toolctx/core';
+ * const decision = await askApproval(port, request); // ApprovalDecision | 'pending'
+ * ```
+ */
+export async function askApproval(
+  port: ApprovalPort,
+  request: ApprovalRequest,
+): Promise<ApprovalDecision | 'pending'> {
+  let answer: unknown;
+  try {
+    answer = await port.request(request);
+  } catch (thrown) {
+    const name = thrown instanceof Error ? thrown.name : typeof thrown;
+    return { approved: false, reason: `The approval port failed with ${name}.` };
+  }
+  if (answer === 'pending') return answer;
+  if (isDecision(answer)) return answer;
+  return { approved: false, reason: 'The approval port gave no decision.' };
+}
+
+/**
+ * Whether a value is an {@link ApprovalDecision}, for checking decisions that arrive over the wire.
+ *
+ * @example
+ * ```ts
+ * import { isDecision } from '@toolctx/core';
+ * isDecision({ approved: true }); // true
+ * isDecision({ approved: 'yes' }); // false
+ * ```
+ */
+export function isDecision(value: unknown): value is ApprovalDecision {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { approved?: unknown }).approved === 'boolean' &&
+    ['string', 'undefined'].includes(typeof (value as { reason?: unknown }).reason)
+  );
+}
+
+/**
+ * The ErrorInfo a call returns while it waits for approval: kind `approval-pending`, with
+ * `details.approvalId` for the host. The arguments are not included.
+ *
+ * @example
+ * ```ts
+ * import { approvalPending } from '@toolctx/core';
+ * approvalPending(request).details?.approvalId; // 'apr_…'
+ * ```
+ */
+export function approvalPending(request: ApprovalRequest): ErrorInfo {
+  const details: Record<string, unknown> = {
+    approvalId: request.approvalId,
+    callId: request.callId,
+    toolName: request.toolName,
+  };
+  if (request.runId !== undefined) details.runId = request.runId;
+  return {
+    kind: 'approval-pending',
+    message:
+      `\`${request.toolName}\` is waiting for approval (${request.approvalId}). ` +
+      'The host resumes it with run.resume(approvalId, decision).',
+    retryable: false,
+    details,
+  };
+}
+
+/**
+ * The ErrorInfo of a denied call: kind `approval-denied`, with the decision's reason if any.
+ *
+ * @example
+ * ```ts
+ * import { approvalDenial } from '@toolctx/core';
+ * approvalDenial('send_email', { approved: false, reason: 'Wrong recipient.' }).message;
+ * ```
+ */
+export function approvalDenial(toolName: string, decision: ApprovalDecision): ErrorInfo {
+  const details: Record<string, unknown> = { toolName };
+  if (decision.reason) details.reason = decision.reason;
+  return {
+    kind: 'approval-denied',
+    message:
+      `\`${toolName}\` was not approved${decision.reason ? `: ${decision.reason}` : '.'} ` +
+      'Do not call it again unchanged; ask the user how to proceed.',
+    retryable: false,
+    details,
+  };
+}

@@ -1,0 +1,146 @@
+import { randomId } from '../approval/random-id.js';
+import { ToolctxError, toErrorInfo } from '../errors.js';
+import { type Credential, createCredential } from './credential.js';
+import type {
+  CredentialAnswer,
+  CredentialProvider,
+  CredentialRequest,
+  CredentialSubject,
+} from './credential-provider.js';
+
+/**
+ * The tool's side of credentials (`ctx.credentials`): fail-closed, it either returns the
+ * credential or throws a {@link ToolctxError} explaining why not.
+ *
+ * @example
+ * ```ts
+ * import type { CredentialsAccess } from '@toolctx/core';
+ * const token = async (credentials: CredentialsAccess) => (await credentials.get({ credential: 'github' })).value;
+ * ```
+ */
+export interface CredentialsAccess {
+  get(request: CredentialRequest): Promise<Credential>;
+}
+
+/**
+ * Receives the link a user must open to grant access. It is the only place the URL goes: never
+ * into an error, an event or a result.
+ *
+ * @example
+ * ```ts
+ * import type { AuthorizationUrlHandler } from '@toolctx/core';
+ * const onAuthorizationUrl: AuthorizationUrlHandler = (id, url) => pendingLinks.set(id, url);
+ * ```
+ */
+export type AuthorizationUrlHandler = (authorizationId: string, authorizationUrl: string) => void;
+
+/**
+ * Builds `ctx.credentials` for one run's tenant and principal.
+ *
+ * - No provider: every `get` throws `credential-failed`, naming `createRuntime({ credentials })`.
+ * - `failed` (or a provider that throws, an expired or mismatched credential, missing scopes):
+ *   throws `credential-failed` with `details.reason`.
+ * - `authorization-required`: hands the URL to `onAuthorizationUrl` and throws
+ *   `authorization-required` with `details.authorizationId` (`auth_…` when the provider gave none).
+ * - `issued`: returns the credential, wrapped so its value does not print (see {@link createCredential}).
+ *
+ * @example
+ * ```ts
+ * import { credentialsAccess, staticCredentials } from '@toolctx/core';
+ * const credentials = credentialsAccess(staticCredentials({ github: 'ghp_…' }), { tenant: 'acme' });
+ * const github = await credentials.get({ credential: 'github' });
+ * ```
+ */
+export function credentialsAccess(
+  provider: CredentialProvider | undefined,
+  who: CredentialSubject,
+  onAuthorizationUrl?: AuthorizationUrlHandler,
+): CredentialsAccess {
+  return {
+    async get(request) {
+      const name = typeof request?.credential === 'string' ? request.credential : '';
+      if (name === '') {
+        throw failure('(unnamed)', 'invalid-request', 'Ask for one by name: get({ credential: "github" }).');
+      }
+      if (!provider) {
+        throw failure(
+          name,
+          'no-provider',
+          'No credential provider is attached to this runtime. Pass one with createRuntime({ credentials }) ' +
+            `(staticCredentials({ ${JSON.stringify(name)}: '…' }) for a quick start), and check ctx.hasCredentials first.`,
+        );
+      }
+      let answer: CredentialAnswer;
+      try {
+        answer = await provider.resolve({ ...request }, { ...who });
+      } catch (thrown) {
+        const { exception } = toErrorInfo(thrown);
+        throw failure(name, 'provider-threw', `The credential provider threw ${exception}.`, { exception });
+      }
+      switch (answer?.kind) {
+        case 'issued':
+          return checkIssued(request, answer.credential);
+        case 'authorization-required': {
+          const authorizationId = answer.authorizationId || randomId('auth_');
+          let delivered = false;
+          if (onAuthorizationUrl && typeof answer.authorizationUrl === 'string') {
+            try {
+              onAuthorizationUrl(authorizationId, answer.authorizationUrl);
+              delivered = true;
+            } catch {
+              // The handler's failure must not replace the pause; `delivered` tells the host.
+            }
+          }
+          throw new ToolctxError(
+            'authorization-required',
+            `Credential \`${name}\` needs the user to grant access first. The authorization link went to the ` +
+              `host (authorization ${authorizationId}); call the tool again once access is granted.`,
+            { retryable: true, details: { credential: name, authorizationId, delivered } },
+          );
+        }
+        case 'failed':
+          throw failure(name, 'provider-refused', String(answer.reason));
+        default:
+          throw failure(name, 'invalid-answer', 'The credential provider gave an answer of no known kind.');
+      }
+    },
+  };
+}
+
+function checkIssued(request: CredentialRequest, issued: Credential): Credential {
+  const name = request.credential;
+  if (!issued || typeof issued.value !== 'string') {
+    throw failure(name, 'invalid-answer', 'The credential provider issued no value.');
+  }
+  if (issued.credential !== undefined && issued.credential !== name) {
+    throw failure(name, 'mismatch', `The credential provider issued \`${issued.credential}\` instead.`);
+  }
+  if (issued.expiresAt !== undefined && issued.expiresAt <= Date.now()) {
+    throw failure(name, 'expired', 'The credential provider issued a credential that has already expired.');
+  }
+  const missing = issued.scopes
+    ? (request.scopes ?? []).filter((scope) => !issued.scopes?.includes(scope))
+    : [];
+  if (missing.length > 0) {
+    throw failure(
+      name,
+      'scopes-not-granted',
+      `It does not grant ${missing.map((s) => `\`${s}\``).join(', ')}.`,
+      {
+        missingScopes: missing,
+      },
+    );
+  }
+  return createCredential({ ...issued, credential: name, value: issued.value });
+}
+
+function failure(
+  name: string,
+  reason: string,
+  why: string,
+  extra: Record<string, unknown> = {},
+): ToolctxError {
+  return new ToolctxError('credential-failed', `Credential \`${name}\` could not be obtained. ${why}`, {
+    details: { credential: name, reason, ...extra },
+  });
+}

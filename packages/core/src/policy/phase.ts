@@ -1,0 +1,72 @@
+import type { ErrorInfo } from '../errors.js';
+
+/**
+ * Where a run stands: `plan` may only look (read tools), `act` may change and send. A run starts
+ * in `act` unless told otherwise, and a child call inherits its parent's phase.
+ *
+ * @example
+ * ```ts
+ * import type { Phase } from '@toolctx/core';
+ * const phase: Phase = 'plan';
+ * ```
+ */
+export type Phase = 'plan' | 'act';
+
+/**
+ * The phase a run is in when none is given.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_PHASE } from '@toolctx/core';
+ * const phase = options.phase ?? DEFAULT_PHASE; // 'act'
+ * ```
+ */
+export const DEFAULT_PHASE: Phase = 'act';
+
+/**
+ * What a tool does to the world: `read` (the default) looks, `write` changes state, `send` can
+ * move data out (egress).
+ *
+ * @example
+ * ```ts
+ * import type { Effect } from '@toolctx/core';
+ * const effect: Effect = 'send';
+ * ```
+ */
+export type Effect = 'read' | 'write' | 'send';
+
+/**
+ * Whether a tool with this effect may be listed and called in this phase: `plan` allows only
+ * `read`, `act` allows everything.
+ *
+ * @example
+ * ```ts
+ * import { allowedInPhase } from '@toolctx/core';
+ * allowedInPhase('write', 'plan'); // false
+ * allowedInPhase('write', 'act'); // true
+ * ```
+ */
+export function allowedInPhase(effect: Effect = 'read', phase: Phase = DEFAULT_PHASE): boolean {
+  return phase === 'act' || effect === 'read';
+}
+
+/**
+ * The refusal for a call {@link allowedInPhase} rejects: kind `policy-refused`, with the tool,
+ * its effect and the phase in `details` and a message that says how to proceed.
+ *
+ * @example
+ * ```ts
+ * import { allowedInPhase, phaseRefusal } from '@toolctx/core';
+ * if (!allowedInPhase('send', 'plan')) phaseRefusal('send_email', 'send', 'plan').message;
+ * ```
+ */
+export function phaseRefusal(toolName: string, effect: Effect, phase: Phase): ErrorInfo {
+  return {
+    kind: 'policy-refused',
+    message:
+      `\`${toolName}\` is a ${effect} tool and the run is in the ${phase} phase, which allows only read tools. ` +
+      "Finish planning, then call it in a run started with phase: 'act'.",
+    retryable: false,
+    details: { policy: 'phase', reason: 'effect-not-allowed-in-phase', toolName, effect, phase },
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * What a conversation has been exposed to, as two legs: `private` (it has read the user's private
+ * data) and `untrusted` (it has seen content an outsider could have written, such as a web page or
+ * an email). Taint only rises: once a leg is armed it stays armed for the conversation.
+ *
+ * @example
+ * ```ts
+ * import type { Taint } from '@toolctx/core';
+ * const taint: Taint = { private: true, untrusted: false };
+ * ```
+ */
+export interface Taint {
+  readonly private: boolean;
+  readonly untrusted: boolean;
+}
+
+/**
+ * One leg of {@link Taint}.
+ *
+ * @example
+ * ```ts
+ * import type { TaintLeg } from '@toolctx/core';
+ * const legs: TaintLeg[] = ['private', 'untrusted'];
+ * ```
+ */
+export type TaintLeg = 'private' | 'untrusted';
+
+/**
+ * What a tool declares it reads (`reads` on the tool): the legs its results arm.
+ *
+ * @example
+ * ```ts
+ * import type { TaintReads } from '@toolctx/core';
+ * const reads: TaintReads = ['private', 'untrusted']; // an inbox: private mail, written by strangers
+ * ```
+ */
+export type TaintReads = TaintLeg | readonly TaintLeg[];
+
+/**
+ * The taint a result reports about itself (`taint` on a result). `'unknown'` means it cannot be
+ * told, for example a remote tool that does not say: that counts as fully tainted (fail closed).
+ *
+ * @example
+ * ```ts
+ * import type { ResultTaint } from '@toolctx/core';
+ * const fromRemote: ResultTaint = 'unknown';
+ * ```
+ */
+export type ResultTaint = Partial<Taint> | 'unknown';
+
+/**
+ * A conversation that has seen nothing.
+ *
+ * @example
+ * ```ts
+ * import { CLEAN_TAINT, createTaintTracker } from '@toolctx/core';
+ * createTaintTracker().get('new-conversation'); // equals CLEAN_TAINT
+ * ```
+ */
+export const CLEAN_TAINT: Taint = Object.freeze({ private: false, untrusted: false });
+
+/**
+ * Both legs armed: what unknown taint counts as.
+ *
+ * @example
+ * ```ts
+ * import { FULL_TAINT, mergeTaint } from '@toolctx/core';
+ * mergeTaint('unknown'); // equals FULL_TAINT
+ * ```
+ */
+export const FULL_TAINT: Taint = Object.freeze({ private: true, untrusted: true });
+
+/**
+ * Combines taints leg by leg (an armed leg stays armed). `'unknown'` arms both legs; `undefined`
+ * adds nothing.
+ *
+ * @example
+ * ```ts
+ * import { mergeTaint } from '@toolctx/core';
+ * mergeTaint({ private: true }, { untrusted: true }); // { private: true, untrusted: true }
+ * mergeTaint({ private: true }, 'unknown'); // { private: true, untrusted: true }
+ * ```
+ */
+export function mergeTaint(...taints: Array<ResultTaint | undefined>): Taint {
+  let isPrivate = false;
+  let untrusted = false;
+  for (const taint of taints) {
+    if (taint === undefined) continue;
+    if (taint === 'unknown' || typeof taint !== 'object' || taint === null) return FULL_TAINT;
+    isPrivate ||= taint.private === true;
+    untrusted ||= taint.untrusted === true;
+  }
+  return freezeTaint(isPrivate, untrusted);
+}
+
+/**
+ * The taint one finished call adds to its conversation: the tool's `reads` declaration merged
+ * with what its result reports. A `reads` value that is not a known leg counts as unknown.
+ *
+ * @example
+ * ```ts
+ * import { callTaint } from '@toolctx/core';
+ * callTaint('untrusted'); // { private: false, untrusted: true }
+ * callTaint(undefined, 'unknown'); // { private: true, untrusted: true }
+ * ```
+ */
+export function callTaint(reads: TaintReads | undefined, result?: ResultTaint): Taint {
+  const legs: readonly unknown[] = reads === undefined ? [] : Array.isArray(reads) ? reads : [reads];
+  const declared: ResultTaint = legs.every((leg) => leg === 'private' || leg === 'untrusted')
+    ? { private: legs.includes('private'), untrusted: legs.includes('untrusted') }
+    : 'unknown';
+  return mergeTaint(declared, result);
+}
+
+/**
+ * The taint of each conversation, by a key the runtime chooses (for example the conversation's
+ * scope key). See {@link createTaintTracker}.
+ *
+ * @example
+ * ```ts
+ * import { type TaintTracker, createTaintTracker } from '@toolctx/core';
+ * const taint: TaintTracker = createTaintTracker();
+ * ```
+ */
+export interface TaintTracker {
+  /** The conversation's taint; a conversation that has seen nothing is clean. */
+  get(key: string): Taint;
+  /** Arms the given legs (`'unknown'` arms both) and returns the new taint. Never lowers it. */
+  raise(key: string, taint: ResultTaint): Taint;
+  /** Drops a finished conversation's record (its taint reads as clean afterwards). */
+  forget(key: string): void;
+}
+
+/**
+ * Holds taint per conversation. Raise it after every call with {@link callTaint}, read it before
+ * a `send` tool runs with {@link trifectaDecision}.
+ *
+ * @example
+ * ```ts
+ * import { callTaint, createTaintTracker } from '@toolctx/core';
+ * const taint = createTaintTracker();
+ * taint.raise('conv-1', callTaint('private'));
+ * taint.get('conv-1'); // { private: true, untrusted: false }
+ * ```
+ */
+export function createTaintTracker(): TaintTracker {
+  const byKey = new Map<string, Taint>();
+  return {
+    get: (key) => byKey.get(key) ?? CLEAN_TAINT,
+    raise(key, taint) {
+      const next = mergeTaint(byKey.get(key), taint);
+      byKey.set(key, next);
+      return next;
+    },
+    forget: (key) => {
+      byKey.delete(key);
+    },
+  };
+}
+
+function freezeTaint(isPrivate: boolean, untrusted: boolean): Taint {
+  if (isPrivate && untrusted) return FULL_TAINT;
+  if (!isPrivate && !untrusted) return CLEAN_TAINT;
+  return Object.freeze({ private: isPrivate, untrusted });
+}

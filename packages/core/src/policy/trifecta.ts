@@ -1,0 +1,77 @@
+import type { ErrorInfo } from '../errors.js';
+import type { Effect } from './phase.js';
+import type { Taint } from './taint.js';
+
+/**
+ * What `security.trifecta` does when a `send` tool is called in a conversation that has read
+ * private data and seen untrusted content (the "lethal trifecta": the untrusted content may have
+ * told the model to send the private data out). `block` is the default.
+ *
+ * @example
+ * ```ts
+ * import type { TrifectaMode } from '@toolctx/core';
+ * const trifecta: TrifectaMode = 'approve';
+ * ```
+ */
+export type TrifectaMode = 'block' | 'approve' | 'allow';
+
+/**
+ * The trifecta mode when `security.trifecta` is not set.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_TRIFECTA_MODE } from '@toolctx/core';
+ * const mode = security.trifecta ?? DEFAULT_TRIFECTA_MODE; // 'block'
+ * ```
+ */
+export const DEFAULT_TRIFECTA_MODE: TrifectaMode = 'block';
+
+/**
+ * Decides a call under the trifecta rule: only a `send` tool while both legs are armed is
+ * affected, and then the mode decides; everything else is allowed.
+ *
+ * @example
+ * ```ts
+ * import { trifectaDecision } from '@toolctx/core';
+ * trifectaDecision({ private: true, untrusted: true }, 'send'); // 'block'
+ * trifectaDecision({ private: true, untrusted: true }, 'send', 'approve'); // 'approve'
+ * trifectaDecision({ private: true, untrusted: false }, 'send'); // 'allow'
+ * ```
+ */
+export function trifectaDecision(
+  taint: Taint,
+  effect: Effect = 'read',
+  mode: TrifectaMode = DEFAULT_TRIFECTA_MODE,
+): 'allow' | 'block' | 'approve' {
+  if (effect !== 'send' || !(taint.private && taint.untrusted)) return 'allow';
+  return mode === 'approve' || mode === 'allow' ? mode : 'block';
+}
+
+/**
+ * The refusal for a call {@link trifectaDecision} blocked: kind `policy-refused`, naming both legs
+ * and the `security.trifecta` setting that changes the outcome.
+ *
+ * @example
+ * ```ts
+ * import { trifectaRefusal } from '@toolctx/core';
+ * trifectaRefusal('send_email').details?.reason; // 'private-and-untrusted'
+ * ```
+ */
+export function trifectaRefusal(toolName: string): ErrorInfo {
+  return {
+    kind: 'policy-refused',
+    message:
+      `\`${toolName}\` can send data out, and this conversation has both read private data (the private leg) ` +
+      'and seen untrusted content (the untrusted leg), so untrusted instructions could leak the private data. ' +
+      "The call is blocked. To ask a person instead, set security.trifecta: 'approve' in createRuntime; " +
+      "'allow' turns the check off.",
+    retryable: false,
+    details: {
+      policy: 'trifecta',
+      reason: 'private-and-untrusted',
+      legs: ['private', 'untrusted'],
+      toolName,
+      setting: 'security.trifecta',
+    },
+  };
+}
