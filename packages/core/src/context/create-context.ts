@@ -1,8 +1,21 @@
+import type { ArtifactMeta, ArtifactScope } from '../artifacts/types.js';
+import type { CachePort } from '../cache/cache-port.js';
+import type { Credential } from '../credentials/credential.js';
+import { type CredentialsAccess, credentialsAccess } from '../credentials/credentials-access.js';
+import { ToolctxError } from '../errors.js';
 import type { EventLog } from '../events/event-log.js';
-import type { Phase } from '../policy/phase.js';
+import { createGuardedFetch } from '../policy/guarded-fetch.js';
+import type { Effect, Phase } from '../policy/phase.js';
+import type { Taint } from '../policy/taint.js';
+import { trifectaDecision, trifectaRefusal } from '../policy/trifecta.js';
 import { cloneSafetyProblem } from '../progress/clone-safe.js';
 import type { Attempt } from '../runtime/attempt.js';
-import type { Identity, ProgressPayload, ToolDispatch, ToolExecutionContext } from './types.js';
+import type { RuntimeServices } from '../runtime/services.js';
+import type { TeardownRegistry, TeardownScope } from '../teardown/teardown-registry.js';
+import { toolSessionKey } from '../teardown/tool-session-key.js';
+import type { Workspace } from '../workspace/workspace.js';
+import { bindArtifacts, missingArtifacts, type ToolArtifacts } from './bound-artifacts.js';
+import type { Identity, ProgressPayload, RunLedger, ToolDispatch, ToolExecutionContext } from './types.js';
 
 /** What the run knows that every context of it shares. */
 export interface RunFacts {
@@ -13,6 +26,15 @@ export interface RunFacts {
   readonly phase: Phase;
   readonly log: EventLog;
   readonly stats: RunStats;
+  readonly services: RuntimeServices;
+  /** The artifact scope, derived from the identity the host established. */
+  readonly scope: ArtifactScope;
+  /** The key the conversation's taint is kept under. */
+  readonly taintKey: string;
+  /** Cleanups of the `call` and `run` scopes. */
+  readonly teardown: TeardownRegistry;
+  readonly ledger: RunLedger | undefined;
+  readonly workspace: Workspace | undefined;
 }
 
 /** Counters a run keeps of what it dropped. */
@@ -23,19 +45,25 @@ export interface RunStats {
   progressRejected: number;
 }
 
-/** What is particular to one call. */
+/** What is particular to one call, filled in as the call passes its guards. */
 export interface CallFacts {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly parentId: string | undefined;
   readonly iteration: number;
+  readonly effect: Effect;
+  wanted?: Readonly<Record<string, ArtifactMeta>>;
+  credential?: Credential;
+  approval?: { readonly approvalId: string; readonly reason?: string };
+  /** Set once a cleanup of the `call` scope was registered, so only such calls fire one. */
+  callTeardown?: boolean;
 }
 
 /**
  * Builds the context a tool receives. The one place a `ToolExecutionContext` is made: every door
  * reaches tools through the runtime, and the runtime through here. Run-wide facts are read
- * through to the run and costly parts (the signal, `ctx.tools`) are made on first use, so a call
- * that uses little pays little.
+ * through to the run and costly parts (the signal, bound stores, `ctx.tools`, the guarded fetch)
+ * are made on first use, so a call that uses little pays little.
  */
 export function createToolContext(
   run: RunFacts,
@@ -49,6 +77,9 @@ export function createToolContext(
 class ToolContext implements ToolExecutionContext {
   private reports = 0;
   private dispatch: ToolDispatch | undefined;
+  private boundArtifacts: ToolArtifacts | undefined;
+  private access: CredentialsAccess | undefined;
+  private guardedFetch: ((input: RequestInfo | URL, init?: RequestInit) => Promise<Response>) | undefined;
 
   constructor(
     private readonly run: RunFacts,
@@ -72,6 +103,9 @@ class ToolContext implements ToolExecutionContext {
   get phase(): Phase {
     return this.run.phase;
   }
+  get taint(): Readonly<Taint> {
+    return this.run.services.taint.get(this.run.taintKey);
+  }
   get toolCallId(): string {
     return this.call.toolCallId;
   }
@@ -81,6 +115,15 @@ class ToolContext implements ToolExecutionContext {
   get iteration(): number {
     return this.call.iteration;
   }
+  get wanted(): Readonly<Record<string, ArtifactMeta>> | undefined {
+    return this.call.wanted;
+  }
+  get credential(): Credential | undefined {
+    return this.call.credential;
+  }
+  get approval(): { readonly approvalId: string; readonly reason?: string } | undefined {
+    return this.call.approval;
+  }
   get tools(): ToolDispatch | undefined {
     if (!this.makeDispatch) return undefined;
     this.dispatch ??= this.makeDispatch(this.attempt, this.call);
@@ -88,6 +131,96 @@ class ToolContext implements ToolExecutionContext {
   }
   get signal(): AbortSignal {
     return this.attempt.signal;
+  }
+  get hasArtifacts(): boolean {
+    return this.run.services.artifacts !== undefined;
+  }
+  get artifacts(): ToolArtifacts {
+    const store = this.run.services.artifacts;
+    if (!store) return missingArtifacts;
+    this.boundArtifacts ??= bindArtifacts(store, {
+      scope: this.run.scope,
+      runId: this.run.runId,
+      toolCallId: this.call.toolCallId,
+      parentId: this.call.parentId,
+      log: this.run.log,
+    });
+    return this.boundArtifacts;
+  }
+  get hasCredentials(): boolean {
+    return this.run.services.credentials !== undefined;
+  }
+  get credentials(): CredentialsAccess {
+    const { services, identity } = this.run;
+    this.access ??= credentialsAccess(
+      services.credentials,
+      { tenant: identity?.tenant, principal: identity?.principal },
+      services.onAuthorizationUrl,
+    );
+    return this.access;
+  }
+  get teardownScopes(): readonly TeardownScope[] {
+    return this.run.services.door.teardownScopes;
+  }
+  get ledger(): RunLedger | undefined {
+    return this.run.ledger;
+  }
+  get cache(): CachePort | undefined {
+    return this.run.services.cache;
+  }
+  get workspace(): Workspace | undefined {
+    return this.run.workspace;
+  }
+
+  onTeardown(cleanup: () => unknown, { scope, key }: { scope: TeardownScope; key?: string }): boolean {
+    const own = toolSessionKey(
+      {
+        identity: this.run.identity,
+        runId: this.run.runId,
+        sessionId: this.run.sessionId,
+        toolCallId: this.call.toolCallId,
+      },
+      scope,
+    );
+    if (key !== undefined && key !== own) {
+      throw new ToolctxError(
+        'args-invalid',
+        `That teardown key is not this call's ${scope} key. Leave key out, or pass toolSessionKey(ctx, '${scope}').`,
+      );
+    }
+    const registration = { toolName: this.call.toolName, scope, key: own, cleanup };
+    const { services } = this.run;
+    if (scope === 'call' || scope === 'run') {
+      const registered = this.run.teardown.register(registration);
+      if (scope === 'call') this.call.callTeardown = true;
+      return registered;
+    }
+    const registered = services.sessions.registry.register(registration);
+    if (scope === 'session' && this.run.sessionId !== undefined)
+      services.sessions.noteSession(this.run.sessionId, own);
+    return registered;
+  }
+
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    if (this.call.effect !== 'send') {
+      return Promise.reject(
+        new ToolctxError(
+          'policy-refused',
+          `"${this.call.toolName}" is a ${this.call.effect} tool; only tools declared with effect: 'send' may use ctx.fetch.`,
+          { details: { policy: 'egress', reason: 'not-a-send-tool' } },
+        ),
+      );
+    }
+    this.guardedFetch ??= createGuardedFetch({
+      policy: this.run.services.egress,
+      signal: () => this.attempt.signal,
+      beforeSend: () => {
+        const decision = trifectaDecision(this.taint, 'send', this.run.services.trifecta);
+        if (decision === 'allow' || (decision === 'approve' && this.call.approval)) return null;
+        return trifectaRefusal(this.call.toolName);
+      },
+    });
+    return this.guardedFetch(input, init);
   }
 
   progress(payload: ProgressPayload): void {
@@ -100,20 +233,12 @@ class ToolContext implements ToolExecutionContext {
       const problem = cloneSafetyProblem(payload);
       if (problem) {
         stats.progressRejected++;
-        log.emit(
-          'tool.progress_rejected',
-          { tool: this.call.toolName, reason: `The report holds ${problem}.` },
-          this.call.toolCallId,
-          this.call.parentId,
-        );
+        const data = { tool: this.call.toolName, reason: `The report holds ${problem}.` };
+        log.emit('tool.progress_rejected', data, this.call.toolCallId, this.call.parentId);
         return;
       }
-      log.emit(
-        'tool.progress',
-        { tool: this.call.toolName, payload, n: ++this.reports },
-        this.call.toolCallId,
-        this.call.parentId,
-      );
+      const data = { tool: this.call.toolName, payload, n: ++this.reports };
+      log.emit('tool.progress', data, this.call.toolCallId, this.call.parentId);
     } catch {
       // Progress never throws into a tool; the event log already reports failing sinks.
     }

@@ -1,5 +1,13 @@
+import type { ArtifactMeta } from '../artifacts/types.js';
+import type { CachePort } from '../cache/cache-port.js';
+import type { Credential } from '../credentials/credential.js';
+import type { CredentialsAccess } from '../credentials/credentials-access.js';
 import type { ErrorInfo } from '../errors.js';
 import type { Phase } from '../policy/phase.js';
+import type { Taint } from '../policy/taint.js';
+import type { TeardownScope } from '../teardown/teardown-registry.js';
+import type { Workspace } from '../workspace/workspace.js';
+import type { ToolArtifacts } from './bound-artifacts.js';
 
 /** Who a run acts for, as the HOST established it (authentication), never taken from a caller's body. */
 export interface Identity {
@@ -81,5 +89,52 @@ export interface ToolExecutionContext {
   emit(type: string, data?: unknown): void;
   /** Calls another tool as a child call; absent at doors with no dispatch. */
   readonly tools?: ToolDispatch;
+  /** `plan` or `act`; child calls inherit it. */
   readonly phase: Phase;
+  /** What the conversation has seen so far: private data, untrusted input. */
+  readonly taint: Readonly<Taint>;
+
+  /** The claim-check store, bound to this run's scope. Without a store every verb throws; see `hasArtifacts`. */
+  readonly artifacts: ToolArtifacts;
+  readonly hasArtifacts: boolean;
+  /** The metadata of each argument declared in `wants`, resolved from a ref before execute. */
+  readonly wanted?: Readonly<Record<string, ArtifactMeta>>;
+
+  /** The credential the tool declared in `needs`, resolved before execute. */
+  readonly credential?: Credential;
+  /** Asks for a credential while running. Without a provider it throws; see `hasCredentials`. */
+  readonly credentials: CredentialsAccess;
+  readonly hasCredentials: boolean;
+
+  /** The one-use approval that covers this call only, when it needed one. */
+  readonly approval?: { readonly approvalId: string; readonly reason?: string };
+
+  /**
+   * Registers a cleanup for the end of a scope: `call`, `run`, `session` or `shutdown`, as far as
+   * the door honours them (`teardownScopes`). It fires exactly once, however the call ended; the
+   * first registration of a tool per scope wins. `key`, when given, must be
+   * `toolSessionKey(ctx, scope)`; it is that by default.
+   */
+  onTeardown(cleanup: () => unknown, options: { scope: TeardownScope; key?: string }): boolean;
+  /** The teardown scopes this door honours. */
+  readonly teardownScopes: readonly TeardownScope[];
+
+  /** Spending of this run, when the host wired a ledger: record costs here. */
+  readonly ledger?: RunLedger;
+  readonly cache?: CachePort;
+  readonly workspace?: Workspace;
+
+  /**
+   * `fetch` guarded by the security policy (domain lists; loopback, private, link-local and
+   * metadata addresses refused) and the taint check, with this call's signal. For `send` tools.
+   */
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+}
+
+/** The ledger as a tool sees it: bound to its run. */
+export interface RunLedger {
+  /** Records a cost once: the same `entryId` again with the same amount is a no-op. */
+  record(entry: { entryId: string; usd: number; label?: string }): Promise<void>;
+  /** What the run has spent so far. */
+  totalUsd(): Promise<number>;
 }

@@ -167,6 +167,7 @@ describe('the lazy signal', () => {
     const pending = createRuntime({ tools: [lazy] })
       .startRun()
       .call({ tool: 'lazy', args: {}, signal: controller.signal });
+    await tick(); // the tool is running
     controller.abort();
     await pending;
     await tick(40);

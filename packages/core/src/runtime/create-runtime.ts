@@ -1,16 +1,42 @@
+import type { ApprovalPort } from '../approval/approval.js';
+import type { ArtifactStore } from '../artifacts/types.js';
+import type { CachePort } from '../cache/cache-port.js';
 import type { CallRequest, ToolResult } from '../context/types.js';
-import type { ErrorInfo } from '../errors.js';
+import type { CredentialProvider } from '../credentials/credential-provider.js';
+import type { AuthorizationUrlHandler } from '../credentials/credentials-access.js';
 import { EventLog, type EventSink, type SinkErrorHandler } from '../events/event-log.js';
-import type { Phase } from '../policy/phase.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { allowedInPhase, type Phase } from '../policy/phase.js';
 import { type AnyTool, type ToolSchema, toolSchema } from '../tools/define-tool.js';
+import type { Workspace } from '../workspace/workspace.js';
 import { type DoorDeclaration, inProcessDoor } from './door.js';
 import { type Run, RunImpl, type StartRunOptions } from './run.js';
-import type { RuntimeCore } from './runtime-core.js';
+import { createServices, type RuntimeServices, type SecurityOptions } from './services.js';
 
 /** Options of `createRuntime`. */
 export interface RuntimeOptions {
   /** The tools this runtime serves, each made with `defineTool`. Names must be unique. */
   tools: readonly AnyTool[];
+  /** The claim-check store behind `ctx.artifacts`, `wants` and spilled results. */
+  artifacts?: ArtifactStore;
+  /** Resolves the credentials tools declare in `needs`, and `ctx.credentials.get`. */
+  credentials?: CredentialProvider;
+  /** Receives authorization URLs (never put in events or results), to show the person. */
+  onAuthorizationUrl?: AuthorizationUrlHandler;
+  /** Asks a person to approve calls of tools with `needsApproval`. */
+  approval?: ApprovalPort;
+  /** Backs tool-level `cache: { ttlMs }`, and `ctx.cache`. A failing cache acts as a miss. */
+  cache?: CachePort;
+  /** Records spending (`ctx.ledger`), checked against a run's `maxUsd`. */
+  ledger?: Ledger;
+  /** Files tools can read and write through `ctx.workspace`. */
+  workspace?: Workspace;
+  /** Transcript bytes per batch, shared equally by its calls. Default 32,000. */
+  outputBudgetBytes?: number;
+  /** Egress policy for `ctx.fetch`, and the trifecta rule for `send` tools. */
+  security?: SecurityOptions;
+  /** Longest a single cleanup may take, in milliseconds. Default 5,000. */
+  teardownTimeoutMs?: number;
   /** Receive every event of every run. Synchronous and quick; a sink that throws is detached. */
   sinks?: readonly EventSink[];
   /** Told once about each sink that threw and was detached. Default: `console.warn`. */
@@ -35,6 +61,10 @@ export interface Runtime {
   callOnce(request: CallOnceRequest): Promise<ToolResult>;
   /** The same tools and ports served through another door (its own teardown scopes, dispatch, run ids). */
   withDoor(door: DoorDeclaration): Runtime;
+  /** Ends a session: fires the `session` cleanups registered under it. */
+  closeSession(sessionId: string): Promise<void>;
+  /** Fires every `session` and `shutdown` cleanup; call when the host stops. */
+  shutdown(): Promise<void>;
 }
 
 /** What `runtime.callOnce` takes: a call, and the facts a run would otherwise supply. */
@@ -49,7 +79,7 @@ export interface CallOnceRequest extends CallRequest, Omit<StartRunOptions, 'run
  *
  * @example
  * ```ts
- * import { createRuntime, defineTool } from '@toolctx/core';
+ * import { createMemoryArtifactStore, createRuntime, defineTool } from '@toolctx/core';
  * import { z } from 'zod';
  *
  * const echo = defineTool({
@@ -58,53 +88,48 @@ export interface CallOnceRequest extends CallRequest, Omit<StartRunOptions, 'run
  *   input: z.object({ text: z.string() }),
  *   execute: ({ text }) => text,
  * });
- * const runtime = createRuntime({ tools: [echo] });
- * const run = runtime.startRun();
+ * const runtime = createRuntime({ tools: [echo], artifacts: createMemoryArtifactStore() });
+ * const run = runtime.startRun({ identity: { tenant: 'acme', principal: 'ana' } });
  * await run.call({ tool: 'echo', args: { text: 'hi' } }); // { ok: true, value: 'hi', content: 'hi' }
  * ```
  */
 export function createRuntime(options: RuntimeOptions): Runtime {
-  const tools = checkToolSet(options.tools);
+  const tools = checkToolSet(options);
   const door = options.door ?? inProcessDoor;
   const sinks = options.sinks ?? [];
   const onSinkError: SinkErrorHandler =
     options.onSinkError ??
     ((error, event) =>
       console.warn(`toolctx: an event sink threw ${errorName(error)} on ${event.type} and was detached.`));
-  const names = [...tools.keys()];
-  const core: RuntimeCore = {
-    tools,
-    door,
-    unknownTool: (name): ErrorInfo => ({
-      kind: 'unknown-tool',
-      message: `There is no tool named ${JSON.stringify(name)}. Available: ${names.join(', ') || '(none)'}.`,
-      retryable: false,
-      details: { available: names },
-    }),
-  };
+  const services: RuntimeServices = createServices({ ...options, tools, door, sinks, onSinkError });
   return {
     tools,
     door,
     listTools: ({ phase = 'act' } = {}) =>
-      [...tools.values()].filter((tool) => phase !== 'plan' || tool.effect === 'read').map(toolSchema),
+      [...tools.values()].filter((tool) => allowedInPhase(tool.effect, phase)).map(toolSchema),
     startRun(runOptions = {}) {
       const runId = runOptions.runId ?? `run_${crypto.randomUUID()}`;
-      return new RunImpl(core, runId, new EventLog(runId, sinks, onSinkError), runOptions) as RunImpl & Run;
+      const log = new EventLog(runId, sinks, onSinkError);
+      return new RunImpl(services, runId, log, runOptions) as RunImpl & Run;
     },
-    async callOnce({ onEvent, identity, sessionId, phase, state, ...request }) {
+    async callOnce({ onEvent, ...request }) {
       const log = new EventLog(undefined, onEvent ? [...sinks, onEvent] : sinks, onSinkError);
-      const frame = new RunImpl(core, undefined, log, { identity, sessionId, phase, state });
+      const frame = new RunImpl(services, undefined, log, request);
       const result = await frame.call(request);
       await frame.end();
       return result;
     },
     withDoor: (other) => createRuntime({ ...options, door: other }),
+    closeSession: (sessionId) => services.sessions.closeSession(sessionId),
+    shutdown: () => services.sessions.shutdown(),
   };
 }
 
-function checkToolSet(list: readonly AnyTool[]): Map<string, AnyTool> {
-  if (!Array.isArray(list))
+function checkToolSet(options: RuntimeOptions): Map<string, AnyTool> {
+  const list = options?.tools;
+  if (!Array.isArray(list)) {
     throw new TypeError('createRuntime needs { tools: [...] }, an array of defineTool(...) results.');
+  }
   const tools = new Map<string, AnyTool>();
   for (const tool of list) {
     if (!tool || typeof tool.execute !== 'function' || !tool.inputSchema) {
@@ -115,9 +140,31 @@ function checkToolSet(list: readonly AnyTool[]): Map<string, AnyTool> {
     if (tools.has(tool.name)) {
       throw new TypeError(`createRuntime: two tools are named "${tool.name}". Give each tool a unique name.`);
     }
+    const missing = missingPort(tool, options);
+    if (missing) throw new TypeError(`createRuntime: tool "${tool.name}" ${missing}`);
     tools.set(tool.name, tool);
   }
   return tools;
+}
+
+/** What a tool declares that the runtime was not given, with the fix. */
+function missingPort(tool: AnyTool, options: RuntimeOptions): string | undefined {
+  if (tool.wants && !options.artifacts) {
+    return 'declares wants, but the runtime has no artifact store. Pass createRuntime({ artifacts }).';
+  }
+  if (tool.needs && !options.credentials) {
+    return 'declares needs, but the runtime has no credential provider. Pass createRuntime({ credentials }).';
+  }
+  if (tool.needsApproval && !options.approval) {
+    return 'declares needsApproval, but the runtime has no approval port. Pass createRuntime({ approval }).';
+  }
+  if (tool.effect === 'send' && options.security?.trifecta === 'approve' && !options.approval) {
+    return "sends data and security.trifecta is 'approve', but the runtime has no approval port. Pass createRuntime({ approval }).";
+  }
+  if (tool.cache && !options.cache) {
+    return 'declares cache, but the runtime has no cache. Pass createRuntime({ cache }), such as createMemoryCache().';
+  }
+  return undefined;
 }
 
 function describe(value: unknown): string {

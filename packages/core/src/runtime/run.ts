@@ -1,12 +1,24 @@
+import type { ApprovalDecision } from '../approval/approval.js';
+import { approvalDenial } from '../approval/approval.js';
+import { scopeKey } from '../artifacts/scope-key.js';
+import type { ArtifactScope } from '../artifacts/types.js';
 import type { CallFacts, RunFacts, RunStats } from '../context/create-context.js';
-import type { CallRequest, Identity, ToolDispatch, ToolResult } from '../context/types.js';
+import type { CallRequest, Identity, RunLedger, ToolDispatch, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import type { EventLog, RunEvents } from '../events/event-log.js';
+import { budgetCheck } from '../ledger/budget-check.js';
+import { splitBudget } from '../output/split-budget.js';
 import type { Phase } from '../policy/phase.js';
+import { createTeardownRegistry, type TeardownRegistry } from '../teardown/teardown-registry.js';
+import { toolSessionKey } from '../teardown/tool-session-key.js';
 import { argsInvalid, validate } from '../tools/schema.js';
+import type { Workspace } from '../workspace/workspace.js';
+import { admitCall, admitPolicy, type PendingCall } from './admission.js';
 import type { Attempt } from './attempt.js';
+import { completeCall } from './completion.js';
 import { type DispatchFactory, Invocation } from './invocation.js';
-import type { RuntimeCore } from './runtime-core.js';
+import type { RuntimeServices } from './services.js';
+import { cachedResult, cacheKeyFor, storeResult } from './tool-cache.js';
 
 /** Options of `runtime.startRun`. */
 export interface StartRunOptions {
@@ -22,6 +34,10 @@ export interface StartRunOptions {
   state?: Record<string, unknown>;
   /** For doors that name runs themselves (a Durable Object per run): the id to use. */
   runId?: string;
+  /** Spending cap of the run, in US dollars, counted by the runtime's ledger. */
+  maxUsd?: number;
+  /** A workspace for this run instead of the runtime's (see `withWorkspace`). */
+  workspace?: Workspace;
 }
 
 /**
@@ -47,9 +63,14 @@ export interface Run {
   call(request: CallRequest): Promise<ToolResult>;
   /** Calls tools concurrently, one batch; results in the order asked. */
   callBatch(requests: readonly CallRequest[]): Promise<ToolResult[]>;
+  /**
+   * Decides an approval that a call left pending (`approval-pending`): approved, the call runs
+   * now and this resolves to its result; denied, to an `approval-denied` failure.
+   */
+  resume(approvalId: string, decision: ApprovalDecision): Promise<ToolResult>;
   /** Cancels every call in flight, then finishes the run as aborted. */
   abort(reason?: string): Promise<void>;
-  /** Finishes the run: cancels what is still in flight and emits `run.finished`. */
+  /** Finishes the run: cancels what is still in flight, fires run teardown, emits `run.finished`. */
   end(): Promise<void>;
 }
 
@@ -63,27 +84,48 @@ export class RunImpl implements RunFacts {
   readonly phase: Phase;
   readonly sessionId: string | undefined;
   readonly identity: Readonly<Identity> | undefined;
+  readonly scope: ArtifactScope;
+  readonly taintKey: string;
+  readonly teardown: TeardownRegistry;
+  readonly ledger: RunLedger | undefined;
+  readonly workspace: Workspace | undefined;
+  private readonly maxUsd: number | undefined;
   private iterations = 0;
   private calls = 0;
+  private budgetWarned = false;
   private finished: Promise<void> | undefined;
   private readonly controller = new AbortController();
   private readonly dispatchFactory: DispatchFactory | undefined;
   /** Calls in flight. */
   private readonly inflight = new Set<Invocation>();
+  /** Calls waiting for a person's approval, by approval id. */
+  private readonly pending = new Map<string, PendingCall>();
 
   constructor(
-    private readonly core: RuntimeCore,
+    readonly services: RuntimeServices,
     readonly runId: string | undefined,
     readonly log: EventLog,
     options: StartRunOptions,
   ) {
     this.phase = options.phase ?? 'act';
-    this.dispatchFactory = core.door.dispatch
-      ? (parent, call) => this.childDispatch(parent, call)
-      : undefined;
     this.sessionId = options.sessionId;
     this.identity = options.identity ? Object.freeze({ ...options.identity }) : undefined;
     this.state = Object.freeze({ ...options.state });
+    this.scope = scopeFor(this.identity, runId);
+    this.taintKey = scopeKey(this.scope);
+    this.workspace = options.workspace ?? services.workspace;
+    this.maxUsd = options.maxUsd;
+    this.ledger = services.ledger && this.bindLedger();
+    this.teardown = createTeardownRegistry({
+      honours: services.door.teardownScopes,
+      doorName: services.door.name,
+      timeoutMs: services.teardownTimeoutMs,
+      onFired: ({ scope }) => log.emit('teardown.fired', { scope, count: 1 }),
+      onFailed: ({ scope, toolName, error }) => log.emit('teardown.failed', { scope, tool: toolName, error }),
+    });
+    this.dispatchFactory = services.door.dispatch
+      ? (parent, call) => this.childDispatch(parent, call)
+      : undefined;
     if (runId !== undefined) {
       const sessionId = options.sessionId;
       log.emit('run.started', sessionId ? { phase: this.phase, sessionId } : { phase: this.phase });
@@ -102,12 +144,44 @@ export class RunImpl implements RunFacts {
   }
 
   call(request: CallRequest): Promise<ToolResult> {
-    return this.start(request, ++this.iterations, undefined, undefined);
+    return this.start(request, ++this.iterations, this.services.outputBudgetBytes, undefined, undefined);
   }
 
   callBatch(requests: readonly CallRequest[]): Promise<ToolResult[]> {
     const iteration = ++this.iterations;
-    return Promise.all(requests.map((request) => this.start(request, iteration, undefined, undefined)));
+    const share = splitBudget(this.services.outputBudgetBytes, requests.length);
+    return Promise.all(
+      requests.map((request) => this.start(request, iteration, share, undefined, undefined)),
+    );
+  }
+
+  async resume(approvalId: string, decision: ApprovalDecision): Promise<ToolResult> {
+    const waiting = this.pending.get(approvalId);
+    const resolution = this.services.approvals.decide(approvalId, decision, { runId: this.runId });
+    if (!resolution.ok || !waiting) {
+      return { ok: false, error: resolution.ok ? unknownApproval(approvalId) : resolution.error };
+    }
+    this.pending.delete(approvalId);
+    const { tool, call, args } = waiting;
+    const data = { tool: tool.name, approvalId, approved: decision.approved };
+    this.log.emit('approval.decided', data, call.toolCallId, call.parentId);
+    if (!decision.approved)
+      return this.fail(tool.name, call, approvalDenial(tool.name, decision), Date.now());
+    const token = this.services.approvals.issue(resolution.request);
+    const approval = { token, approvalId, ...(decision.reason ? { reason: decision.reason } : {}) };
+    const invocation = new Invocation();
+    this.inflight.add(invocation);
+    const done = this.admitAndRun(
+      tool,
+      call,
+      args,
+      invocation,
+      this.services.outputBudgetBytes,
+      Date.now(),
+      approval,
+    ).finally(() => this.inflight.delete(invocation));
+    invocation.done = done;
+    return done;
   }
 
   abort(reason = 'the run was aborted'): Promise<void> {
@@ -132,7 +206,16 @@ export class RunImpl implements RunFacts {
       const live = [...this.inflight];
       for (const invocation of live) invocation.abort(error);
       await Promise.all(live.map((invocation) => invocation.done));
-      if (this.runId !== undefined) this.log.emit('run.finished', { status, calls: this.calls });
+      if (this.runId !== undefined) {
+        if (this.services.door.teardownScopes.includes('run')) {
+          await this.teardown.fire(
+            'run',
+            toolSessionKey({ identity: this.identity, runId: this.runId }, 'run'),
+          );
+        }
+        this.services.approvals.forgetRun(this.runId);
+        this.log.emit('run.finished', { status, calls: this.calls });
+      }
       this.log.close();
     })();
     return this.finished;
@@ -141,6 +224,7 @@ export class RunImpl implements RunFacts {
   private start(
     request: CallRequest,
     iteration: number,
+    budgetBytes: number,
     parent: Attempt | undefined,
     parentId: string | undefined,
   ): Promise<ToolResult> {
@@ -150,7 +234,7 @@ export class RunImpl implements RunFacts {
       parent.children ??= new Set();
       parent.children.add(invocation);
     }
-    const done = this.perform(request, iteration, invocation, parent, parentId);
+    const done = this.perform(request, iteration, budgetBytes, invocation, parent, parentId);
     invocation.done = done;
     return done;
   }
@@ -158,6 +242,7 @@ export class RunImpl implements RunFacts {
   private async perform(
     request: CallRequest,
     iteration: number,
+    budgetBytes: number,
     invocation: Invocation,
     parent: Attempt | undefined,
     parentId: string | undefined,
@@ -166,9 +251,16 @@ export class RunImpl implements RunFacts {
     let onAbort: (() => void) | undefined;
     try {
       const toolCallId = request.toolCallId ?? nextCallId();
-      const tool = this.core.tools.get(request.tool);
-      if (!tool) return this.fail(request.tool, toolCallId, parentId, this.core.unknownTool(request.tool), 0);
-      if (this.finished) return this.fail(tool.name, toolCallId, parentId, runEnded, 0);
+      const tool = this.services.tools.get(request.tool);
+      const call: CallFacts = {
+        toolCallId,
+        toolName: tool?.name ?? request.tool,
+        parentId,
+        iteration,
+        effect: tool?.effect ?? 'read',
+      };
+      if (!tool) return this.fail(request.tool, call, this.unknownTool(request.tool), 0);
+      if (this.finished) return this.fail(tool.name, call, runEnded, 0);
       this.calls++;
       const startedAt = Date.now();
       this.log.emit('tool.started', { tool: tool.name }, toolCallId, parentId, startedAt);
@@ -177,23 +269,13 @@ export class RunImpl implements RunFacts {
         if (signal.aborted) onAbort();
         else signal.addEventListener('abort', onAbort, { once: true });
       }
-
+      let refused = admitPolicy(this, tool, call, this.maxUsd);
+      if (refused instanceof Promise) refused = await refused;
+      if (refused) return this.fail(tool.name, call, refused, startedAt);
       let parsed = validate(tool.input, request.args);
       if (parsed instanceof Promise) parsed = await parsed;
-      if (parsed.issues) {
-        return this.fail(tool.name, toolCallId, parentId, argsInvalid(tool.name, parsed.issues), startedAt);
-      }
-      const call: CallFacts = { toolCallId, toolName: tool.name, parentId, iteration };
-      const outcome = tool.retry
-        ? await invocation.withRetries(tool, parsed.value, this, call, this.dispatchFactory)
-        : await invocation.attemptOnce(tool, parsed.value, this, call, this.dispatchFactory);
-      if (!outcome.ok) return this.fail(tool.name, toolCallId, parentId, outcome.error, startedAt);
-      const value = outcome.value;
-      const content = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
-      const endedAt = Date.now();
-      const data = { tool: tool.name, durationMs: endedAt - startedAt };
-      this.log.emit('tool.finished', data, toolCallId, parentId, endedAt);
-      return { ok: true, value, content };
+      if (parsed.issues) return this.fail(tool.name, call, argsInvalid(tool.name, parsed.issues), startedAt);
+      return await this.admitAndRun(tool, call, parsed.value, invocation, budgetBytes, startedAt, undefined);
     } finally {
       if (onAbort) signal!.removeEventListener('abort', onAbort);
       this.inflight.delete(invocation);
@@ -201,28 +283,140 @@ export class RunImpl implements RunFacts {
     }
   }
 
+  /** From valid arguments to a result: the guards, the cache, the tool, the transcript copy. */
+  private async admitAndRun(
+    tool: PendingCall['tool'],
+    call: CallFacts,
+    args: unknown,
+    invocation: Invocation,
+    budgetBytes: number,
+    startedAt: number,
+    approved: { token: string; approvalId: string; reason?: string } | undefined,
+  ): Promise<ToolResult> {
+    try {
+      const needsGuards =
+        tool.wants || tool.needs || tool.needsApproval || tool.effect === 'send' || approved;
+      if (needsGuards) {
+        const admission = await admitCall(this, tool, call, args, approved, (waiting, id) =>
+          this.pending.set(id, waiting),
+        );
+        if (!admission.ok) {
+          if (
+            admission.error.kind === 'approval-pending' ||
+            admission.error.kind === 'authorization-required'
+          ) {
+            return { ok: false, error: admission.error };
+          }
+          return this.fail(tool.name, call, admission.error, startedAt);
+        }
+        args = admission.args;
+      }
+      if (invocation.aborted) return this.fail(tool.name, call, invocation.aborted, startedAt);
+      const cacheKey =
+        tool.cache && this.services.cache ? await cacheKeyFor(tool, args, this.scope) : undefined;
+      if (cacheKey) {
+        const hit = await cachedResult(this.services.cache!, cacheKey);
+        if (hit) {
+          this.log.emit('tool.cached', { tool: tool.name }, call.toolCallId, call.parentId);
+          return this.finishCall(tool, call, hit.value, budgetBytes, startedAt);
+        }
+      }
+      const outcome = tool.retry
+        ? await invocation.withRetries(tool, args, this, call, this.dispatchFactory)
+        : await invocation.attemptOnce(tool, args, this, call, this.dispatchFactory);
+      if (!outcome.ok) return this.fail(tool.name, call, outcome.error, startedAt);
+      if (cacheKey) await storeResult(this.services.cache!, cacheKey, outcome.value, tool.cache!.ttlMs);
+      return await this.finishCall(tool, call, outcome.value, budgetBytes, startedAt);
+    } finally {
+      if (call.callTeardown) {
+        const key = toolSessionKey(
+          { identity: this.identity, runId: this.runId, toolCallId: call.toolCallId },
+          'call',
+        );
+        await this.teardown.fire('call', key);
+      }
+    }
+  }
+
+  private async finishCall(
+    tool: PendingCall['tool'],
+    call: CallFacts,
+    value: unknown,
+    budgetBytes: number,
+    startedAt: number,
+  ): Promise<ToolResult> {
+    const result = await completeCall(this, tool, call, value, budgetBytes);
+    if (!('ok' in result)) return this.fail(tool.name, call, result, startedAt);
+    const endedAt = Date.now();
+    const data: { tool: string; durationMs: number; spilled?: boolean } = {
+      tool: tool.name,
+      durationMs: endedAt - startedAt,
+    };
+    if (result.ok && result.spilled) data.spilled = true;
+    this.log.emit('tool.finished', data, call.toolCallId, call.parentId, endedAt);
+    return result;
+  }
+
   /** Makes `ctx.tools` for an attempt: child calls in this run, ended with their parent. */
   private childDispatch(parent: Attempt, call: CallFacts): ToolDispatch {
     return {
       call: (request) => {
         if (parent.settled) return Promise.resolve({ ok: false, error: parentEnded });
-        return this.start(request, call.iteration, parent, call.toolCallId);
+        return this.start(request, call.iteration, this.services.outputBudgetBytes, parent, call.toolCallId);
       },
     };
   }
 
-  private fail(
-    tool: string,
-    callId: string,
-    parentId: string | undefined,
-    error: ErrorInfo,
-    startedAt: number,
-  ): ToolResult {
+  private bindLedger(): RunLedger {
+    const ledger = this.services.ledger!;
+    const runId = this.runId ?? `frame_${nextCallId()}`;
+    return {
+      record: async (entry) => {
+        await ledger.record({ ...entry, runId });
+        if (this.maxUsd === undefined) return;
+        const spentUsd = await ledger.totalUsd(runId);
+        const verdict = budgetCheck({ spentUsd, maxUsd: this.maxUsd });
+        if (verdict === 'warning' && !this.budgetWarned) {
+          this.budgetWarned = true;
+          this.log.emit('budget.warning', { spentUsd, maxUsd: this.maxUsd });
+        }
+      },
+      totalUsd: () => ledger.totalUsd(runId),
+    };
+  }
+
+  private unknownTool(name: string): ErrorInfo {
+    const available = [...this.services.tools.keys()];
+    return {
+      kind: 'unknown-tool',
+      message: `There is no tool named ${JSON.stringify(name)}. Available: ${available.join(', ') || '(none)'}.`,
+      retryable: false,
+      details: { available },
+    };
+  }
+
+  private fail(tool: string, call: CallFacts, error: ErrorInfo, startedAt: number): ToolResult {
     const endedAt = Date.now();
     const durationMs = startedAt ? endedAt - startedAt : 0;
-    this.log.emit('tool.failed', { tool, durationMs, error }, callId, parentId, endedAt);
+    this.log.emit('tool.failed', { tool, durationMs, error }, call.toolCallId, call.parentId, endedAt);
     return { ok: false, error };
   }
+}
+
+/** The artifact and taint scope of a run: its identity's, or one of its own when anonymous. */
+function scopeFor(identity: Readonly<Identity> | undefined, runId: string | undefined): ArtifactScope {
+  if (identity?.tenant === undefined && identity?.principal === undefined) {
+    return {
+      tenant: '',
+      principal: `anonymous:${runId ?? nextCallId()}`,
+      conversation: identity?.conversationId ?? '',
+    };
+  }
+  return {
+    tenant: identity.tenant ?? '',
+    principal: identity.principal ?? '',
+    conversation: identity.conversationId ?? '',
+  };
 }
 
 const runEnded: ErrorInfo = {
@@ -236,6 +430,14 @@ const cancelledByCaller: ErrorInfo = {
   retryable: false,
 };
 const parentEnded: ErrorInfo = { kind: 'aborted', message: 'The parent call has ended.', retryable: false };
+
+function unknownApproval(approvalId: string): ErrorInfo {
+  return {
+    kind: 'approval-invalid',
+    message: `No call of this run is waiting for approval ${JSON.stringify(approvalId)}.`,
+    retryable: false,
+  };
+}
 
 // Call ids need to be unique, not secret: a random prefix per process and a counter.
 const callIdPrefix = `call_${crypto.randomUUID().slice(0, 8)}_`;

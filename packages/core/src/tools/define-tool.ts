@@ -1,6 +1,9 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { NeedsApproval } from '../approval/requires-approval.js';
 import type { ToolExecutionContext } from '../context/types.js';
+import type { CredentialRequest } from '../credentials/credential-provider.js';
 import type { Effect } from '../policy/phase.js';
+import type { ResultTaint, TaintReads } from '../policy/taint.js';
 import { inputJsonSchema, type JsonSchema } from './schema.js';
 
 /** How a tool is retried when it fails with a retryable error. Aborted calls are never retried. */
@@ -23,8 +26,21 @@ export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV
   output?: StandardSchemaV1<unknown, Output>;
   /** The input's JSON Schema, for validators that cannot produce one themselves. */
   inputSchema?: JsonSchema;
-  /** Default `read`. Never shown to the model. */
+  /** Default `read`; `send` moves data out and may use `ctx.fetch`. Never shown to the model. */
   effect?: Effect;
+  /** A credential resolved for the run's tenant and principal before execute: `ctx.credential`. */
+  needs?: CredentialRequest;
+  /** Arguments that carry artifact refs, and the kind each accepts: resolved to data before execute. */
+  wants?: Record<string, string>;
+  /** Whether a call needs a person's approval: always, or as a predicate on the arguments. */
+  needsApproval?: NeedsApproval<StandardSchemaV1.InferOutput<Input>>;
+  /** Caches successful results for `ttlMs`, keyed by tool, canonical arguments and scope. */
+  cache?: { ttlMs: number };
+  /**
+   * What the tool's output brings into the conversation: `private` data, `untrusted` input, or
+   * both; or a function of the result. Raises the conversation's taint.
+   */
+  reads?: TaintReads | ((value: unknown) => ResultTaint);
   /** Time limit for one attempt, in milliseconds. */
   timeoutMs?: number;
   retry?: RetryPolicy;

@@ -1,0 +1,188 @@
+import {
+  approvalDenial,
+  approvalPending,
+  argsHash,
+  askApproval,
+  createApprovalRequest,
+} from '../approval/approval.js';
+import { requiresApproval } from '../approval/requires-approval.js';
+import { resolveWants } from '../artifacts/resolve-wants.js';
+import type { CallFacts, RunFacts } from '../context/create-context.js';
+import { credentialsAccess } from '../credentials/credentials-access.js';
+import { type ErrorInfo, toErrorInfo } from '../errors.js';
+import { budgetCheck } from '../ledger/budget-check.js';
+import { allowedInPhase, phaseRefusal } from '../policy/phase.js';
+import { trifectaDecision, trifectaRefusal } from '../policy/trifecta.js';
+import type { AnyTool } from '../tools/define-tool.js';
+
+/** A call the guards let through, with its arguments as the tool will get them. */
+export type Admission = { ok: true; args: unknown; token?: string } | { ok: false; error: ErrorInfo };
+
+/** What the run keeps of a call that waits for a person's approval. */
+export interface PendingCall {
+  tool: AnyTool;
+  call: CallFacts;
+  args: unknown;
+}
+
+/**
+ * The policy a call meets before it runs, first refusal wins: phase, run budget. (Argument
+ * validation happens between these and the rest, in the run.)
+ */
+export function admitPolicy(
+  run: RunFacts,
+  tool: AnyTool,
+  call: CallFacts,
+  maxUsd: number | undefined,
+): ErrorInfo | undefined | Promise<ErrorInfo | undefined> {
+  if (!allowedInPhase(tool.effect, run.phase)) {
+    return refuse(run, tool, phaseRefusal(tool.name, tool.effect, run.phase), call);
+  }
+  if (maxUsd === undefined || !run.ledger) return undefined;
+  return checkBudget(run, call, maxUsd);
+}
+
+async function checkBudget(run: RunFacts, call: CallFacts, maxUsd: number): Promise<ErrorInfo | undefined> {
+  const spentUsd = await safeTotal(run);
+  if (budgetCheck({ spentUsd, maxUsd }) !== 'exceeded') return undefined;
+  run.log.emit('budget.exceeded', { spentUsd, maxUsd }, call.toolCallId, call.parentId);
+  return {
+    kind: 'budget-exceeded',
+    message: `The run has spent $${spentUsd.toFixed(4)} of its $${maxUsd} budget; no further calls run.`,
+    retryable: false,
+    details: { spentUsd, maxUsd },
+  };
+}
+
+/**
+ * The guards between valid arguments and execute: artifact refs resolved (`wants`), the lethal
+ * trifecta, approval, credentials — and last, the approval token consumed.
+ */
+export async function admitCall(
+  run: RunFacts,
+  tool: AnyTool,
+  call: CallFacts,
+  args: unknown,
+  approved: { token: string; reason?: string; approvalId: string } | undefined,
+  pend: (pending: PendingCall, approvalId: string) => void,
+): Promise<Admission> {
+  const { services, log } = run;
+  const { toolCallId, parentId } = call;
+  if (tool.wants && services.artifacts) {
+    const resolution = await resolveWants(
+      services.artifacts,
+      run.scope,
+      tool.wants,
+      args as Record<string, unknown>,
+    );
+    if (!resolution.ok) {
+      const problems = (resolution.error.details?.problems ?? []) as { arg: string; reason: string }[];
+      for (const problem of problems) {
+        log.emit('artifact.refused', { arg: problem.arg, reason: problem.reason }, toolCallId, parentId);
+      }
+      return resolution;
+    }
+    for (const [arg, meta] of Object.entries(resolution.wanted)) {
+      log.emit('artifact.resolved', { ref: meta.ref, arg }, toolCallId, parentId);
+    }
+    args = resolution.args;
+    call.wanted = Object.freeze(resolution.wanted);
+  }
+
+  let mustAsk = false;
+  if (tool.effect === 'send') {
+    const decision = trifectaDecision(services.taint.get(run.taintKey), 'send', services.trifecta);
+    if (decision === 'block')
+      return { ok: false, error: refuse(run, tool, trifectaRefusal(tool.name), call) };
+    mustAsk = decision === 'approve';
+  }
+
+  let token = approved?.token;
+  if (!approved && (mustAsk || (await requiresApproval(tool.needsApproval, args)))) {
+    const port = services.approval!;
+    const request = await createApprovalRequest({
+      runId: run.runId,
+      callId: toolCallId,
+      toolName: tool.name,
+      args,
+    });
+    const { approvalId } = request;
+    log.emit('approval.requested', { tool: tool.name, approvalId }, toolCallId, parentId);
+    const decision = await askApproval(port, request);
+    if (decision === 'pending') {
+      services.approvals.pend(request);
+      pend({ tool, call, args }, approvalId);
+      log.emit('tool.pending', { tool: tool.name, reason: 'approval', id: approvalId }, toolCallId, parentId);
+      return { ok: false, error: approvalPending(request) };
+    }
+    log.emit(
+      'approval.decided',
+      { tool: tool.name, approvalId, approved: decision.approved },
+      toolCallId,
+      parentId,
+    );
+    if (!decision.approved) return { ok: false, error: approvalDenial(tool.name, decision) };
+    token = services.approvals.issue({
+      runId: run.runId,
+      callId: toolCallId,
+      toolName: tool.name,
+      argsHash: request.argsHash,
+    });
+    call.approval = decision.reason ? { approvalId, reason: decision.reason } : { approvalId };
+  } else if (approved) {
+    call.approval = approved.reason
+      ? { approvalId: approved.approvalId, reason: approved.reason }
+      : { approvalId: approved.approvalId };
+  }
+
+  if (tool.needs) {
+    const credential = tool.needs.credential;
+    log.emit('credential.requested', { tool: tool.name, credential }, toolCallId, parentId);
+    try {
+      const { identity } = run;
+      const who = { tenant: identity?.tenant, principal: identity?.principal };
+      const access = credentialsAccess(services.credentials, who, services.onAuthorizationUrl);
+      call.credential = await access.get(tool.needs);
+      log.emit('credential.acquired', { tool: tool.name, credential }, toolCallId, parentId);
+    } catch (thrown) {
+      const error = toErrorInfo(thrown);
+      if (error.kind === 'authorization-required') {
+        const id = String(error.details?.authorizationId);
+        log.emit('tool.pending', { tool: tool.name, reason: 'authorization', id }, toolCallId, parentId);
+      } else {
+        log.emit(
+          'credential.failed',
+          { tool: tool.name, credential, reason: error.message },
+          toolCallId,
+          parentId,
+        );
+      }
+      return { ok: false, error };
+    }
+  }
+
+  if (token !== undefined) {
+    const check = services.approvals.consume(token, {
+      runId: run.runId,
+      callId: toolCallId,
+      toolName: tool.name,
+      argsHash: await argsHash(args),
+    });
+    if (!check.ok) return check;
+  }
+  return { ok: true, args };
+}
+
+function refuse(run: RunFacts, tool: AnyTool, error: ErrorInfo, call?: CallFacts): ErrorInfo {
+  const reason = String(error.details?.reason ?? error.message);
+  run.log.emit('policy.refused', { tool: tool.name, reason }, call?.toolCallId, call?.parentId);
+  return error;
+}
+
+async function safeTotal(run: RunFacts): Promise<number> {
+  try {
+    return await run.ledger!.totalUsd();
+  } catch {
+    return 0;
+  }
+}

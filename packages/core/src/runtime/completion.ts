@@ -1,0 +1,89 @@
+import type { CallFacts, RunFacts } from '../context/create-context.js';
+import type { ToolResult } from '../context/types.js';
+import type { ErrorInfo } from '../errors.js';
+import { spillAndCut } from '../output/spill-and-cut.js';
+import { callTaint, type ResultTaint } from '../policy/taint.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import { validate } from '../tools/schema.js';
+
+/**
+ * Turns a tool's return value into a result: checked against its output schema, the transcript
+ * copy made and — when over the call's share of the budget — spilled whole to an artifact before
+ * it is cut; the conversation's taint raised by what the tool read.
+ */
+export async function completeCall(
+  run: RunFacts,
+  tool: AnyTool,
+  call: CallFacts,
+  value: unknown,
+  budgetBytes: number,
+): Promise<ToolResult | ErrorInfo> {
+  if (tool.output) {
+    let checked = validate(tool.output, value);
+    if (checked instanceof Promise) checked = await checked;
+    if (checked.issues) {
+      return {
+        kind: 'tool-error',
+        message: `"${tool.name}" returned a value that does not match its output schema.`,
+        retryable: false,
+        details: { issues: checked.issues.map((issue) => issue.message) },
+      };
+    }
+    value = checked.value;
+  }
+  raiseTaint(run, tool, value);
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+  } catch (thrown) {
+    const name = thrown instanceof Error ? thrown.name : typeof thrown;
+    return {
+      kind: 'tool-error',
+      message: `"${tool.name}" returned a value that cannot be written as JSON (${name}); return plain data.`,
+      retryable: false,
+    };
+  }
+  // Cheap test first: a string's UTF-8 size is at most three bytes per code unit.
+  if (text.length * 3 <= budgetBytes) return { ok: true, value, content: text };
+  const store = run.services.artifacts;
+  const spill = await spillAndCut({
+    text,
+    budgetBytes,
+    toolName: tool.name,
+    store: store && {
+      put: async (input) => {
+        const origin =
+          run.runId === undefined
+            ? { toolCallId: call.toolCallId }
+            : { runId: run.runId, toolCallId: call.toolCallId };
+        const meta = await store.put(run.scope, { ...input, origin });
+        run.log.emit(
+          'artifact.put',
+          { ref: meta.ref, kind: meta.kind, bytes: meta.bytes },
+          call.toolCallId,
+          call.parentId,
+        );
+        return meta;
+      },
+    },
+  });
+  const cut = spill.spilled ?? spill.cut;
+  if (!cut) return { ok: true, value, content: spill.content };
+  const spilled = spill.spilled
+    ? { ref: spill.spilled.ref, bytes: spill.spilled.bytes, keptBytes: spill.spilled.keptBytes }
+    : { bytes: cut.bytes, keptBytes: cut.keptBytes };
+  run.log.emit('output.spilled', { tool: tool.name, ...spilled }, call.toolCallId, call.parentId);
+  return { ok: true, value, content: spill.content, spilled };
+}
+
+function raiseTaint(run: RunFacts, tool: AnyTool, value: unknown): void {
+  const reads = tool.reads;
+  if (reads === undefined) return;
+  let taint: ResultTaint;
+  try {
+    taint = typeof reads === 'function' ? reads(value) : callTaint(reads);
+  } catch {
+    taint = 'unknown'; // a taint that cannot be told counts as full
+  }
+  run.services.taint.raise(run.taintKey, taint);
+}

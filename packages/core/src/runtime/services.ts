@@ -1,0 +1,96 @@
+import type { ApprovalPort } from '../approval/approval.js';
+import { type ApprovalTokens, createApprovalTokens } from '../approval/approval-tokens.js';
+import type { ArtifactStore } from '../artifacts/types.js';
+import type { CachePort } from '../cache/cache-port.js';
+import { createSafeCache } from '../cache/safe-cache.js';
+import type { CredentialProvider } from '../credentials/credential-provider.js';
+import type { AuthorizationUrlHandler } from '../credentials/credentials-access.js';
+import type { EventSink, SinkErrorHandler } from '../events/event-log.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { EgressPolicy } from '../policy/egress.js';
+import { createTaintTracker, type TaintTracker } from '../policy/taint.js';
+import type { TrifectaMode } from '../policy/trifecta.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import type { Workspace } from '../workspace/workspace.js';
+import type { DoorDeclaration } from './door.js';
+import { createSessionTeardown, type SessionTeardown } from './session-teardown.js';
+
+/** The security policy of a runtime. */
+export interface SecurityOptions {
+  /** Where `ctx.fetch` may go. Loopback, private, link-local and metadata addresses are refused unless allowed. */
+  egress?: EgressPolicy;
+  /** What a `send` tool meets while a conversation holds both private and untrusted data. Default `block`. */
+  trifecta?: TrifectaMode;
+}
+
+/** The ports and policies a runtime was given, shared by every run and call. */
+export interface RuntimeServices {
+  readonly tools: ReadonlyMap<string, AnyTool>;
+  readonly door: DoorDeclaration;
+  readonly sinks: readonly EventSink[];
+  readonly onSinkError: SinkErrorHandler;
+  readonly artifacts: ArtifactStore | undefined;
+  readonly credentials: CredentialProvider | undefined;
+  readonly onAuthorizationUrl: AuthorizationUrlHandler | undefined;
+  readonly approval: ApprovalPort | undefined;
+  readonly approvals: ApprovalTokens;
+  readonly cache: CachePort | undefined;
+  readonly ledger: Ledger | undefined;
+  readonly workspace: Workspace | undefined;
+  readonly outputBudgetBytes: number;
+  readonly egress: EgressPolicy;
+  readonly trifecta: TrifectaMode;
+  readonly taint: TaintTracker;
+  readonly teardownTimeoutMs: number;
+  readonly sessions: SessionTeardown;
+}
+
+/** What `createServices` takes: the runtime's options after the tool set was checked. */
+export interface ServiceOptions {
+  tools: ReadonlyMap<string, AnyTool>;
+  door: DoorDeclaration;
+  sinks: readonly EventSink[];
+  onSinkError: SinkErrorHandler;
+  artifacts?: ArtifactStore;
+  credentials?: CredentialProvider;
+  onAuthorizationUrl?: AuthorizationUrlHandler;
+  approval?: ApprovalPort;
+  cache?: CachePort;
+  ledger?: Ledger;
+  workspace?: Workspace;
+  outputBudgetBytes?: number;
+  security?: SecurityOptions;
+  teardownTimeoutMs?: number;
+}
+
+/** Default transcript budget per batch, in bytes of UTF-8. */
+export const defaultOutputBudgetBytes = 32_000;
+
+export function createServices(options: ServiceOptions): RuntimeServices {
+  const teardownTimeoutMs = options.teardownTimeoutMs ?? 5_000;
+  return {
+    tools: options.tools,
+    door: options.door,
+    sinks: options.sinks,
+    onSinkError: options.onSinkError,
+    artifacts: options.artifacts,
+    credentials: options.credentials,
+    onAuthorizationUrl: options.onAuthorizationUrl,
+    approval: options.approval,
+    approvals: createApprovalTokens(),
+    cache: options.cache && createSafeCache(options.cache, (error) => reportPortFailure('cache', error)),
+    ledger: options.ledger,
+    workspace: options.workspace,
+    outputBudgetBytes: options.outputBudgetBytes ?? defaultOutputBudgetBytes,
+    egress: options.security?.egress ?? {},
+    trifecta: options.security?.trifecta ?? 'block',
+    taint: createTaintTracker(),
+    teardownTimeoutMs,
+    sessions: createSessionTeardown(options.door, teardownTimeoutMs, options.sinks, options.onSinkError),
+  };
+}
+
+function reportPortFailure(port: string, error: unknown): void {
+  const name = error instanceof Error ? error.name : typeof error;
+  console.warn(`toolctx: the ${port} failed (${name}); calls go on as if it missed.`);
+}
