@@ -147,3 +147,16 @@ describe('the status model', () => {
     expect(live.lines().map((line) => line.state)).toEqual(['done', 'failed', 'done']);
   });
 });
+
+describe('the status model and waiting calls', () => {
+  it('shows a call waiting for approval, then running again once decided', () => {
+    const status = createStatusModel();
+    status.apply(event('tool.started', 'p', { tool: 'pay' }));
+    status.apply(event('tool.pending', 'p', { tool: 'pay', reason: 'approval', id: 'apr_1' }));
+    expect(status.line('p')).toMatchObject({ state: 'pending', text: '`pay` is waiting for approval…' });
+    status.apply(event('approval.decided', 'p', { tool: 'pay', approvalId: 'apr_1', approved: true }));
+    expect(status.line('p')?.state).toBe('running');
+    status.apply(event('tool.finished', 'p', { tool: 'pay', durationMs: 1 }));
+    expect(status.line('p')?.state).toBe('done');
+  });
+});

@@ -72,7 +72,11 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
     return line;
   }
 
-  function say(line: MutableLine, moment: Moment, values: { message?: string; error?: string } = {}): void {
+  function say(
+    line: MutableLine,
+    moment: Moment,
+    values: { message?: string; error?: string; reason?: string } = {},
+  ): void {
     const generic = moment === 'progress' && values.message === undefined;
     const template = pickTemplate(templates, line.tool, moment, generic);
     line.text = fillTemplate(template, { tool: line.tool, count: line.reports, ...values, ...numbers(line) });
@@ -81,11 +85,24 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
   return {
     apply(event) {
       if (event.callId === undefined) return undefined;
-      const data = event.data as { tool?: string; payload?: unknown; error?: ErrorInfo };
+      const data = event.data as { tool?: string; payload?: unknown; error?: ErrorInfo; reason?: string };
       if (typeof data?.tool !== 'string') return undefined;
       switch (event.type) {
         case 'tool.started': {
           const line = lineFor(event, data.tool);
+          say(line, 'started');
+          return line;
+        }
+        case 'tool.pending': {
+          const line = lineFor(event, data.tool);
+          line.state = 'pending';
+          say(line, 'pending', { reason: String(data.reason) });
+          return line;
+        }
+        case 'approval.decided': {
+          const line = lineFor(event, data.tool);
+          if (line.state !== 'pending') return undefined;
+          line.state = 'running';
           say(line, 'started');
           return line;
         }

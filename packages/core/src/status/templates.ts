@@ -1,5 +1,5 @@
 /** The states a call's line can be in. */
-export type LineState = 'running' | 'done' | 'failed' | 'cancelled';
+export type LineState = 'running' | 'pending' | 'done' | 'failed' | 'cancelled';
 
 /** The values a template can use, as `{name}`. */
 export interface TemplateValues {
@@ -9,16 +9,18 @@ export interface TemplateValues {
   done?: number;
   total?: number;
   error?: string;
+  /** Why a call waits: `approval` or `authorization`. */
+  reason?: string;
 }
 
-/** A template: text with `{tool}`, `{message}`, `{count}`, `{done}`, `{total}`, `{error}`, or a function. */
+/** A template: text with `{tool}`, `{message}`, `{count}`, `{done}`, `{total}`, `{error}`, `{reason}`, or a function. */
 export type Template = string | ((values: TemplateValues) => string);
 
 /**
  * Status templates by key. Lookup climbs a ladder from the most to the least particular key; for
  * progress: `tool.<name>.progress` → `tool.progress` → `tool.<name>` → `tool`, and for a report
- * without a message the same keys with `.generic` appended. Other moments use `started`, `done`,
- * `failed` and `cancelled` in place of `progress`.
+ * without a message the same keys with `.generic` appended. Other moments use `started`, `pending`,
+ * `done`, `failed` and `cancelled` in place of `progress`.
  */
 export type Templates = Record<string, Template>;
 
@@ -32,10 +34,11 @@ export const defaultTemplates: Readonly<Templates> = Object.freeze({
   'tool.done': '`{tool}` done',
   'tool.failed': '`{tool}` failed: {error}',
   'tool.cancelled': '`{tool}` cancelled',
+  'tool.pending': '`{tool}` is waiting for {reason}…',
 });
 
 /** The moments of a call that have templates. */
-export type Moment = 'started' | 'progress' | 'done' | 'failed' | 'cancelled';
+export type Moment = 'started' | 'progress' | 'pending' | 'done' | 'failed' | 'cancelled';
 
 /** Finds the template for `moment` of `tool` by the fallback ladder. */
 export function pickTemplate(templates: Templates, tool: string, moment: Moment, generic: boolean): Template {
