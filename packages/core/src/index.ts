@@ -20,6 +20,17 @@
  * ```
  * @module
  */
+export {
+  type AnthropicTool,
+  type OpenAiChatTool,
+  type OpenAiResponsesTool,
+  type OpenAiToolsOptions,
+  type ToolListOptions,
+  type ToolSource,
+  toAnthropicTools,
+  toOpenAiResponsesTools,
+  toOpenAiTools,
+} from './adapters/index.js';
 export { canonicalJson, sha256Hex } from './canonical-json.js';
 export { type CallFacts, createToolContext, type RunFacts, type RunStats } from './context/create-context.js';
 export type {
