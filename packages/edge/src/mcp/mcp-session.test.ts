@@ -6,10 +6,11 @@ import { describe, expect, it } from 'vitest';
 // The official MCP SDK client, over streamable HTTP, against the test Worker running in workerd.
 const url = new URL('http://toolctx.test/mcp');
 
-async function connect() {
+async function connect(at = url, headers: Record<string, string> = {}) {
   const client = new Client({ name: 'interop-client', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(url, {
+  const transport = new StreamableHTTPClientTransport(at, {
     fetch: (input, init) => SELF.fetch(new Request(input, init)),
+    requestInit: { headers },
   });
   await client.connect(transport);
   return { client, transport };
@@ -33,7 +34,13 @@ describe('the MCP door in workerd, with the official SDK client', () => {
     const { client, transport } = await connect();
     expect(transport.sessionId).toMatch(/^[0-9a-f]{64}$/);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['add', 'steps', 'wait_for_abort', 'call_state']);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'add',
+      'steps',
+      'wait_for_abort',
+      'whoami',
+      'call_state',
+    ]);
     expect(tools[0]!.inputSchema).toMatchObject({
       type: 'object',
       properties: { a: { type: 'number' }, b: { type: 'number' } },
@@ -129,5 +136,22 @@ describe('the MCP door in workerd, with the official SDK client', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(unknown.status).toBe(404);
+  });
+
+  it('runs calls with the identity the Worker authenticated, never one a client claims, and no run id', async () => {
+    const auth = new URL('http://toolctx.test/mcp-auth');
+    const forged = { 'x-toolctx-identity': JSON.stringify({ tenant: 'evil', principal: 'root' }) };
+    await expect(connect(auth, forged)).rejects.toThrow();
+    const { client } = await connect(auth, { authorization: 'Bearer ana', ...forged });
+    const result = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(result.structuredContent).toEqual({
+      identity: { tenant: 'acme', principal: 'ana' },
+      hasRunId: false,
+    });
+    const anonymous = await connect(url, forged);
+    const unauthenticated = await anonymous.client.callTool({ name: 'whoami', arguments: {} });
+    expect(unauthenticated.structuredContent).toEqual({ identity: null, hasRunId: false });
+    await client.close();
+    await anonymous.client.close();
   });
 });

@@ -44,6 +44,12 @@ const tools = [
       }),
   }),
   defineTool({
+    name: 'whoami',
+    description: 'Tells which identity the call runs with.',
+    input: z.object({}),
+    execute: (_args, ctx) => ({ identity: ctx.identity ?? null, hasRunId: ctx.runId !== undefined }),
+  }),
+  defineTool({
     name: 'call_state',
     description: 'Tells whether the call with this id started and whether its signal fired.',
     input: z.object({ id: z.string() }),
@@ -59,5 +65,14 @@ export class TestMcpSession extends McpSession {
 
 const app = new Hono<{ Bindings: { MCP_SESSIONS: DurableObjectNamespace<TestMcpSession> } }>();
 mountMcp(app, { binding: 'MCP_SESSIONS' });
+// The same door behind authentication: a bearer token names the principal.
+mountMcp(app, {
+  binding: 'MCP_SESSIONS',
+  path: '/mcp-auth',
+  authenticate: (request) => {
+    const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/)?.[1];
+    return token ? { tenant: 'acme', principal: token } : null;
+  },
+});
 
 export default app;
