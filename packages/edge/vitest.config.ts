@@ -7,5 +7,7 @@ export default defineConfig({
   plugins: [cloudflareTest({ main: './src/worker.ts', wrangler: { configPath: './wrangler.jsonc' } })],
   test: {
     include: ['src/**/*.test.ts'],
+    // The MCP door's tests need their own Worker: vitest.mcp.config.ts.
+    exclude: ['src/mcp/**'],
   },
 });

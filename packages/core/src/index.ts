@@ -20,6 +20,17 @@
  * ```
  * @module
  */
+export {
+  type AnthropicTool,
+  type OpenAiChatTool,
+  type OpenAiResponsesTool,
+  type OpenAiToolsOptions,
+  type ToolListOptions,
+  type ToolSource,
+  toAnthropicTools,
+  toOpenAiResponsesTools,
+  toOpenAiTools,
+} from './adapters/index.js';
 
 export * from './approval/index.js';
 export * from './artifacts/index.js';

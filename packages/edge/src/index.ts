@@ -8,4 +8,5 @@
  * @module
  */
 export type { Env } from './env.js';
+export { type McpRouteOptions, McpSession, mcpFetch, mountMcp } from './mcp/index.js';
 export { RunHost } from './run-host.js';

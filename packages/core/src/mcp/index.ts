@@ -1,0 +1,19 @@
+/**
+ * `@toolctx/core/mcp`: toolctx and the Model Context Protocol, both ways, on the official SDK
+ * (`@modelcontextprotocol/sdk`, a peer dependency). {@link serveMcp} serves a runtime's tools to
+ * MCP clients over any transport; {@link mcpTools} makes a remote server's tools local tools.
+ *
+ * @example
+ * ```ts
+ * import { createRuntime } from '@toolctx/core';
+ * import { serveMcp } from '@toolctx/core/mcp';
+ * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+ *
+ * await serveMcp(createRuntime({ tools })).connect(new StdioServerTransport());
+ * ```
+ * @module
+ */
+export { mcpDoor } from './door.js';
+export { type McpToolsOptions, mcpTools } from './mcp-tools.js';
+export { type McpCaller, type ServeMcpOptions, serveMcp } from './serve-mcp.js';
+export { errorMetaKey } from './wire.js';

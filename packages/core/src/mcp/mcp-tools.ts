@@ -1,0 +1,146 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { ToolctxError } from '../errors.js';
+import type { Effect } from '../policy/phase.js';
+import { type AnyTool, defineTool } from '../tools/define-tool.js';
+import type { JsonSchema } from '../tools/schema.js';
+import { fromMcpProgress, remoteErrorInfo } from './wire.js';
+
+/** Options of {@link mcpTools}. */
+export interface McpToolsOptions {
+  /** Put before each local name (`github_` → `github_create_issue`), to keep servers apart. */
+  prefix?: string;
+  /** Keep only the remote tools this returns true for. */
+  filter?: (tool: McpTool) => boolean;
+  /**
+   * The effect of each tool. Default: from the server's annotations, which are hints from the
+   * server: `readOnlyHint` → `read`; `openWorldHint: false` → `write`; otherwise `send` (fail closed).
+   */
+  effect?: (tool: McpTool) => Effect;
+  /** Time without progress after which a call fails, in ms. Default: the SDK's (60 s). */
+  requestTimeoutMs?: number;
+}
+
+/**
+ * Turns the tools of a connected MCP server into toolctx tools. Each keeps the remote JSON Schema
+ * (the remote server validates fully; locally the arguments must be an object with the required
+ * keys). Remote `notifications/progress` reach the local `ctx.progress`, so the local status line
+ * moves; a local abort (`ctx.signal`) sends `notifications/cancelled`; an `isError` result becomes
+ * a failure, with the remote `ErrorInfo` when the server is toolctx.
+ *
+ * @example
+ * ```ts
+ * import { createRuntime } from '@toolctx/core';
+ * import { mcpTools } from '@toolctx/core/mcp';
+ * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+ * import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+ *
+ * const client = new Client({ name: 'my-agent', version: '1.0.0' });
+ * await client.connect(new StreamableHTTPClientTransport(new URL('https://tools.example.com/mcp')));
+ * const runtime = createRuntime({ tools: await mcpTools(client, { prefix: 'remote_' }) });
+ * ```
+ */
+export async function mcpTools(client: Client, options: McpToolsOptions = {}): Promise<AnyTool[]> {
+  const listed: McpTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+    listed.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return listed.filter((tool) => options.filter?.(tool) ?? true).map((tool) => wrap(client, tool, options));
+}
+
+function wrap(client: Client, remote: McpTool, options: McpToolsOptions): AnyTool {
+  const schema = remote.inputSchema as JsonSchema;
+  return defineTool({
+    name: localName(options.prefix ?? '', remote.name),
+    description: remote.description?.trim() || remote.title || `The MCP tool ${remote.name}.`,
+    input: objectWithKeys((schema.required as string[] | undefined) ?? []),
+    inputSchema: { ...schema, type: 'object' },
+    effect: options.effect?.(remote) ?? effectOf(remote),
+    async execute(args, ctx) {
+      let result: CallToolResult;
+      try {
+        result = (await client.callTool({ name: remote.name, arguments: args }, undefined, {
+          signal: ctx.signal,
+          onprogress: (progress) => ctx.progress(fromMcpProgress(progress)),
+          resetTimeoutOnProgress: true,
+          ...(options.requestTimeoutMs !== undefined ? { timeout: options.requestTimeoutMs } : {}),
+        })) as CallToolResult;
+      } catch (thrown) {
+        if (thrown instanceof McpError && thrown.code === ErrorCode.RequestTimeout) {
+          throw new ToolctxError('timeout', `The MCP tool "${remote.name}" did not answer in time.`, {
+            retryable: true,
+            cause: thrown,
+          });
+        }
+        throw thrown;
+      }
+      if (result.isError) throw remoteFailure(remote.name, result);
+      return result.structuredContent ?? textOf(result) ?? result.content;
+    },
+  });
+}
+
+function remoteFailure(name: string, result: CallToolResult): ToolctxError {
+  const info = remoteErrorInfo(result);
+  if (info) {
+    return new ToolctxError(info.kind, info.message, {
+      retryable: info.retryable,
+      details: { ...info.details, remoteTool: name },
+    });
+  }
+  // An isError result is meant for the model to read (MCP puts tool failures there on purpose).
+  const text = textOf(result) ?? '';
+  return new ToolctxError(
+    'tool-error',
+    `The MCP tool "${name}" failed${text ? `: ${text.slice(0, 1000)}` : '.'}`,
+    {
+      details: { remoteTool: name },
+    },
+  );
+}
+
+function textOf(result: CallToolResult): string | undefined {
+  if (!result.content.every((part) => part.type === 'text')) return undefined;
+  return result.content.map((part) => (part as { text: string }).text).join('\n');
+}
+
+function effectOf(tool: McpTool): Effect {
+  if (tool.annotations?.readOnlyHint === true) return 'read';
+  if (tool.annotations?.openWorldHint === false) return 'write';
+  return 'send';
+}
+
+/** A name every tool list accepts: MCP allows dots and slashes, OpenAI and Anthropic do not. */
+function localName(prefix: string, remote: string): string {
+  return `${prefix}${remote}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'tool';
+}
+
+/** A permissive validator: an object (or nothing, read as `{}`) with the required keys present. */
+function objectWithKeys(required: readonly string[]): StandardSchemaV1<Record<string, unknown>> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'toolctx-mcp',
+      validate(value) {
+        const args = value ?? {};
+        if (typeof args !== 'object' || Array.isArray(args)) {
+          return { issues: [{ message: 'Expected an object of named arguments.' }] };
+        }
+        const missing = required.filter((key) => !(key in args));
+        if (missing.length > 0) {
+          return { issues: missing.map((key) => ({ message: 'Required.', path: [key] })) };
+        }
+        return { value: args as Record<string, unknown> };
+      },
+    },
+  };
+}

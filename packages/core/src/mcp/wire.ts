@@ -1,0 +1,51 @@
+import type { ErrorInfo } from '../errors.js';
+
+/**
+ * Where a failed call's `ErrorInfo` travels in an MCP `isError` result: in `_meta` under this key
+ * (the machine channel) and as `structuredContent.error` (what generic MCP clients show).
+ */
+export const errorMetaKey = 'toolctx/error';
+
+/** The MCP progress fields for a toolctx progress report; `n` is the report's number in its call. */
+export function toMcpProgress(
+  payload: unknown,
+  n: number,
+): { progress: number; total?: number; message?: string } {
+  if (typeof payload === 'string') return { progress: n, message: payload };
+  if (typeof payload !== 'object' || payload === null) return { progress: n };
+  const { message, done, total } = payload as Record<string, unknown>;
+  return {
+    progress: isCount(done) ? done : n,
+    ...(isCount(total) ? { total } : {}),
+    ...(typeof message === 'string' ? { message } : {}),
+  };
+}
+
+/** The toolctx progress report for an MCP progress notification. */
+export function fromMcpProgress(progress: { progress: number; total?: number; message?: string }): {
+  message?: string;
+  done: number;
+  total?: number;
+} {
+  return {
+    ...(typeof progress.message === 'string' ? { message: progress.message } : {}),
+    done: progress.progress,
+    ...(isCount(progress.total) ? { total: progress.total } : {}),
+  };
+}
+
+/** The `ErrorInfo` a remote toolctx server put in an `isError` result, if it looks like one. */
+export function remoteErrorInfo(result: {
+  _meta?: Record<string, unknown>;
+  structuredContent?: Record<string, unknown>;
+}): ErrorInfo | undefined {
+  const candidate = result._meta?.[errorMetaKey] ?? result.structuredContent?.error;
+  if (typeof candidate !== 'object' || candidate === null) return undefined;
+  const { kind, message, retryable } = candidate as Record<string, unknown>;
+  if (typeof kind !== 'string' || typeof message !== 'string') return undefined;
+  return { ...(candidate as ErrorInfo), retryable: retryable === true };
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
