@@ -1,6 +1,12 @@
 /**
- * toolctx in the web page.
+ * `@toolctx/browser`: toolctx in the web page — the live-status widget (`attachStatus`,
+ * `<toolctx-status>`), the Web Worker door and the remote-run client.
  *
+ * @example
+ * ```ts
+ * import { attachStatus } from '@toolctx/browser';
+ * const status = attachStatus(document.querySelector('#status')!, run);
+ * ```
  * @module
  */
-export {};
+export * from './status/index.js';
