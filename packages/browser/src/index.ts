@@ -9,4 +9,7 @@
  * ```
  * @module
  */
+
+export type { RunEventStream } from './events/event-hub.js';
 export * from './status/index.js';
+export * from './worker-door/index.js';
