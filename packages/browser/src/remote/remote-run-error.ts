@@ -4,6 +4,16 @@ export type RemoteRunErrorCode = 'http-status' | 'unreachable';
 /**
  * The one error `connectRun` throws: the server refused the stream (`http-status`, with its
  * `status`), or it could not be reached after every retry (`unreachable`).
+ *
+ * @example
+ * ```ts
+ * import { connectRun, RemoteRunError } from '@toolctx/browser';
+ * try {
+ *   for await (const event of connectRun(url, runId)) console.log(event.type);
+ * } catch (error) {
+ *   if (error instanceof RemoteRunError && error.status === 401) signIn();
+ * }
+ * ```
  */
 export class RemoteRunError extends Error {
   readonly code: RemoteRunErrorCode;
