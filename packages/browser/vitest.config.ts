@@ -1,5 +1,6 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { sseTestServer } from './scripts/sse-test-server.mjs';
 
 // Debian's Chromium, never a downloaded one; flags that keep it quiet on a closed network.
 const chromium = playwright({
@@ -31,6 +32,8 @@ export default defineConfig({
         },
       },
       {
+        // The remote-run client's tests read server-sent events from this server.
+        plugins: [sseTestServer()],
         test: {
           name: 'chromium',
           include: ['src/**/*.test.ts'],

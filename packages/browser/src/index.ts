@@ -1,6 +1,16 @@
 /**
- * toolctx in the web page.
+ * `@toolctx/browser`: toolctx in the web page — the live-status widget (`attachStatus`,
+ * `<toolctx-status>`), the Web Worker door and the remote-run client.
  *
+ * @example
+ * ```ts
+ * import { attachStatus } from '@toolctx/browser';
+ * const status = attachStatus(document.querySelector('#status')!, run);
+ * ```
  * @module
  */
-export {};
+
+export type { RunEventStream } from './events/event-hub.js';
+export * from './remote/index.js';
+export * from './status/index.js';
+export * from './worker-door/index.js';

@@ -1,0 +1,87 @@
+import type { ToolEvent } from '@toolctx/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { attachStatus } from '../status/attach-status.js';
+import { frames, lineTexts } from '../status/test-helpers.js';
+import { connectRun } from './connect-run.js';
+import { RemoteRunError } from './remote-run-error.js';
+
+const base = `${location.origin}/sse-test`;
+const fast = { minDelayMs: 10, maxDelayMs: 50 };
+const id = (kind: string) => `${kind}-${crypto.randomUUID()}`;
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+async function collect(events: AsyncIterable<ToolEvent>): Promise<number[]> {
+  const seqs: number[] = [];
+  for await (const event of events) seqs.push(event.seq);
+  return seqs;
+}
+
+async function connections(runId: string): Promise<{ lastEventId: string | null; test: string | null }[]> {
+  return (await fetch(`${base}/log/${runId}`)).json();
+}
+
+afterEach(() => {
+  document.body.replaceChildren();
+});
+
+describe('connectRun', () => {
+  it('delivers each event exactly once, in order, across a dropped connection', async () => {
+    const runId = id('drop');
+    const seqs = await collect(connectRun(base, runId, { retry: fast, headers: { 'x-test': 'yes' } }));
+    expect(seqs).toEqual(range(1, 20));
+    expect(await connections(runId)).toEqual([
+      { lastEventId: null, test: 'yes' },
+      { lastEventId: '8', test: 'yes' },
+    ]);
+  });
+
+  it('drops events the server repeats on resume', async () => {
+    expect(await collect(connectRun(base, id('dup'), { retry: fast }))).toEqual(range(1, 20));
+  });
+
+  it('reconnects from the last event it delivered when seq skips', async () => {
+    const runId = id('gap');
+    expect(await collect(connectRun(base, runId, { retry: fast }))).toEqual(range(1, 20));
+    expect((await connections(runId)).map((c) => c.lastEventId)).toEqual([null, '5']);
+  });
+
+  it('starts after lastEventId', async () => {
+    const runId = id('plain');
+    expect(await collect(connectRun(base, runId, { lastEventId: 15 }))).toEqual(range(16, 20));
+    expect((await connections(runId))[0]?.lastEventId).toBe('15');
+  });
+
+  it('retries a 503 and gives up on a 404 with a typed error', async () => {
+    expect(await collect(connectRun(base, id('flaky'), { retry: fast }))).toEqual(range(1, 20));
+    const refused = collect(connectRun(base, id('missing'), { retry: fast }));
+    await expect(refused).rejects.toBeInstanceOf(RemoteRunError);
+    await expect(refused).rejects.toMatchObject({ code: 'http-status', status: 404 });
+  });
+
+  it('ends quietly when its signal aborts', async () => {
+    const controller = new AbortController();
+    const seqs: number[] = [];
+    for await (const event of connectRun(base, id('gap'), { signal: controller.signal, retry: fast })) {
+      seqs.push(event.seq);
+      if (event.seq === 3) controller.abort();
+    }
+    expect(seqs).toEqual([1, 2, 3]);
+  });
+
+  it('feeds attachStatus', async () => {
+    const element = document.createElement('div');
+    document.body.append(element);
+    const seen: string[] = [];
+    attachStatus(element, connectRun(base, id('drop'), { retry: fast }));
+    new MutationObserver(() => seen.push(lineTexts(element).join())).observe(element, {
+      subtree: true,
+      characterData: true,
+      childList: true,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await frames();
+    expect(seen.some((text) => /^page \d+$/.test(text))).toBe(true);
+    expect(lineTexts(element)).toEqual(['`crawl` done']);
+    expect(element.querySelector('progress')?.value).toBe(16);
+  });
+});

@@ -1,0 +1,138 @@
+import type { ToolEvent } from '@toolctx/core';
+import { RemoteRunError } from './remote-run-error.js';
+import { parseSse } from './sse-parser.js';
+
+/** Options of `connectRun`. */
+export interface ConnectRunOptions {
+  /** Resume after this `seq` (what a previous reader saw last). */
+  lastEventId?: number | string;
+  /** Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Ends the stream (the iteration finishes quietly). */
+  signal?: AbortSignal;
+  /** Sent with every request, such as `authorization`. */
+  headers?: HeadersInit;
+  /** Reconnection: delays double from `minDelayMs` to `maxDelayMs`; gives up after `attempts` failures in a row. */
+  retry?: { minDelayMs?: number; maxDelayMs?: number; attempts?: number };
+}
+
+/** A remote run's events, each exactly once and in `seq` order, across reconnections. */
+export interface RemoteRunStream extends AsyncIterable<ToolEvent> {
+  readonly runId: string;
+}
+
+/**
+ * Reads a run's server-sent event stream (`GET {url}/runs/{runId}/events`) as an async iterable
+ * that `attachStatus` accepts. A dropped connection is resumed with `Last-Event-ID`, with bounded
+ * backoff; duplicates are dropped and a gap in `seq` makes it reconnect from the last event it
+ * delivered (a gap the server cannot fill is then passed over). It ends after `run.finished` or
+ * when `signal` aborts; it throws a `RemoteRunError` when the server refuses the stream.
+ *
+ * @example
+ * ```ts
+ * import { attachStatus, connectRun } from '@toolctx/browser';
+ * const events = connectRun('https://tools.example.com', runId, { headers: { authorization } });
+ * attachStatus(document.querySelector('#status')!, events);
+ * for await (const event of events) if (event.type === 'tool.failed') console.warn(event.data);
+ * ```
+ */
+export function connectRun(url: string, runId: string, options: ConnectRunOptions = {}): RemoteRunStream {
+  const endpoint = `${url.replace(/\/+$/, '')}/runs/${encodeURIComponent(runId)}/events`;
+  return {
+    runId,
+    [Symbol.asyncIterator]() {
+      // Stopping the iteration aborts a read in flight rather than waiting for the next event.
+      const stop = new AbortController();
+      const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+      const events = read(endpoint, options, signal);
+      return {
+        next: () => events.next(),
+        return: async () => {
+          stop.abort();
+          return events.return(undefined);
+        },
+      };
+    },
+  };
+}
+
+async function* read(
+  endpoint: string,
+  options: ConnectRunOptions,
+  signal: AbortSignal,
+): AsyncGenerator<ToolEvent> {
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const { minDelayMs = 250, maxDelayMs = 5000, attempts = 8 } = options.retry ?? {};
+  let last = Number(options.lastEventId ?? 0) || 0;
+  let failures = 0;
+  let gapAfter: number | undefined; // the last seq from which a gap already made us reconnect
+  while (!signal.aborted) {
+    let gap = false;
+    try {
+      const headers = new Headers(options.headers);
+      headers.set('accept', 'text/event-stream');
+      if (last > 0) headers.set('last-event-id', String(last));
+      const response = await doFetch(endpoint, { headers, signal, cache: 'no-store' });
+      if (!response.ok || !response.body) {
+        await response.body?.cancel();
+        if (!retryable(response.status)) {
+          throw new RemoteRunError('http-status', `The run's event stream answered ${response.status}.`, {
+            status: response.status,
+          });
+        }
+      } else {
+        for await (const message of parseSse(response.body)) {
+          if (signal.aborted) return;
+          const event = parse(message.data);
+          if (!event) continue;
+          const seq = typeof event.seq === 'number' ? event.seq : Number(message.id);
+          if (!(seq > last)) continue; // seen already
+          if (seq > last + 1 && gapAfter !== last) {
+            gapAfter = last;
+            gap = true;
+            break;
+          }
+          last = seq;
+          failures = 0;
+          yield event;
+          if (event.type === 'run.finished') return;
+        }
+      }
+    } catch (error) {
+      if (error instanceof RemoteRunError || signal.aborted) {
+        if (signal.aborted) return;
+        throw error;
+      }
+    }
+    if (gap) continue;
+    if (++failures > attempts) {
+      throw new RemoteRunError('unreachable', `The run's event stream dropped ${failures} times in a row.`);
+    }
+    await sleep(Math.min(maxDelayMs, minDelayMs * 2 ** (failures - 1)), signal);
+  }
+}
+
+function parse(data: string): ToolEvent | undefined {
+  try {
+    const event = JSON.parse(data) as ToolEvent;
+    return typeof event?.type === 'string' ? event : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function retryable(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

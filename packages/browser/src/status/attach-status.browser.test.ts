@@ -1,0 +1,192 @@
+/// <reference types="@vitest/browser-playwright" />
+import { createRuntime, defineTool, ToolctxError } from '@toolctx/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cdp } from 'vitest/browser';
+import { z } from 'zod';
+import { attachStatus } from './attach-status.js';
+import { container, fakeSource, frames, lineTexts } from './test-helpers.js';
+
+afterEach(() => {
+  document.body.replaceChildren();
+});
+
+describe('attachStatus', () => {
+  it('shows a message verbatim and trimmed, in an aria-live="polite" region', async () => {
+    const source = fakeSource();
+    const element = container();
+    attachStatus(element, source);
+    source.emit('tool.started', 'c1', { tool: 'fetch' });
+    await frames();
+    expect(lineTexts(element)).toEqual(['`fetch` started…']);
+    source.emit('tool.progress', 'c1', { tool: 'fetch', payload: { message: '  Page 3 of 9  ' }, n: 1 });
+    await frames();
+    expect(lineTexts(element)).toEqual(['Page 3 of 9']);
+    const region = element.querySelector('[aria-live]');
+    expect(region?.getAttribute('aria-live')).toBe('polite');
+    expect(region?.contains(element.querySelector('.toolctx-status__text'))).toBe(true);
+  });
+
+  it('cuts a long message by grapheme, never splitting an emoji', async () => {
+    const source = fakeSource();
+    const element = container();
+    attachStatus(element, source, { maxMessageLength: 10 });
+    source.emit('tool.progress', 'c1', {
+      tool: 't',
+      payload: { message: `${'👨‍👩‍👧'.repeat(9)}👍🏽👍🏽👍🏽` },
+      n: 1,
+    });
+    await frames();
+    expect(lineTexts(element)).toEqual([`${'👨‍👩‍👧'.repeat(9)}👍🏽… (+2 more)`]);
+  });
+
+  it('shows the generic line for a report without a message', async () => {
+    const source = fakeSource();
+    const element = container();
+    attachStatus(element, source);
+    source.emit('tool.progress', 'c1', { tool: 'crawl', payload: { pages: 2 }, n: 1 });
+    source.emit('tool.progress', 'c1', { tool: 'crawl', payload: 7, n: 2 });
+    await frames();
+    expect(lineTexts(element)).toEqual(['`crawl` reported progress (2 so far)…']);
+  });
+
+  it('takes templates overridden per key and per tool', async () => {
+    const source = fakeSource();
+    const element = container();
+    attachStatus(element, source, {
+      templates: { 'tool.progress': '» {message}', 'tool.search.progress': 'Searching {message}' },
+    });
+    source.emit('tool.progress', 'a', { tool: 'search', payload: { message: 'cats' }, n: 1 });
+    source.emit('tool.progress', 'b', { tool: 'read', payload: { message: 'page 1' }, n: 1 });
+    await frames();
+    expect(lineTexts(element)).toEqual(['Searching cats', '» page 1']);
+  });
+
+  it('draws a progress bar from done and total', async () => {
+    const source = fakeSource();
+    const element = container();
+    attachStatus(element, source);
+    source.emit('tool.progress', 'a', { tool: 't', payload: { message: 'no numbers' }, n: 1 });
+    await frames();
+    expect(element.querySelector('progress')).toBeNull();
+    source.emit('tool.progress', 'a', { tool: 't', payload: { done: 3, total: 10 }, n: 2 });
+    await frames();
+    const bar = element.querySelector('progress');
+    expect([bar?.value, bar?.max]).toEqual([3, 10]);
+    source.emit('tool.progress', 'a', { tool: 't', payload: { done: 7, total: 10 }, n: 3 });
+    await frames();
+    expect(element.querySelectorAll('progress')).toHaveLength(1);
+    expect(element.querySelector('progress')?.value).toBe(7);
+  });
+
+  it('gives parallel calls of a local run a line each, then done, failed and cancelled end states', async () => {
+    const gates: Record<string, () => void> = {};
+    const step = defineTool({
+      name: 'step',
+      description: 'Reports, then waits to be let go.',
+      input: z.object({ id: z.string(), fail: z.boolean().default(false) }),
+      execute: async ({ id, fail }, ctx) => {
+        ctx.progress({ message: `working on ${id}` });
+        await new Promise<void>((resolve) => {
+          gates[id] = resolve;
+        });
+        if (fail) throw new ToolctxError('tool-error', `Could not finish ${id}.`);
+        return id;
+      },
+    });
+    const run = createRuntime({ tools: [step] }).startRun();
+    const element = container();
+    attachStatus(element, run);
+    const cancel = new AbortController();
+    const results = run.callBatch([
+      { tool: 'step', args: { id: 'a' } },
+      { tool: 'step', args: { id: 'b', fail: true } },
+      { tool: 'step', args: { id: 'c' }, signal: cancel.signal },
+    ]);
+    await frames();
+    expect(lineTexts(element)).toEqual(['working on a', 'working on b', 'working on c']);
+    const states = () =>
+      [...element.querySelectorAll<HTMLElement>('.toolctx-status__line')].map((row) => row.dataset.state);
+    expect(states()).toEqual(['running', 'running', 'running']);
+    gates.a!();
+    gates.b!();
+    cancel.abort();
+    await results;
+    await frames();
+    expect(states()).toEqual(['done', 'failed', 'cancelled']);
+    expect(lineTexts(element)).toEqual([
+      '`step` done',
+      '`step` failed: Could not finish b.',
+      '`step` cancelled',
+    ]);
+    const rows = element.querySelectorAll<HTMLElement>('.toolctx-status__line');
+    expect(getComputedStyle(rows[0]!).transitionProperty).toBe('opacity');
+    expect(getComputedStyle(rows[1]!).color).toBe('rgb(179, 38, 30)');
+  });
+
+  it('dims end states without a transition when motion is reduced', async () => {
+    const session = cdp();
+    await session.send('Emulation.setEmulatedMedia', {
+      features: [{ name: 'prefers-reduced-motion', value: 'reduce' }],
+    });
+    try {
+      const source = fakeSource();
+      const element = container();
+      attachStatus(element, source);
+      source.emit('tool.finished', 'a', { tool: 't', durationMs: 1 });
+      await frames();
+      const row = element.querySelector<HTMLElement>('.toolctx-status__line')!;
+      expect(getComputedStyle(row).transitionProperty).toBe('none');
+      expect(Number(getComputedStyle(row).opacity)).toBeLessThan(1);
+    } finally {
+      await session.send('Emulation.setEmulatedMedia', { features: [] });
+    }
+  });
+
+  it('detach() removes its listener and its DOM, and writes nothing after', async () => {
+    const source = fakeSource();
+    const element = container();
+    const status = attachStatus(element, source);
+    source.emit('tool.started', 'a', { tool: 't' });
+    await frames();
+    expect(source.listeners).toBe(1);
+    source.emit('tool.progress', 'a', { tool: 't', payload: 'queued but never drawn', n: 1 });
+    let mutations = 0;
+    const observer = new MutationObserver((records) => {
+      mutations += records.length;
+    });
+    observer.observe(element, { subtree: true, childList: true, characterData: true, attributes: true });
+    status.detach();
+    await frames(1);
+    const afterDetach = mutations;
+    expect(afterDetach).toBe(1); // the widget's root leaving
+    expect(element.childNodes).toHaveLength(0);
+    expect(source.listeners).toBe(0);
+    source.emit('tool.progress', 'a', { tool: 't', payload: 'late', n: 2 });
+    await frames(3);
+    expect(mutations).toBe(afterDetach);
+    observer.disconnect();
+    status.detach();
+  });
+
+  it('shows markup in a message as text and runs none of it', async () => {
+    const ran: string[] = [];
+    (window as unknown as { pwned: (what: string) => void }).pwned = (what) => ran.push(what);
+    const source = fakeSource();
+    const element = container();
+    attachStatus(element, source, {
+      templates: { 'tool.failed': '{error}' },
+    });
+    const attack = '<img src=x onerror=pwned("img")><script>pwned("script")</script>';
+    source.emit('tool.progress', 'a', { tool: 't', payload: { message: attack }, n: 1 });
+    source.emit('tool.failed', 'b', {
+      tool: '<b onmouseover=pwned("tool")>',
+      durationMs: 1,
+      error: { kind: 'tool-error', message: attack, retryable: false },
+    });
+    await frames(3);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lineTexts(element)).toEqual([attack, attack]);
+    expect(element.querySelector('img, script, b')).toBeNull();
+    expect(ran).toEqual([]);
+  });
+});

@@ -1,0 +1,38 @@
+import type { ToolEvent } from '@toolctx/core';
+
+/** A hand-driven event source that counts its listeners. */
+export function fakeSource() {
+  const listeners = new Set<(event: ToolEvent) => void>();
+  let seq = 0;
+  return {
+    subscribe(listener: (event: ToolEvent) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    get listeners() {
+      return listeners.size;
+    },
+    emit(type: string, callId: string, data: Record<string, unknown>) {
+      const event = { type, seq: ++seq, runId: 'run_t', callId, ts: Date.now(), data } as ToolEvent;
+      for (const listener of listeners) listener(event);
+      return event;
+    },
+  };
+}
+
+/** Resolves after `count` animation frames. */
+export async function frames(count = 2): Promise<void> {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+}
+
+/** A fresh container in the page. */
+export function container(): HTMLElement {
+  const element = document.createElement('section');
+  document.body.append(element);
+  return element;
+}
+
+/** The text of each line shown in `root`. */
+export function lineTexts(root: ParentNode): string[] {
+  return [...root.querySelectorAll('.toolctx-status__text')].map((node) => node.textContent ?? '');
+}

@@ -1,0 +1,97 @@
+// A Worker module for the tests: tools served through serveInWorker.
+import { createRuntime, defineTool, ToolctxError } from '@toolctx/core';
+import { z } from 'zod';
+import { serveInWorker } from './serve-in-worker.js';
+
+let abortSeen = false;
+const never = () => new Promise<never>(() => {});
+
+const tools = [
+  defineTool({
+    name: 'count_words',
+    description: 'Counts words.',
+    input: z.object({ text: z.string() }),
+    execute: ({ text }) => text.split(/\s+/).filter(Boolean).length,
+  }),
+  defineTool({
+    name: 'steps',
+    description: 'Reports each step.',
+    input: z.object({ count: z.number() }),
+    execute: async ({ count }, ctx) => {
+      for (let i = 1; i <= count; i++) {
+        ctx.progress({ message: `step ${i}`, done: i, total: count });
+        if (i % 50 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      return count;
+    },
+  }),
+  defineTool({
+    name: 'wait_for_abort',
+    description: 'Waits until its signal fires.',
+    input: z.object({}),
+    execute: async (_args, ctx) => {
+      ctx.progress({ message: 'waiting' });
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+      abortSeen = true;
+      return 'saw the abort';
+    },
+  }),
+  defineTool({
+    name: 'was_aborted',
+    description: 'Says whether wait_for_abort saw its signal fire.',
+    input: z.object({}),
+    execute: () => abortSeen,
+  }),
+  defineTool({
+    name: 'fail_typed',
+    description: 'Fails with a chosen kind.',
+    input: z.object({}),
+    execute: () => {
+      throw new ToolctxError('policy-refused', 'Not while planning.', { details: { phase: 'plan' } });
+    },
+  }),
+  defineTool({
+    name: 'door',
+    description: 'Names the door and run it runs in.',
+    input: z.object({}),
+    execute: (_args, ctx) => ({ runId: ctx.runId, hasDispatch: ctx.tools !== undefined }),
+  }),
+  defineTool({
+    name: 'hang',
+    description: 'Never finishes.',
+    input: z.object({}),
+    execute: async (_args, ctx) => {
+      ctx.progress({ message: 'hanging' });
+      return never();
+    },
+  }),
+  defineTool({
+    name: 'crash_later',
+    description: 'Throws outside any call, killing the Worker.',
+    input: z.object({}),
+    execute: async (_args, ctx) => {
+      ctx.progress({ message: 'about to crash' });
+      setTimeout(() => {
+        throw new Error('uncaught in the Worker');
+      }, 5);
+      return never();
+    },
+  }),
+  defineTool({
+    name: 'bad_progress',
+    description: 'Reports progress that cannot be cloned.',
+    input: z.object({}),
+    execute: (_args, ctx) => {
+      ctx.progress({ handle: () => 1 } as never);
+      return 'reported';
+    },
+  }),
+  defineTool({
+    name: 'returns_function',
+    description: 'Returns something that cannot be cloned.',
+    input: z.object({}),
+    execute: () => () => 1,
+  }),
+];
+
+serveInWorker(createRuntime({ tools }));

@@ -1,0 +1,160 @@
+import { inProcessDoor, type Run, type Runtime, type ToolEvent, type ToolResult } from '@toolctx/core';
+import { webWorkerDoor } from './door.js';
+import {
+  type Envelope,
+  type FromWorker,
+  isEnvelope,
+  type ToWorker,
+  type WireStats,
+  wireTag,
+} from './protocol.js';
+
+/** The side of a Worker that `serveInWorker` listens on: the Worker's global scope by default. */
+export interface WorkerScopeLike {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+}
+
+/** What `serveInWorker` returns. */
+export interface WorkerServer {
+  /** Stops answering the page; runs in flight are aborted. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `runtime`'s tools to the page from inside a dedicated Worker. Call it at the top level of
+ * the Worker module; the page connects with `connectWorker`. A runtime on the default in-process
+ * door is served through `webWorkerDoor`.
+ *
+ * @example
+ * ```ts
+ * // tools.worker.ts
+ * import { serveInWorker } from '@toolctx/browser/worker';
+ * import { createRuntime } from '@toolctx/core';
+ * import { tools } from './tools.js';
+ * serveInWorker(createRuntime({ tools }));
+ * ```
+ */
+export function serveInWorker(
+  runtime: Runtime,
+  scope: WorkerScopeLike = globalThis as unknown as WorkerScopeLike,
+): WorkerServer {
+  const served = runtime.door === inProcessDoor ? runtime.withDoor(webWorkerDoor) : runtime;
+  const runs = new Map<string, Run>();
+  const cancels = new Map<number, AbortController>();
+  const send = (message: FromWorker) =>
+    scope.postMessage({ tag: wireTag, message } satisfies Envelope<FromWorker>);
+  const stats = (run: Run | undefined): WireStats | undefined => run && { ...run.stats };
+  const sendEvent = (event: ToolEvent) => {
+    try {
+      send({ t: 'event', event });
+    } catch {
+      // Core checks progress for clone safety; anything else that slipped through crosses as JSON.
+      send({ t: 'event', event: JSON.parse(JSON.stringify(event)) });
+    }
+  };
+
+  const onMessage = async (messageEvent: MessageEvent) => {
+    if (!isEnvelope<ToWorker>(messageEvent.data)) return;
+    const message = messageEvent.data.message;
+    switch (message.t) {
+      case 'start': {
+        const run = served.startRun({ ...message.options, runId: message.runId });
+        // run.started is made inside startRun, before anyone can subscribe; it is always seq 1.
+        const { phase = 'act', sessionId } = message.options;
+        sendEvent({
+          type: 'run.started',
+          seq: 1,
+          runId: run.runId,
+          ts: Date.now(),
+          data: sessionId ? { phase, sessionId } : { phase },
+        });
+        run.events.subscribe(sendEvent);
+        runs.set(message.runId, run);
+        return;
+      }
+      case 'call': {
+        const run = runs.get(message.runId);
+        const requests = message.calls.map(({ cancel, ...request }) => {
+          if (cancel === undefined) return request;
+          const controller = new AbortController();
+          cancels.set(cancel, controller);
+          return { ...request, signal: controller.signal };
+        });
+        const results: ToolResult[] = run
+          ? await run.callBatch(requests)
+          : requests.map(() => ({ ok: false, error: runGone(message.runId) }));
+        for (const call of message.calls) if (call.cancel !== undefined) cancels.delete(call.cancel);
+        try {
+          send({ t: 'results', id: message.id, results, stats: stats(run) });
+        } catch {
+          send({ t: 'results', id: message.id, results: results.map(cloneable), stats: stats(run) });
+        }
+        return;
+      }
+      case 'cancel':
+        cancels.get(message.key)?.abort();
+        return;
+      case 'abort':
+      case 'end': {
+        const run = runs.get(message.runId);
+        if (run) await (message.t === 'abort' ? run.abort(message.reason) : run.end());
+        runs.delete(message.runId);
+        send({ t: 'done', id: message.id, stats: stats(run) });
+        return;
+      }
+    }
+  };
+  scope.addEventListener('message', onMessage);
+  announce(send);
+  return {
+    async close() {
+      scope.removeEventListener('message', onMessage);
+      await Promise.all([...runs.values()].map((run) => run.abort('the Worker stopped serving')));
+      runs.clear();
+    },
+  };
+}
+
+/**
+ * Tells the page the Worker is listening. Where Web Locks exist, the Worker first takes a lock it
+ * holds until it dies, so the page learns of its death even from a `terminate()` it did not see.
+ */
+function announce(send: (message: FromWorker) => void): void {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  if (!locks) {
+    send({ t: 'ready' });
+    return;
+  }
+  const lock = `toolctx-worker-${crypto.randomUUID()}`;
+  void locks.request(lock, () => {
+    send({ t: 'ready', lock });
+    return new Promise<never>(() => {});
+  });
+}
+
+function cloneable(result: ToolResult): ToolResult {
+  try {
+    structuredClone(result);
+    return result;
+  } catch {
+    return {
+      ok: false,
+      error: {
+        kind: 'internal',
+        message: "The tool's return value cannot cross to the page (DataCloneError): return plain data.",
+        exception: 'DataCloneError',
+        retryable: false,
+      },
+    };
+  }
+}
+
+function runGone(runId: string) {
+  return {
+    kind: 'aborted' as const,
+    message: `The run ${runId} has ended in the Worker; start a new run.`,
+    retryable: false,
+  };
+}

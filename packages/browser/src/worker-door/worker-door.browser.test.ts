@@ -1,0 +1,186 @@
+import type { ToolEvent } from '@toolctx/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { attachStatus } from '../status/attach-status.js';
+import { frames, lineTexts } from '../status/test-helpers.js';
+import { connectWorker, type WorkerConnection } from './connect-worker.js';
+import type { WorkerRun } from './worker-run.js';
+
+const open: WorkerConnection[] = [];
+function connect(): WorkerConnection {
+  const connection = connectWorker(
+    new Worker(new URL('./fixture.worker.ts', import.meta.url), { type: 'module' }),
+  );
+  open.push(connection);
+  return connection;
+}
+afterEach(() => {
+  for (const connection of open.splice(0)) connection.terminate();
+  document.body.replaceChildren();
+});
+
+const lostReason = { details: { reason: 'worker-lost' } };
+
+/** Resolves once `count` progress reports have arrived. */
+function reports(run: WorkerRun, count: number): Promise<void> {
+  let seen = 0;
+  return new Promise((resolve) => {
+    const stop = run.events.subscribe((event) => {
+      if (event.type === 'tool.progress' && ++seen === count) resolve(stop());
+    });
+  });
+}
+
+describe('the Web Worker door', () => {
+  it('runs a tool in the Worker and returns its result, in a run with a known id', async () => {
+    const run = connect().startRun();
+    expect(run.runId).toMatch(/^run_/);
+    expect(await run.call({ tool: 'count_words', args: { text: 'one two three' } })).toEqual({
+      ok: true,
+      value: 3,
+      content: '3',
+    });
+    const door = await run.call({ tool: 'door', args: {} });
+    expect(door).toMatchObject({ ok: true, value: { runId: run.runId, hasDispatch: true } });
+  });
+
+  it('delivers every event in order, from run.started to run.finished', async () => {
+    const run = connect().startRun({ sessionId: 's1' });
+    const events: ToolEvent[] = [];
+    const iterated = (async () => {
+      const seen: string[] = [];
+      for await (const event of run.events) seen.push(event.type);
+      return seen;
+    })();
+    run.events.subscribe((event) => events.push(event));
+    const results = await run.callBatch([
+      { tool: 'steps', args: { count: 200 } },
+      { tool: 'steps', args: { count: 3 } },
+    ]);
+    expect(results.map((result) => result.ok && result.value)).toEqual([200, 3]);
+    expect(run.stats).toEqual({ progressDropped: 0, progressRejected: 0 });
+    await run.call({ tool: 'bad_progress', args: {} });
+    expect(run.stats.progressRejected).toBe(1);
+    await run.end();
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events[0]).toMatchObject({ type: 'run.started', data: { phase: 'act', sessionId: 's1' } });
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', data: { status: 'ended', calls: 3 } });
+    const firstCall = events.find((event) => event.type === 'tool.started')!.callId;
+    const reports = events.filter((event) => event.callId === firstCall && event.type === 'tool.progress');
+    expect(reports.map((event) => (event.data as { n: number }).n)).toEqual(
+      Array.from({ length: 200 }, (_, i) => i + 1),
+    );
+    expect(await iterated).toHaveLength(events.length);
+    expect(run.signal.aborted).toBe(true);
+  });
+
+  it("carries an abort in the page to the tool's ctx.signal in the Worker", async () => {
+    const run = connect().startRun();
+    const controller = new AbortController();
+    const waiting = run.call({ tool: 'wait_for_abort', args: {}, signal: controller.signal });
+    await new Promise<void>((resolve) => {
+      const stop = run.events.subscribe((event) => {
+        if (event.type === 'tool.progress') resolve(stop());
+      });
+    });
+    controller.abort();
+    expect(await waiting).toMatchObject({ ok: false, error: { kind: 'aborted' } });
+    expect(await run.call({ tool: 'was_aborted', args: {} })).toMatchObject({ ok: true, value: true });
+  });
+
+  it('carries an ErrorInfo across intact', async () => {
+    const run = connect().startRun();
+    expect(await run.call({ tool: 'fail_typed', args: {} })).toEqual({
+      ok: false,
+      error: {
+        kind: 'policy-refused',
+        message: 'Not while planning.',
+        retryable: false,
+        details: { phase: 'plan' },
+      },
+    });
+    expect(await run.call({ tool: 'nope', args: {} })).toMatchObject({
+      ok: false,
+      error: { kind: 'unknown-tool' },
+    });
+    expect(await run.call({ tool: 'count_words', args: { text: 1 } })).toMatchObject({
+      ok: false,
+      error: { kind: 'args-invalid' },
+    });
+  });
+
+  it('refuses what cannot cross postMessage, as data', async () => {
+    const run = connect().startRun();
+    expect(await run.call({ tool: 'count_words', args: { text: () => 'x' } })).toMatchObject({
+      ok: false,
+      error: { kind: 'args-invalid' },
+    });
+    expect(await run.call({ tool: 'returns_function', args: {} })).toMatchObject({
+      ok: false,
+      error: { kind: 'internal', exception: 'DataCloneError' },
+    });
+  });
+
+  it('settles every call in flight as failed when the Worker is terminated', async () => {
+    const connection = connect();
+    const run = connection.startRun();
+    const events: ToolEvent[] = [];
+    run.events.subscribe((event) => events.push(event));
+    const started = reports(run, 2);
+    const calls = run.callBatch([
+      { tool: 'hang', args: {} },
+      { tool: 'hang', args: {} },
+    ]);
+    await started;
+    connection.terminate();
+    const results = await calls;
+    expect(results).toMatchObject([
+      { ok: false, error: lostReason },
+      { ok: false, error: lostReason },
+    ]);
+    expect(events.filter((event) => event.type === 'tool.failed')).toHaveLength(2);
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', data: { status: 'aborted' } });
+    expect(await run.call({ tool: 'count_words', args: { text: 'a' } })).toMatchObject({
+      ok: false,
+      error: lostReason,
+    });
+    await run.end(); // resolves, never hangs
+  });
+
+  it('notices a terminate() it did not make, through the Web Lock the Worker held', async () => {
+    const worker = new Worker(new URL('./fixture.worker.ts', import.meta.url), { type: 'module' });
+    const connection = connectWorker(worker);
+    const run = connection.startRun();
+    const started = reports(run, 1);
+    const call = run.call({ tool: 'hang', args: {} });
+    await started;
+    worker.terminate();
+    expect(await call).toMatchObject({
+      ok: false,
+      error: { ...lostReason, details: { cause: 'terminated' } },
+    });
+    expect(connection.lost?.kind).toBe('internal');
+  });
+
+  it('settles every call in flight as failed when the Worker throws an uncaught error', async () => {
+    const connection = connect();
+    const run = connection.startRun();
+    const element = document.createElement('div');
+    document.body.append(element);
+    attachStatus(element, run);
+    const [crash, hang] = await run.callBatch([
+      { tool: 'crash_later', args: {} },
+      { tool: 'hang', args: {} },
+    ]);
+    expect(crash).toMatchObject({
+      ok: false,
+      error: { ...lostReason, details: { cause: 'uncaught-error' } },
+    });
+    expect(hang).toMatchObject({ ok: false, error: lostReason });
+    expect(JSON.stringify(crash)).not.toContain('uncaught in the Worker');
+    await frames();
+    expect(lineTexts(element)).toEqual([
+      '`crash_later` failed: The Web Worker running this tool failed with an uncaught error and was stopped.',
+      '`hang` failed: The Web Worker running this tool failed with an uncaught error and was stopped.',
+    ]);
+  });
+});
