@@ -3,4 +3,4 @@
  *
  * @module
  */
-export {};
+export * from './stores/index.js';
