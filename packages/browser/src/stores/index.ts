@@ -1,2 +1,3 @@
 export { createIdbArtifactStore, type IdbArtifactStoreOptions } from './idb-artifact-store.js';
+export { createIdbCache, type IdbCacheOptions } from './idb-cache.js';
 export type { IdbConnectionChange } from './idb-connection.js';
