@@ -13,4 +13,5 @@
 export type { RunEventStream } from './events/event-hub.js';
 export * from './remote/index.js';
 export * from './status/index.js';
+export * from './stores/index.js';
 export * from './worker-door/index.js';

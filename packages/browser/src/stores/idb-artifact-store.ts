@@ -1,0 +1,268 @@
+import {
+  type ArtifactLimits,
+  type ArtifactMeta,
+  type ArtifactPut,
+  type ArtifactScope,
+  type ArtifactStore,
+  createArtifactMeta,
+  decodeArtifactData,
+  encodeArtifactData,
+  isArtifactExpired,
+  isRef,
+  newRef,
+  readAllBytes,
+  scopeKey,
+  streamBytes,
+  ToolctxError,
+  verifyArtifactBytes,
+} from '@toolctx/core';
+import type { IDBPTransaction } from 'idb';
+import { type IdbConnectionChange, idbConnection } from './idb-connection.js';
+
+/**
+ * Options of {@link createIdbArtifactStore}.
+ *
+ * @example
+ * ```ts
+ * import type { IdbArtifactStoreOptions } from '@toolctx/browser';
+ * const options: IdbArtifactStoreOptions = { name: 'my-app-artifacts', limits: { maxCountPerScope: 500 } };
+ * ```
+ */
+export interface IdbArtifactStoreOptions {
+  /** The IndexedDB database name; `toolctx-artifacts` by default. */
+  name?: string;
+  /** Epoch milliseconds; `Date.now` by default. Tests pass a fake clock to drive expiry. */
+  clock?: () => number;
+  limits?: ArtifactLimits;
+  /** Told when another tab's upgrade closes this store's connection, or blocks this store's upgrade. */
+  onVersionChange?: (change: IdbConnectionChange) => void;
+}
+
+/** Object store names; the tests reach in through them to corrupt or count records. */
+export const IDB_STORES = { meta: 'meta', bytes: 'bytes', scopes: 'scopes' } as const;
+const ALL = Object.values(IDB_STORES);
+
+/** A metadata record: scope key, per-scope sequence (list order), expiry (indexed), meta. */
+interface MetaRecord {
+  s: string;
+  q: number;
+  e?: number;
+  m: ArtifactMeta;
+}
+/** Per-scope totals, kept in the same transactions as the records they count. */
+interface ScopeTotals {
+  count: number;
+  bytes: number;
+  seq: number;
+}
+type Tx = IDBPTransaction<unknown, string[], 'readwrite'>;
+
+const CURSOR = /^cur_([0-9a-z]{1,11})$/;
+
+function invalid(message: string): ToolctxError {
+  return new ToolctxError('invalid-argument', message);
+}
+
+function quota(message: string, details: Record<string, unknown>): ToolctxError {
+  return new ToolctxError(
+    'quota-exceeded',
+    `${message} Nothing was stored; delete artifacts or store less.`,
+    {
+      details,
+    },
+  );
+}
+
+/**
+ * An {@link ArtifactStore} in IndexedDB (through idb), for pages and Workers of one origin. Every
+ * put writes metadata, bytes and the scope's totals in ONE transaction, so a failure (a cap, the
+ * browser's quota, a closed tab) leaves no partial artifact; caps are checked inside it, so tabs
+ * putting at once cannot both slip under one. Digests are verified on every read. Expired
+ * artifacts are invisible and deleted when next seen. `putStream` and `getStream` work but hold
+ * the whole payload in memory, as IndexedDB stores one value per record. When another tab opens a
+ * newer version of the database, this store closes its connection and reopens on its next call.
+ *
+ * @example
+ * ```ts
+ * import { createIdbArtifactStore } from '@toolctx/browser';
+ * const store = createIdbArtifactStore({ limits: { maxBytesPerScope: 50_000_000 } });
+ * const scope = { tenant: 't', principal: 'p', conversation: 'c' };
+ * const meta = await store.put(scope, { kind: 'report', data: { rows: [1, 2] } });
+ * (await store.get(scope, meta.ref))?.data; // { rows: [1, 2] }
+ * ```
+ */
+export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): ArtifactStore {
+  const clock = options.clock ?? Date.now;
+  const limits = Object.freeze({ ...options.limits });
+  for (const [name, value] of Object.entries(limits)) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
+      throw invalid(`Artifact limit "${name}" must be a whole number ≥ 0, got ${value}.`);
+    }
+  }
+  const transaction = idbConnection(
+    options.name ?? 'toolctx-artifacts',
+    ALL,
+    (db) => {
+      if (!db.objectStoreNames.contains(IDB_STORES.meta)) {
+        const meta = db.createObjectStore(IDB_STORES.meta);
+        meta.createIndex('order', ['s', 'q'], { unique: true });
+        meta.createIndex('expiry', ['s', 'e']);
+      }
+      for (const store of [IDB_STORES.bytes, IDB_STORES.scopes]) {
+        if (!db.objectStoreNames.contains(store)) db.createObjectStore(store);
+      }
+    },
+    options.onVersionChange,
+  );
+  const inScope = <T>(work: (tx: Tx) => Promise<T>) => transaction(ALL, 'readwrite', work);
+
+  const totalsOf = async (tx: Tx, key: string): Promise<ScopeTotals> =>
+    (await tx.objectStore(IDB_STORES.scopes).get(key)) ?? { count: 0, bytes: 0, seq: 0 };
+
+  const remove = async (tx: Tx, key: string, records: MetaRecord[]): Promise<void> => {
+    if (records.length === 0) return;
+    const totals = await totalsOf(tx, key);
+    for (const { m } of records) {
+      await tx.objectStore(IDB_STORES.meta).delete([key, m.ref]);
+      await tx.objectStore(IDB_STORES.bytes).delete([key, m.ref]);
+      totals.count -= 1;
+      totals.bytes -= m.bytes;
+    }
+    await tx.objectStore(IDB_STORES.scopes).put(totals, key);
+  };
+
+  /** Deletes the scope's expired artifacts (through the expiry index) and gives its totals. */
+  const sweep = async (tx: Tx, key: string, now: number): Promise<ScopeTotals> => {
+    const range = IDBKeyRange.bound([key, Number.NEGATIVE_INFINITY], [key, now]);
+    await remove(tx, key, await tx.objectStore(IDB_STORES.meta).index('expiry').getAll(range));
+    return totalsOf(tx, key);
+  };
+
+  /** The live record of `ref`, or null; an expired one is deleted on sight. */
+  const live = async (tx: Tx, key: string, ref: string): Promise<MetaRecord | null> => {
+    const record: MetaRecord | undefined = await tx.objectStore(IDB_STORES.meta).get([key, ref]);
+    if (!record) return null;
+    if (!isArtifactExpired(record.m, clock())) return record;
+    await remove(tx, key, [record]);
+    return null;
+  };
+
+  const store = async (
+    scope: ArtifactScope,
+    input: Omit<ArtifactPut, 'data'>,
+    encoded: { bytes: Uint8Array; encoding: ArtifactMeta['encoding'] },
+  ): Promise<ArtifactMeta> => {
+    const key = scopeKey(scope);
+    const size = encoded.bytes.byteLength;
+    const { maxArtifactBytes: maxSize, maxCountPerScope: maxCount, maxBytesPerScope: maxBytes } = limits;
+    if (maxSize !== undefined && size > maxSize) {
+      throw quota(`The artifact is ${size} bytes; the limit is ${maxSize}.`, {
+        limit: 'maxArtifactBytes',
+        max: maxSize,
+        requested: size,
+      });
+    }
+    // The digest is awaited before the transaction opens: a transaction cannot outlive a non-IDB await.
+    const meta = await createArtifactMeta(input, { ...encoded, ref: newRef(), now: clock() });
+    return inScope(async (tx) => {
+      const totals = await sweep(tx, key, clock());
+      if (maxCount !== undefined && totals.count + 1 > maxCount) {
+        throw quota(`This scope already holds ${totals.count} artifacts; the limit is ${maxCount}.`, {
+          limit: 'maxCountPerScope',
+          max: maxCount,
+          used: totals.count,
+        });
+      }
+      if (maxBytes !== undefined && totals.bytes + size > maxBytes) {
+        throw quota(
+          `This scope holds ${totals.bytes} bytes; ${size} more would pass the limit of ${maxBytes}.`,
+          { limit: 'maxBytesPerScope', max: maxBytes, used: totals.bytes, requested: size },
+        );
+      }
+      const seq = totals.seq + 1;
+      await tx.objectStore(IDB_STORES.bytes).put(encoded.bytes, [key, meta.ref]);
+      const record: MetaRecord = { s: key, q: seq, m: meta };
+      if (meta.expiresAt !== undefined) record.e = meta.expiresAt;
+      await tx.objectStore(IDB_STORES.meta).put(record, [key, meta.ref]);
+      await tx
+        .objectStore(IDB_STORES.scopes)
+        .put({ count: totals.count + 1, bytes: totals.bytes + size, seq }, key);
+      return meta;
+    });
+  };
+
+  const readVerified = async (scope: ArtifactScope, ref: string) => {
+    const key = scopeKey(scope);
+    if (!isRef(ref)) return null;
+    const read = await inScope(async (tx) => {
+      const record = await live(tx, key, ref);
+      const bytes: Uint8Array | undefined =
+        record && (await tx.objectStore(IDB_STORES.bytes).get([key, ref]));
+      return record ? { meta: record.m, bytes: bytes ?? new Uint8Array() } : null;
+    });
+    if (read) await verifyArtifactBytes(read.meta, read.bytes);
+    return read;
+  };
+
+  const visible = async (scope: ArtifactScope, ref: string, drop: boolean): Promise<ArtifactMeta | null> => {
+    const key = scopeKey(scope);
+    if (!isRef(ref)) return null;
+    return inScope(async (tx) => {
+      const record = await live(tx, key, ref);
+      if (record && drop) await remove(tx, key, [record]);
+      return record?.m ?? null;
+    });
+  };
+
+  return {
+    capabilities: Object.freeze({ streaming: true, limits }),
+
+    put: async (scope, input) => store(scope, input, encodeArtifactData(input?.data)),
+
+    head: (scope, ref) => visible(scope, ref, false),
+
+    async get(scope, ref) {
+      const read = await readVerified(scope, ref);
+      return read ? { meta: read.meta, data: decodeArtifactData(read.meta.encoding, read.bytes) } : null;
+    },
+
+    delete: async (scope, ref) => (await visible(scope, ref, true)) !== null,
+
+    async list(scope, { cursor, limit = 100 } = {}) {
+      if (!(Number.isSafeInteger(limit) && limit >= 1)) {
+        throw invalid(`list "limit" must be a whole number ≥ 1, got ${limit}.`);
+      }
+      const match = cursor === undefined ? null : CURSOR.exec(String(cursor));
+      if (cursor !== undefined && !match) {
+        throw invalid(
+          `The list cursor ${JSON.stringify(cursor)} was not made by this store. Pass the cursor of the previous page as is, or none to start over.`,
+        );
+      }
+      const after = match ? Number.parseInt(match[1]!, 36) : 0;
+      const key = scopeKey(scope);
+      const records: MetaRecord[] = await inScope(async (tx) => {
+        await sweep(tx, key, clock());
+        const range = IDBKeyRange.bound([key, after], [key, Number.POSITIVE_INFINITY], true);
+        return tx
+          .objectStore(IDB_STORES.meta)
+          .index('order')
+          .getAll(range, limit + 1);
+      });
+      const page = records.slice(0, limit);
+      const artifacts = page.map((record) => record.m);
+      return records.length > limit
+        ? { artifacts, cursor: `cur_${page.at(-1)!.q.toString(36)}` }
+        : { artifacts };
+    },
+
+    async putStream(scope, input) {
+      const bytes = await readAllBytes(input?.data, limits.maxArtifactBytes);
+      return store(scope, input, { bytes, encoding: 'binary' });
+    },
+
+    async getStream(scope, ref) {
+      const read = await readVerified(scope, ref);
+      return read ? { meta: read.meta, body: streamBytes(read.bytes) } : null;
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { type CachePort, ToolctxError } from '@toolctx/core';
+import { type IdbConnectionChange, idbConnection } from './idb-connection.js';
+
+/**
+ * Options of {@link createIdbCache}.
+ *
+ * @example
+ * ```ts
+ * import type { IdbCacheOptions } from '@toolctx/browser';
+ * const options: IdbCacheOptions = { name: 'my-app-tool-cache' };
+ * ```
+ */
+export interface IdbCacheOptions {
+  /** The IndexedDB database name; `toolctx-cache` by default. */
+  name?: string;
+  /** Epoch milliseconds; `Date.now` by default. Tests pass a fake clock to drive expiry. */
+  clock?: () => number;
+  /** Told when another tab's upgrade closes this cache's connection, or blocks this cache's upgrade. */
+  onVersionChange?: (change: IdbConnectionChange) => void;
+}
+
+const ENTRIES = 'entries';
+
+/** A cache record: the value and the epoch millisecond from which it is gone. */
+interface Entry {
+  value: Uint8Array;
+  expiresAt: number;
+}
+
+function checkKey(key: unknown): string {
+  if (typeof key !== 'string') {
+    throw new ToolctxError(
+      'invalid-argument',
+      `A cache key must be a string, got ${typeof key}. Use toolCacheKey().`,
+    );
+  }
+  return key;
+}
+
+/**
+ * A {@link CachePort} in IndexedDB (through idb): tool results survive reloads and are shared by
+ * the tabs and Workers of one origin. An entry is gone from `set time + ttlMs` on, and deleted
+ * when next read. Like the artifact store, it closes its connection when another tab upgrades the
+ * database and reopens on its next call.
+ *
+ * @example
+ * ```ts
+ * import { createIdbCache } from '@toolctx/browser';
+ * const cache = createIdbCache();
+ * await cache.set('weather:paris', new TextEncoder().encode('{"c":21}'), { ttlMs: 600_000 });
+ * await cache.get('weather:paris'); // Uint8Array of '{"c":21}'
+ * ```
+ */
+export function createIdbCache(options: IdbCacheOptions = {}): CachePort {
+  const clock = options.clock ?? Date.now;
+  const transaction = idbConnection(
+    options.name ?? 'toolctx-cache',
+    [ENTRIES],
+    (db) => {
+      if (!db.objectStoreNames.contains(ENTRIES)) db.createObjectStore(ENTRIES);
+    },
+    options.onVersionChange,
+  );
+  return {
+    async get(key) {
+      checkKey(key);
+      const entry: Entry | undefined = await transaction([ENTRIES], 'readonly', (tx) =>
+        tx.objectStore(ENTRIES).get(key),
+      );
+      if (!entry) return null;
+      if (clock() < entry.expiresAt) return entry.value;
+      // Deleted only if still the expired entry: a set from another tab in between must survive.
+      await transaction([ENTRIES], 'readwrite', async (tx) => {
+        const current: Entry | undefined = await tx.objectStore(ENTRIES).get(key);
+        if (current && clock() >= current.expiresAt) await tx.objectStore(ENTRIES).delete(key);
+      });
+      return null;
+    },
+    async set(key, value, { ttlMs } = { ttlMs: Number.NaN }) {
+      checkKey(key);
+      if (!(value instanceof Uint8Array)) {
+        throw new ToolctxError(
+          'invalid-argument',
+          'A cache value must be a Uint8Array; encode text with TextEncoder.',
+        );
+      }
+      if (!(typeof ttlMs === 'number' && ttlMs > 0)) {
+        throw new ToolctxError('invalid-argument', `A cache entry needs "ttlMs" > 0, got ${String(ttlMs)}.`);
+      }
+      // Copied now: IndexedDB clones only when the put runs, after the connection opens.
+      const entry: Entry = { value: new Uint8Array(value), expiresAt: clock() + ttlMs };
+      await transaction([ENTRIES], 'readwrite', (tx) => tx.objectStore(ENTRIES).put(entry, key));
+    },
+    async delete(key) {
+      checkKey(key);
+      await transaction([ENTRIES], 'readwrite', (tx) => tx.objectStore(ENTRIES).delete(key));
+    },
+  };
+}
