@@ -1,0 +1,46 @@
+import type { ErrorInfo, ErrorKind } from '@toolctx/core';
+
+/**
+ * The kinds of failure the HTTP door and the run host report: core's {@link ErrorKind} plus the
+ * kinds only a network door has (a malformed request, a missing identity, a trimmed event log).
+ */
+export type DoorErrorKind =
+  | ErrorKind
+  | 'bad-request'
+  | 'unauthenticated'
+  | 'not-found'
+  | 'conflict'
+  | 'events-trimmed'
+  | 'payload-too-large'
+  | 'unsupported-media-type';
+
+/** An {@link ErrorInfo} whose kind may also be one of the door's own kinds. Every HTTP error body is one. */
+export interface DoorErrorInfo extends Omit<ErrorInfo, 'kind'> {
+  kind: DoorErrorKind;
+}
+
+/** The HTTP statuses a run-host answer can fail with. */
+export type ReplyStatus = 400 | 404 | 409 | 410;
+
+/**
+ * What the run host answers: a value, or a failure that the HTTP door turns into `status` and an
+ * {@link DoorErrorInfo} body. Plain data, so it crosses Durable Object RPC unchanged.
+ */
+export type Reply<T> = { ok: true; value: T } | { ok: false; status: ReplyStatus; error: DoorErrorInfo };
+
+/** A successful reply. */
+export function ok<T>(value: T): Reply<T> {
+  return { ok: true, value };
+}
+
+/** A failed reply; never retryable (the request itself is wrong). */
+export function refuse(
+  status: ReplyStatus,
+  kind: DoorErrorKind,
+  message: string,
+  details?: Record<string, unknown>,
+): { ok: false; status: ReplyStatus; error: DoorErrorInfo } {
+  const error: DoorErrorInfo = { kind, message, retryable: false };
+  if (details) error.details = details;
+  return { ok: false, status, error };
+}
