@@ -27,6 +27,8 @@ export interface MemoryRunDirectoryOptions {
   runtime: Runtime;
   /** Events kept per run for resuming; older ones are trimmed. Default 1000. */
   maxEvents?: number;
+  /** How often an open event stream writes a keep-alive comment, in ms. Default 15 s. */
+  heartbeatMs?: number;
 }
 
 /**
@@ -52,7 +54,8 @@ export function createMemoryRunDirectory(options: MemoryRunDirectoryOptions): Ru
   return {
     async start(init) {
       const state =
-        runs.get(init.runId) ?? new RunState(runtime, new RunLog(createMemoryRunStorage(), maxEvents));
+        runs.get(init.runId) ??
+        new RunState(runtime, new RunLog(createMemoryRunStorage(), maxEvents), options.heartbeatMs);
       const reply = state.start(init);
       if (reply.ok) runs.set(init.runId, state);
       return reply;

@@ -12,6 +12,8 @@ export interface RunHostOptions {
   maxEvents?: number;
   /** After this long without a request or a running call, the idle alarm ends the run. Default 15 minutes. */
   idleMs?: number;
+  /** How often an open event stream writes a keep-alive comment, in ms. Default 15 s. */
+  heartbeatMs?: number;
 }
 
 /**
@@ -27,7 +29,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     super(ctx, env);
     this.idleMs = options.idleMs ?? 15 * 60_000;
     const log = new RunLog(ctx.storage.kv, options.maxEvents ?? 1000);
-    this.run = new RunState(runtime.withDoor(durableObjectDoor), log);
+    this.run = new RunState(runtime.withDoor(durableObjectDoor), log, options.heartbeatMs);
   }
 
   async start(init: RunInit): Promise<Reply<RunInfo>> {

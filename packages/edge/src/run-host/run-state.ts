@@ -1,6 +1,6 @@
 import type { Identity, Run, Runtime, ToolEvent, ToolResult } from '@toolctx/core';
 import { ok, type Reply, refuse } from '../door-error.js';
-import { encodeSseBytes } from '../sse/index.js';
+import { createChannel, encodeSseBytes } from '../sse/index.js';
 import type { RunLog, RunRecord } from './run-log.js';
 import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
@@ -19,7 +19,14 @@ export class RunState {
   constructor(
     private readonly runtime: Runtime,
     private readonly log: RunLog,
+    /** How often an open stream writes a keep-alive comment (which also finds readers that left). */
+    private readonly heartbeatMs = 15_000,
   ) {}
+
+  /** How many streams are reading the run's events right now. */
+  get readers(): number {
+    return this.listeners.size;
+  }
 
   /** Whether a call is running: an idle alarm waits for it. */
   get busy(): boolean {
@@ -81,33 +88,29 @@ export class RunState {
     const checked = this.admit(caller, call);
     if (!checked.ok) return checked;
     const ids = new Set([call.toolCallId]);
-    let unsubscribe = () => {};
-    const stream = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        unsubscribe = this.subscribe((event) => {
-          if (!event.callId) return;
-          if (!ids.has(event.callId) && !(event.parentId && ids.has(event.parentId))) return;
-          ids.add(event.callId);
-          enqueue(controller, eventMessage(event));
-        });
-        void this.execute(checked.value, call).then(
-          (result) => {
-            unsubscribe();
-            enqueue(controller, encodeSseBytes({ event: 'result', data: JSON.stringify(result) }));
-            close(controller);
-          },
-          (error: unknown) => {
-            unsubscribe();
-            controller.error(error);
-          },
-        );
-      },
-      cancel: () => {
-        unsubscribe();
-        this.inflight.get(call.toolCallId)?.abort();
-      },
+    const channel = createChannel(this.heartbeatMs);
+    const unsubscribe = this.subscribe((event) => {
+      if (!event.callId) return;
+      if (!ids.has(event.callId) && !(event.parentId && ids.has(event.parentId))) return;
+      ids.add(event.callId);
+      channel.write(eventMessage(event));
     });
-    return ok(stream);
+    // A reader that goes away cancels the call it was watching.
+    channel.onGone(() => {
+      unsubscribe();
+      this.inflight.get(call.toolCallId)?.abort();
+    });
+    const finished = this.execute(checked.value, call);
+    void finished
+      .then((result) => {
+        unsubscribe();
+        channel.write(encodeSseBytes({ event: 'result', data: JSON.stringify(result) }));
+      })
+      .finally(() => {
+        unsubscribe();
+        channel.close();
+      });
+    return ok(channel.readable);
   }
 
   /**
@@ -139,22 +142,21 @@ export class RunState {
         { after, oldestSeq: oldest, lastSeq: latest },
       );
     const backlog = this.log.after(after);
-    let unsubscribe = () => {};
-    const stream = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        for (const event of backlog) enqueue(controller, eventMessage(event));
-        if (this.log.record?.ended) return close(controller);
-        unsubscribe = this.subscribe((event) => {
-          enqueue(controller, eventMessage(event));
-          if (event.type === 'run.finished') {
-            unsubscribe();
-            close(controller);
-          }
-        });
-      },
-      cancel: () => unsubscribe(),
+    const channel = createChannel(this.heartbeatMs);
+    for (const event of backlog) channel.write(eventMessage(event));
+    if (this.log.record?.ended) {
+      channel.close();
+      return ok(channel.readable);
+    }
+    const unsubscribe = this.subscribe((event) => {
+      channel.write(eventMessage(event));
+      if (event.type === 'run.finished') {
+        unsubscribe();
+        channel.close();
+      }
     });
-    return ok(stream);
+    channel.onGone(unsubscribe);
+    return ok(channel.readable);
   }
 
   cancel(caller: Identity, callId: string): Reply<CancelInfo> {
@@ -250,22 +252,6 @@ function sameIdentity(a: Identity, b: Identity): boolean {
 
 function eventMessage(event: ToolEvent): Uint8Array {
   return encodeSseBytes({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
-}
-
-function enqueue(controller: ReadableStreamDefaultController<Uint8Array>, bytes: Uint8Array): void {
-  try {
-    controller.enqueue(bytes);
-  } catch {
-    // The reader has gone; its cancel already unsubscribed.
-  }
-}
-
-function close(controller: ReadableStreamDefaultController<Uint8Array>): void {
-  try {
-    controller.close();
-  } catch {
-    // Already closed or cancelled.
-  }
 }
 
 /** The result as it will cross JSON: a value JSON cannot carry becomes an error, not a 500. */

@@ -1,2 +1,3 @@
+export { type Channel, createChannel } from './channel.js';
 export { encodeSse, encodeSseBytes, type SseMessage, sseHeaders } from './encode.js';
 export { parseSse, readSse } from './parse.js';
