@@ -5,7 +5,7 @@ import type { RunHostObject } from './run-host/index.js';
  *
  * @example
  * ```ts
- * import type { Env } from '@toolctx/edge';
+ * import { durableObjectRuns, type Env } from '@toolctx/edge';
  * const runs = (env: Env) => durableObjectRuns(env.RUNS);
  * ```
  */

@@ -7,7 +7,16 @@ import { errorResponse, HttpError } from './http-error.js';
 import { idOf, parseApproval, parseCall, parseStartRun, phaseOf, resumePoint } from './parse-request.js';
 import { readJson } from './read-json.js';
 
-/** Establishes who is calling, from the request alone (a token, a cookie, mTLS); `null` is a 401. */
+/**
+ * Establishes who is calling, from the request alone (a token, a cookie, mTLS); `null` is a 401.
+ *
+ * @example
+ * ```ts
+ * import type { Authenticate } from '@toolctx/edge';
+ * const authenticate: Authenticate<Env> = (request, env) =>
+ *   request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}` ? { tenant: 'acme' } : null;
+ * ```
+ */
 export type Authenticate<E> = (request: Request, env: E) => Identity | null | Promise<Identity | null>;
 
 interface CommonOptions<E> {
@@ -21,6 +30,13 @@ interface CommonOptions<E> {
  * Options of {@link createToolServer}: one `runtime`, or `runtimeFor(env)` when the runtime needs
  * the Worker's bindings (then `runs` must say where runs live). Without `runs`, runs live in
  * memory ({@link createMemoryRunDirectory}); on Cloudflare pass `(env) => durableObjectRuns(env.RUNS)`.
+ *
+ * @example
+ * ```ts
+ * import { createToolServer, type ToolServerOptions } from '@toolctx/edge';
+ * const options: ToolServerOptions<Env> = { runtimeFor: (env) => makeRuntime(env), runs: (env) => durableObjectRuns(env.RUNS), authenticate };
+ * const app = createToolServer(options);
+ * ```
  */
 export type ToolServerOptions<E> = CommonOptions<E> &
   (

@@ -1,21 +1,47 @@
 import type { Phase } from '@toolctx/core';
 import { HttpError } from './http-error.js';
 
-/** What `POST /runs` accepts. */
+/**
+ * What `POST /runs` accepts.
+ *
+ * @example
+ * ```ts
+ * import type { StartRunBody } from '@toolctx/edge';
+ * const body: StartRunBody = { sessionId: 'chat-42', phase: 'plan' };
+ * await fetch(`${base}/runs`, { method: 'POST', headers, body: JSON.stringify(body) });
+ * ```
+ */
 export interface StartRunBody {
   sessionId?: string;
   phase?: Phase;
   state?: Record<string, unknown>;
 }
 
-/** What `POST /runs/:runId/calls` accepts. */
+/**
+ * What `POST /runs/:runId/calls` accepts.
+ *
+ * @example
+ * ```ts
+ * import type { CallBody } from '@toolctx/edge';
+ * const body: CallBody = { tool: 'count_steps', args: { steps: 3 } };
+ * await fetch(`${base}/runs/${runId}/calls`, { method: 'POST', headers, body: JSON.stringify(body) });
+ * ```
+ */
 export interface CallBody {
   tool: string;
   args: unknown;
   toolCallId?: string;
 }
 
-/** What `POST /approvals/:id` accepts. */
+/**
+ * What `POST /approvals/:id` accepts.
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalBody } from '@toolctx/edge';
+ * const body: ApprovalBody = { approved: false, reason: 'not this account' };
+ * ```
+ */
 export interface ApprovalBody {
   approved: boolean;
   reason?: string;

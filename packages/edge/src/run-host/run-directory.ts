@@ -10,6 +10,13 @@ import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
  * Where the HTTP door's runs live. Every method takes the caller's identity: a run answers only
  * the identity that started it (anyone else gets the same 404 as for a run that does not exist).
  * Two implementations: {@link createMemoryRunDirectory} and {@link durableObjectRuns}.
+ *
+ * @example
+ * ```ts
+ * import type { RunDirectory } from '@toolctx/edge';
+ * const runs: RunDirectory = durableObjectRuns(env.RUNS);
+ * const reply = await runs.cancel(runId, { tenant: 'acme', principal: 'ana' }, 'call_1');
+ * ```
  */
 export interface RunDirectory {
   start(init: RunInit): Promise<Reply<RunInfo>>;
@@ -22,7 +29,16 @@ export interface RunDirectory {
   end(runId: string, caller: Identity): Promise<Reply<RunInfo>>;
 }
 
-/** Options of {@link createMemoryRunDirectory}. */
+/**
+ * Options of {@link createMemoryRunDirectory}.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryRunDirectory, type MemoryRunDirectoryOptions } from '@toolctx/edge';
+ * const options: MemoryRunDirectoryOptions = { runtime, maxEvents: 200 };
+ * const runs = createMemoryRunDirectory(options);
+ * ```
+ */
 export interface MemoryRunDirectoryOptions {
   runtime: Runtime;
   /** Events kept per run for resuming; older ones are trimmed. Default 1000. */

@@ -6,7 +6,16 @@ import { RunLog } from './run-log.js';
 import { RunState } from './run-state.js';
 import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
-/** Options of {@link createRunHost}. */
+/**
+ * Options of {@link createRunHost}.
+ *
+ * @example
+ * ```ts
+ * import { createRunHost, type RunHostOptions } from '@toolctx/edge';
+ * const options: RunHostOptions = { idleMs: 10 * 60_000, maxEvents: 500 };
+ * export class RunHost extends createRunHost<Env>(() => runtime, options) {}
+ * ```
+ */
 export interface RunHostOptions {
   /** Events kept in storage for resuming; older ones are trimmed (resuming before them is a 410). Default 1000. */
   maxEvents?: number;
@@ -20,6 +29,13 @@ export interface RunHostOptions {
  * The Durable Object that holds one run: the live core run, its in-flight calls and their
  * AbortControllers, and the event log in the object's storage. Make the class with
  * {@link createRunHost}; the HTTP door reaches it through {@link durableObjectRuns}.
+ *
+ * @example
+ * ```ts
+ * import type { RunHostObject } from '@toolctx/edge';
+ * const host = env.RUNS.get(env.RUNS.idFromName(runId)) as DurableObjectStub<RunHostObject<Env>>;
+ * const reply = await host.cancel({ tenant: 'acme', principal: 'ana' }, 'call_1');
+ * ```
  */
 export class RunHostObject<E = unknown> extends DurableObject<E> {
   private readonly run: RunState;
@@ -77,7 +93,16 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
   }
 }
 
-/** The class {@link createRunHost} makes: a Durable Object class for the `RUNS` binding. */
+/**
+ * The class {@link createRunHost} makes: a Durable Object class for the `RUNS` binding.
+ *
+ * @example
+ * ```ts
+ * import { createRunHost, type RunHostClass } from '@toolctx/edge';
+ * const RunHostBase: RunHostClass<Env> = createRunHost<Env>(() => runtime);
+ * export class RunHost extends RunHostBase {}
+ * ```
+ */
 export type RunHostClass<E> = new (ctx: DurableObjectState, env: E) => RunHostObject<E>;
 
 /**

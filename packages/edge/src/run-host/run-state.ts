@@ -1,6 +1,7 @@
 import type { Identity, Run, Runtime, ToolEvent, ToolResult } from '@toolctx/core';
 import { ok, type Reply, refuse } from '../door-error.js';
-import { createChannel, encodeSseBytes } from '../sse/index.js';
+import { createChannel } from '../sse/channel.js';
+import { encodeSseBytes } from '../sse/index.js';
 import type { RunLog, RunRecord } from './run-log.js';
 import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 

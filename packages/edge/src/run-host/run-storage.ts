@@ -3,6 +3,13 @@
  * `ctx.storage.kv` is one; {@link createMemoryRunStorage} is another, for a run host in memory.
  * Synchronous on purpose: reading the backlog and subscribing to new events happen in one turn,
  * so a resuming reader can neither miss an event nor see one twice.
+ *
+ * @example
+ * ```ts
+ * import type { RunStorage } from '@toolctx/edge';
+ * // Inside a Durable Object: the synchronous KV API of its SQLite-backed storage.
+ * const storage: RunStorage = ctx.storage.kv;
+ * ```
  */
 export interface RunStorage {
   get<T = unknown>(key: string): T | undefined;

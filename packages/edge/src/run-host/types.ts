@@ -1,6 +1,15 @@
 import type { Identity, Phase } from '@toolctx/core';
 
-/** What starts a run at the door: the identity comes from `authenticate`, the rest from the body. */
+/**
+ * What starts a run at the door: the identity comes from `authenticate`, the rest from the body.
+ *
+ * @example
+ * ```ts
+ * import type { RunInit } from '@toolctx/edge';
+ * const init: RunInit = { runId: 'run_1', identity: { tenant: 'acme', principal: 'ana' }, phase: 'act' };
+ * await runs.start(init);
+ * ```
+ */
 export interface RunInit {
   runId: string;
   identity: Identity;
@@ -9,7 +18,16 @@ export interface RunInit {
   state?: Record<string, unknown>;
 }
 
-/** What the door tells a client about a run. */
+/**
+ * What the door tells a client about a run.
+ *
+ * @example
+ * ```ts
+ * import type { RunInfo } from '@toolctx/edge';
+ * const info = (await (await fetch(`${base}/runs`, { method: 'POST', headers })).json()) as RunInfo;
+ * const events = new EventSource(`${base}/runs/${info.runId}/events?after=${info.lastSeq}`);
+ * ```
+ */
 export interface RunInfo {
   runId: string;
   phase: Phase;
@@ -19,14 +37,31 @@ export interface RunInfo {
   lastSeq: number;
 }
 
-/** A call as it crosses the door; the door always names it, so a cancel can find it. */
+/**
+ * A call as it crosses the door; the door always names it, so a cancel can find it.
+ *
+ * @example
+ * ```ts
+ * import type { DoorCall } from '@toolctx/edge';
+ * const call: DoorCall = { tool: 'slow_wait', args: { ms: 1000 }, toolCallId: 'call_1' };
+ * await runs.call(runId, identity, call);
+ * ```
+ */
 export interface DoorCall {
   tool: string;
   args: unknown;
   toolCallId: string;
 }
 
-/** The answer to a cancel. */
+/**
+ * The answer to a cancel.
+ *
+ * @example
+ * ```ts
+ * import type { CancelInfo } from '@toolctx/edge';
+ * const answer = (await (await fetch(`${base}/runs/${runId}/calls/${callId}/cancel`, { method: 'POST', headers })).json()) as CancelInfo;
+ * ```
+ */
 export interface CancelInfo {
   callId: string;
   cancelled: true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createChannel } from './index.js';
+import { createChannel } from './channel.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

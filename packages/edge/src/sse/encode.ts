@@ -1,4 +1,13 @@
-/** One Server-Sent Events message. */
+/**
+ * One Server-Sent Events message.
+ *
+ * @example
+ * ```ts
+ * import { encodeSse, type SseMessage } from '@toolctx/edge';
+ * const message: SseMessage = { id: '1', event: 'run.started', data: '{}' };
+ * encodeSse(message);
+ * ```
+ */
 export interface SseMessage {
   /** The `id:` field; a reader sends the last one back as `Last-Event-ID` to resume. */
   id?: string;
@@ -8,7 +17,15 @@ export interface SseMessage {
   data: string;
 }
 
-/** The headers of an SSE response: no caching, no proxy buffering. */
+/**
+ * The headers of an SSE response: no caching, no proxy buffering.
+ *
+ * @example
+ * ```ts
+ * import { sseHeaders } from '@toolctx/edge';
+ * return new Response(stream, { headers: sseHeaders });
+ * ```
+ */
 export const sseHeaders: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
@@ -36,7 +53,15 @@ export function encodeSse(message: SseMessage): string {
   return `${text}\n`;
 }
 
-/** {@link encodeSse} as UTF-8 bytes, ready to enqueue on a response stream. */
+/**
+ * {@link encodeSse} as UTF-8 bytes, ready to enqueue on a response stream.
+ *
+ * @example
+ * ```ts
+ * import { encodeSseBytes } from '@toolctx/edge';
+ * controller.enqueue(encodeSseBytes({ event: 'result', data: JSON.stringify(result) }));
+ * ```
+ */
 export function encodeSseBytes(message: SseMessage): Uint8Array {
   return encoder.encode(encodeSse(message));
 }

@@ -1,3 +1,2 @@
-export { type Channel, createChannel } from './channel.js';
 export { encodeSse, encodeSseBytes, type SseMessage, sseHeaders } from './encode.js';
 export { parseSse, readSse } from './parse.js';
