@@ -4,7 +4,14 @@ import { defineConfig } from 'vitest/config';
 // Every edge test runs inside workerd with real KV, R2 and Durable Objects (Miniflare's local
 // implementations), configured from the same wrangler.jsonc users deploy.
 export default defineConfig({
-  plugins: [cloudflareTest({ main: './src/worker.ts', wrangler: { configPath: './wrangler.jsonc' } })],
+  plugins: [
+    cloudflareTest({
+      main: './src/worker.ts',
+      wrangler: { configPath: './wrangler.jsonc' },
+      // The example Worker refuses every request without a token; tests use this one.
+      miniflare: { bindings: { TOOLCTX_TOKEN: 'test-token' } },
+    }),
+  ],
   test: {
     include: ['src/**/*.test.ts'],
     // The MCP door's tests need their own Worker: vitest.mcp.config.ts.

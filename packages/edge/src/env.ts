@@ -1,11 +1,21 @@
-import type { RunHost } from './run-host.js';
+import type { RunHostObject } from './run-host/index.js';
 
-/** The bindings the toolctx Worker expects, as declared in its `wrangler.jsonc`. */
+/**
+ * The bindings the toolctx Worker expects, as its `wrangler.jsonc` declares them.
+ *
+ * @example
+ * ```ts
+ * import { durableObjectRuns, type Env } from '@toolctx/edge';
+ * const runs = (env: Env) => durableObjectRuns(env.RUNS);
+ * ```
+ */
 export interface Env {
   /** KV namespace holding artifact metadata. */
   ARTIFACT_META: KVNamespace;
   /** R2 bucket holding artifact bytes. */
   ARTIFACTS: R2Bucket;
   /** One Durable Object per run. */
-  RUNS: DurableObjectNamespace<RunHost>;
+  RUNS: DurableObjectNamespace<RunHostObject<Env>>;
+  /** The bearer token the example Worker accepts; unset, every request is refused. */
+  TOOLCTX_TOKEN?: string;
 }

@@ -1,12 +1,25 @@
 /**
- * toolctx on Cloudflare Workers.
+ * `@toolctx/edge`: toolctx on Cloudflare Workers — the HTTP+SSE door and the Durable Object run
+ * host that keeps each run's live state.
  *
  * @example
  * ```ts
- * import type { Env } from '@toolctx/edge';
+ * import { createRuntime } from '@toolctx/core';
+ * import { createRunHost, createToolServer, durableObjectRuns } from '@toolctx/edge';
+ *
+ * const runtime = createRuntime({ tools });
+ * export class RunHost extends createRunHost<Env>(() => runtime) {}
+ * export default createToolServer<Env>({
+ *   runtime,
+ *   runs: (env) => durableObjectRuns(env.RUNS),
+ *   authenticate: (request) => (request.headers.get('authorization') === 'Bearer dev' ? { tenant: 'dev' } : null),
+ * });
  * ```
  * @module
  */
+export type { DoorErrorInfo, DoorErrorKind, Reply, ReplyStatus } from './door-error.js';
 export type { Env } from './env.js';
+export * from './http/index.js';
 export { type McpRouteOptions, McpSession, mcpFetch, mountMcp } from './mcp/index.js';
-export { RunHost } from './run-host.js';
+export * from './run-host/index.js';
+export * from './sse/index.js';

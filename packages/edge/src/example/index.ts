@@ -1,0 +1,1 @@
+export { alwaysFails, countSteps, exampleTools, slowWait } from './tools.js';

@@ -1,0 +1,64 @@
+import { defineTool, ToolctxError } from '@toolctx/core';
+import { z } from 'zod';
+
+/** Waits `ms`, or rejects as soon as `signal` fires: how a tool honours cancellation. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Reports progress over several steps. */
+export const countSteps = defineTool({
+  name: 'count_steps',
+  description: 'Counts from 1 to `steps`, reporting each step as progress.',
+  input: z.object({
+    steps: z.number().int().min(1).max(100),
+    delayMs: z.number().int().min(0).max(5000).default(50),
+  }),
+  async execute({ steps, delayMs }, ctx) {
+    for (let done = 1; done <= steps; done++) {
+      await sleep(delayMs, ctx.signal);
+      ctx.progress({ message: `Step ${done} of ${steps}`, done, total: steps });
+    }
+    return { steps };
+  },
+});
+
+/** Always fails: shows what a failure looks like on the wire (an ErrorInfo, never a stack). */
+export const alwaysFails = defineTool({
+  name: 'always_fails',
+  description: 'Fails on purpose, to show how a failed call looks.',
+  input: z.object({ reason: z.string().max(200).default('it was asked to') }),
+  execute({ reason }) {
+    throw new ToolctxError('tool-error', `always_fails failed because ${reason}.`);
+  },
+});
+
+/** Slow, and honours its signal: cancelling it ends it at once. */
+export const slowWait = defineTool({
+  name: 'slow_wait',
+  description: 'Waits `ms` milliseconds, reporting once a second; stops at once when cancelled.',
+  input: z.object({ ms: z.number().int().min(0).max(600_000) }),
+  async execute({ ms }, ctx) {
+    const started = Date.now();
+    ctx.progress({ message: 'Waiting…', done: 0, total: ms });
+    while (Date.now() - started < ms) {
+      await sleep(Math.min(1000, ms - (Date.now() - started)), ctx.signal);
+      ctx.progress({ message: 'Waiting…', done: Date.now() - started, total: ms });
+    }
+    return { waitedMs: Date.now() - started };
+  },
+});
+
+/** The example Worker's tools. */
+export const exampleTools = [countSteps, alwaysFails, slowWait];

@@ -1,0 +1,197 @@
+import type { Identity, Runtime } from '@toolctx/core';
+import { type Context, Hono } from 'hono';
+import type { Reply } from '../door-error.js';
+import { createMemoryRunDirectory, type RunDirectory } from '../run-host/index.js';
+import { sseHeaders } from '../sse/index.js';
+import { errorResponse, HttpError } from './http-error.js';
+import { idOf, parseApproval, parseCall, parseStartRun, phaseOf, resumePoint } from './parse-request.js';
+import { readJson } from './read-json.js';
+
+/**
+ * Establishes who is calling, from the request alone (a token, a cookie, mTLS); `null` is a 401.
+ *
+ * @example
+ * ```ts
+ * import type { Authenticate } from '@toolctx/edge';
+ * const authenticate: Authenticate<Env> = (request, env) =>
+ *   request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}` ? { tenant: 'acme' } : null;
+ * ```
+ */
+export type Authenticate<E> = (request: Request, env: E) => Identity | null | Promise<Identity | null>;
+
+interface CommonOptions<E> {
+  /** The only source of identity: never the body. */
+  authenticate: Authenticate<E>;
+  /** Largest request body accepted, in bytes; larger is a 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+/**
+ * Options of {@link createToolServer}: one `runtime`, or `runtimeFor(env)` when the runtime needs
+ * the Worker's bindings (then `runs` must say where runs live). Without `runs`, runs live in
+ * memory ({@link createMemoryRunDirectory}); on Cloudflare pass `(env) => durableObjectRuns(env.RUNS)`.
+ *
+ * @example
+ * ```ts
+ * import { createToolServer, type ToolServerOptions } from '@toolctx/edge';
+ * const options: ToolServerOptions<Env> = { runtimeFor: (env) => makeRuntime(env), runs: (env) => durableObjectRuns(env.RUNS), authenticate };
+ * const app = createToolServer(options);
+ * ```
+ */
+export type ToolServerOptions<E> = CommonOptions<E> &
+  (
+    | { runtime: Runtime; runs?: RunDirectory | ((env: E) => RunDirectory) }
+    | { runtimeFor: (env: E) => Runtime; runs: RunDirectory | ((env: E) => RunDirectory) }
+  );
+
+type App<E extends object> = Hono<{ Bindings: E; Variables: { identity: Identity } }>;
+
+/**
+ * The HTTP+SSE door: a hono app that lists tools, starts and ends runs, calls tools (JSON, or SSE
+ * of the call's events and its result), streams a run's events with `Last-Event-ID` resume, and
+ * cancels calls. Every error body is an ErrorInfo.
+ *
+ * @example
+ * ```ts
+ * import { createRuntime } from '@toolctx/core';
+ * import { createToolServer, durableObjectRuns } from '@toolctx/edge';
+ *
+ * const runtime = createRuntime({ tools });
+ * const app = createToolServer<Env>({
+ *   runtime,
+ *   runs: (env) => durableObjectRuns(env.RUNS),
+ *   authenticate: async (request, env) => verifyToken(request.headers.get('authorization'), env),
+ * });
+ * export default app;
+ * ```
+ */
+export function createToolServer<E extends object = object>(options: ToolServerOptions<E>): App<E> {
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const runtimeOf: (env: E) => Runtime = 'runtimeFor' in options ? options.runtimeFor : () => options.runtime;
+  const runsOption =
+    options.runs ?? createMemoryRunDirectory({ runtime: (options as { runtime: Runtime }).runtime });
+  const runsOf = (env: E) => (typeof runsOption === 'function' ? runsOption(env) : runsOption);
+  const app = new Hono<{ Bindings: E; Variables: { identity: Identity } }>();
+
+  app.onError((error) =>
+    error instanceof HttpError
+      ? errorResponse(error.status, error.info)
+      : errorResponse(500, {
+          kind: 'internal',
+          message: 'The server failed while handling this request.',
+          exception: error.name || 'Error',
+          retryable: true,
+        }),
+  );
+  app.notFound((c) =>
+    errorResponse(404, {
+      kind: 'not-found',
+      message: `No route for ${c.req.method} ${c.req.path}.`,
+      retryable: false,
+    }),
+  );
+
+  app.use(async (c, next) => {
+    const identity = await options.authenticate(c.req.raw, c.env);
+    if (!identity) throw new HttpError(401, 'unauthenticated', 'Authenticate to use this server.');
+    c.set('identity', identity);
+    await next();
+  });
+
+  app.get('/tools', (c) => {
+    const phase = c.req.query('phase');
+    const tools = runtimeOf(c.env).listTools(phase === undefined ? {} : { phase: phaseOf(phase) });
+    return c.json({ tools });
+  });
+
+  app.post('/runs', async (c) => {
+    const body = parseStartRun(await readJson(c.req.raw, maxBodyBytes, true));
+    const runId = `run_${crypto.randomUUID()}`;
+    const info = unwrap(await runsOf(c.env).start({ ...body, runId, identity: c.get('identity') }));
+    return c.json(info, 201, { location: `/runs/${runId}` });
+  });
+
+  app.post('/runs/:runId/calls', async (c) => {
+    const runId = idOf(c.req.param('runId'), 'runId');
+    const body = parseCall(await readJson(c.req.raw, maxBodyBytes));
+    const call = {
+      tool: body.tool,
+      args: body.args,
+      toolCallId: body.toolCallId ?? `call_${crypto.randomUUID()}`,
+    };
+    const runs = runsOf(c.env);
+    const identity = c.get('identity');
+    // A client that goes away cancels its call; the cancel travels like any other, so it reaches
+    // the call wherever the run lives.
+    const signal = c.req.raw.signal;
+    const onAbort = () => keepAlive(c, runs.cancel(runId, identity, call.toolCallId));
+    signal.addEventListener('abort', onAbort, { once: true });
+    const headers = { 'x-toolctx-call-id': call.toolCallId };
+    if (wantsSse(c.req.header('accept'))) {
+      const stream = unwrap(await runs.streamCall(runId, identity, call));
+      return new Response(stream, { headers: { ...sseHeaders, ...headers } });
+    }
+    try {
+      return c.json(unwrap(await runs.call(runId, identity, call)), 200, headers);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  });
+
+  app.get('/runs/:runId/events', async (c) => {
+    const runId = idOf(c.req.param('runId'), 'runId');
+    const after = resumePoint(c.req.header('last-event-id') ?? null, c.req.query('after'));
+    const stream = unwrap(await runsOf(c.env).events(runId, c.get('identity'), after));
+    return new Response(stream, { headers: sseHeaders });
+  });
+
+  app.post('/runs/:runId/calls/:callId/cancel', async (c) => {
+    const runId = idOf(c.req.param('runId'), 'runId');
+    const callId = idOf(c.req.param('callId'), 'callId');
+    return c.json(unwrap(await runsOf(c.env).cancel(runId, c.get('identity'), callId)));
+  });
+
+  app.delete('/runs/:runId', async (c) => {
+    const runId = idOf(c.req.param('runId'), 'runId');
+    return c.json(unwrap(await runsOf(c.env).end(runId, c.get('identity'))));
+  });
+
+  app.post('/approvals/:id', async (c) => {
+    idOf(c.req.param('id'), 'approval id');
+    parseApproval(await readJson(c.req.raw, maxBodyBytes));
+    // The runtime cannot resume an approval yet (no run.resume in @toolctx/core).
+    throw new HttpError(
+      501,
+      'unsupported',
+      'This server cannot resume approvals yet: its runtime has no approval port.',
+    );
+  });
+
+  app.on(['GET', 'HEAD'], '/artifacts/:ref', (c) => {
+    idOf(c.req.param('ref'), 'ref');
+    // No artifact store is attached to the runtime yet; reading one will be scoped to the caller.
+    throw new HttpError(501, 'unsupported', 'This server has no artifact store to read from.');
+  });
+
+  return app;
+}
+
+function unwrap<T>(reply: Reply<T>): T {
+  if (reply.ok) return reply.value;
+  const error = new HttpError(reply.status, reply.error.kind, reply.error.message, reply.error.details);
+  throw error;
+}
+
+function wantsSse(accept: string | undefined): boolean {
+  return accept?.toLowerCase().includes('text/event-stream') === true;
+}
+
+/** Lets a promise finish after the response where the platform allows it (Workers' waitUntil). */
+function keepAlive(c: Context, promise: Promise<unknown>): void {
+  const settled = promise.catch(() => {});
+  try {
+    c.executionCtx.waitUntil(settled);
+  } catch {
+    // No execution context (app.request in a test or a Node host): the promise runs on its own.
+  }
+}

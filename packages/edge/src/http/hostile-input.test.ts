@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { memoryServer } from '../test-utils/server.js';
+
+async function expectError(response: Response, status: number, kind: string) {
+  expect(response.status).toBe(status);
+  const body = (await response.json()) as Record<string, unknown>;
+  expect(body).toMatchObject({ kind, retryable: expect.any(Boolean), message: expect.any(String) });
+  expect(JSON.stringify(body)).not.toMatch(/\bat .*:\d+:\d+/); // never a stack
+  return body;
+}
+
+describe('HTTP door: hostile input is a 4xx with an ErrorInfo', () => {
+  it('malformed JSON is 400 bad-request', async () => {
+    const { send, startRun } = memoryServer();
+    const runId = await startRun();
+    const response = await send(`/runs/${runId}/calls`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"tool": "count_steps", "args": ',
+    });
+    await expectError(response, 400, 'bad-request');
+  });
+
+  it('wrong types are 400: a non-object body, a numeric tool, a missing args, a bad phase', async () => {
+    const { post, startRun } = memoryServer();
+    const runId = await startRun();
+    for (const body of [
+      [1, 2],
+      'text',
+      { tool: 5, args: {} },
+      { tool: 'count_steps' },
+      { tool: 'x', args: {}, toolCallId: 'a b' },
+    ]) {
+      await expectError(await post(`/runs/${runId}/calls`, body), 400, 'bad-request');
+    }
+    await expectError(await post('/runs', { phase: 'later' }), 400, 'bad-request');
+    await expectError(await post('/runs', { state: [1] }), 400, 'bad-request');
+    await expectError(await post('/runs', { sessionId: 42 }), 400, 'bad-request');
+  });
+
+  it('a body over the limit is 413, by its Content-Length and while reading one without', async () => {
+    const { app, post, startRun } = memoryServer({ maxBodyBytes: 100 });
+    const runId = await startRun();
+    const big = { tool: 'slow_wait', args: { ms: 1, pad: 'x'.repeat(200) } };
+    const declared = await expectError(await post(`/runs/${runId}/calls`, big), 413, 'payload-too-large');
+    expect(declared.details).toEqual({ maxBytes: 100 });
+    // A streamed body has no Content-Length: the bytes are counted as they arrive.
+    const chunks = new TextEncoder().encode(JSON.stringify(big));
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < chunks.length; i += 16) controller.enqueue(chunks.slice(i, i + 16));
+        controller.close();
+      },
+    });
+    const streamed = new Request(`http://door.test/runs/${runId}/calls`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer ana' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.headers.get('content-length')).toBeNull();
+    await expectError(await app.request(streamed), 413, 'payload-too-large');
+  });
+
+  it('a body that is not JSON by its content type is 415', async () => {
+    const { send, startRun } = memoryServer();
+    const runId = await startRun();
+    const response = await send(`/runs/${runId}/calls`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{"tool":"count_steps","args":{"steps":1}}',
+    });
+    await expectError(response, 415, 'unsupported-media-type');
+  });
+
+  it('an unknown tool is 404 and lists the tool names', async () => {
+    const { post, startRun } = memoryServer();
+    const runId = await startRun();
+    const body = await expectError(
+      await post(`/runs/${runId}/calls`, { tool: 'rm_rf', args: {} }),
+      404,
+      'unknown-tool',
+    );
+    expect(body.details).toEqual({ available: ['count_steps', 'always_fails', 'slow_wait'] });
+    expect(body.message).toContain('count_steps, always_fails, slow_wait');
+  });
+
+  it('an unknown run is 404, and another identity’s run is the same 404', async () => {
+    const { send, post, startRun } = memoryServer();
+    await expectError(
+      await post('/runs/run_nope/calls', { tool: 'count_steps', args: { steps: 1 } }),
+      404,
+      'not-found',
+    );
+    const runId = await startRun('ana');
+    const asBob = { as: 'bob' };
+    const call = await expectError(
+      await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1 } }, asBob),
+      404,
+      'not-found',
+    );
+    expect(call.message).toBe('There is no such run for this identity.');
+    await expectError(await send(`/runs/${runId}/events`, asBob), 404, 'not-found');
+    await expectError(await post(`/runs/${runId}/calls/c/cancel`, {}, asBob), 404, 'not-found');
+    await expectError(await send(`/runs/${runId}`, { method: 'DELETE', ...asBob }), 404, 'not-found');
+    // Bob's attempt to end it did nothing: ana's run still works.
+    const mine = await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1, delayMs: 0 } });
+    expect(await mine.json()).toMatchObject({ ok: true });
+  });
+
+  it('a path id with odd characters is 400, an unknown route is a 404 ErrorInfo', async () => {
+    const { send } = memoryServer();
+    await expectError(await send(`/runs/${'x'.repeat(200)}/events`), 400, 'bad-request');
+    await expectError(await send('/nowhere'), 404, 'not-found');
+  });
+
+  it('a failure inside the server is a 500 with only the exception class', async () => {
+    const { createToolServer } = await import('../index.js');
+    const { runtime } = await import('../test-utils/server.js');
+    const app = createToolServer({
+      runtime,
+      authenticate: () => {
+        throw new TypeError('secret detail');
+      },
+    });
+    const response = await app.request('/tools');
+    const body = await expectError(response, 500, 'internal');
+    expect(body.exception).toBe('TypeError');
+    expect(JSON.stringify(body)).not.toContain('secret');
+  });
+});
+
+describe('HTTP door: what core cannot do yet', () => {
+  it('POST /approvals/:id validates its body, then answers 501 unsupported', async () => {
+    const { post } = memoryServer();
+    await expectError(await post('/approvals/apr_1', { approved: 'yes' }), 400, 'bad-request');
+    const body = await expectError(
+      await post('/approvals/apr_1', { approved: true, reason: 'fine' }),
+      501,
+      'unsupported',
+    );
+    expect(body.message).toMatch(/approval/);
+  });
+
+  it('GET and HEAD /artifacts/:ref answer 501 unsupported without an artifact store', async () => {
+    const { send } = memoryServer();
+    await expectError(await send('/artifacts/art_abc'), 501, 'unsupported');
+    const head = await send('/artifacts/art_abc', { method: 'HEAD' });
+    expect(head.status).toBe(501);
+    expect(await head.text()).toBe('');
+    expect((await send('/artifacts/art_abc', { headers: { authorization: 'none' } })).status).toBe(401);
+  });
+});

@@ -1,0 +1,74 @@
+import { HttpError } from './http-error.js';
+
+/**
+ * Reads a JSON request body, bounded: a declared `Content-Length` over the limit is refused before
+ * reading, and the bytes are counted while reading (a body may lie about its length or send
+ * none). Returns `undefined` for an absent body when `optional`.
+ */
+export async function readJson(request: Request, maxBytes: number, optional = false): Promise<unknown> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  const bytes = await readBounded(request, maxBytes);
+  if (bytes.byteLength === 0) {
+    if (optional) return undefined;
+    throw new HttpError(400, 'bad-request', 'This request needs a JSON body.');
+  }
+  if (!isJsonType(request.headers.get('content-type'))) {
+    throw new HttpError(
+      415,
+      'unsupported-media-type',
+      'Send the body as JSON, with Content-Type: application/json.',
+    );
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new HttpError(400, 'bad-request', 'The body is not valid UTF-8.');
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'bad-request', 'The body is not valid JSON.');
+  }
+}
+
+async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function isJsonType(header: string | null): boolean {
+  const type = header?.split(';')[0]?.trim().toLowerCase();
+  return type === 'application/json' || (type?.startsWith('application/') === true && type.endsWith('+json'));
+}
+
+function tooLarge(maxBytes: number): HttpError {
+  return new HttpError(
+    413,
+    'payload-too-large',
+    `The body is larger than this server accepts (${maxBytes} bytes).`,
+    {
+      maxBytes,
+    },
+  );
+}

@@ -1,0 +1,34 @@
+import type { DoorDeclaration } from '@toolctx/core';
+
+/**
+ * The HTTP door with runs held in memory ({@link createMemoryRunDirectory}): calls and runs end
+ * where it can see them; no idle alarm, so no session scope.
+ *
+ * @example
+ * ```ts
+ * import { httpDoor } from '@toolctx/edge';
+ * httpDoor.teardownScopes; // ['call', 'run']
+ * ```
+ */
+export const httpDoor: DoorDeclaration = Object.freeze({
+  name: 'http',
+  teardownScopes: Object.freeze(['call', 'run'] as const),
+  runIds: true,
+  dispatch: true,
+});
+
+/**
+ * The Durable Object run host: a run per object; its idle alarm ends the session.
+ *
+ * @example
+ * ```ts
+ * import { durableObjectDoor } from '@toolctx/edge';
+ * durableObjectDoor.teardownScopes; // ['call', 'run', 'session']
+ * ```
+ */
+export const durableObjectDoor: DoorDeclaration = Object.freeze({
+  name: 'durable-object',
+  teardownScopes: Object.freeze(['call', 'run', 'session'] as const),
+  runIds: true,
+  dispatch: true,
+});

@@ -1,0 +1,11 @@
+export { durableObjectDoor, httpDoor } from './doors.js';
+export { durableObjectRuns } from './durable-object-runs.js';
+export {
+  createMemoryRunDirectory,
+  type MemoryRunDirectoryOptions,
+  type RunDirectory,
+} from './run-directory.js';
+export { createRunHost, type RunHostClass, RunHostObject, type RunHostOptions } from './run-host.js';
+export type { RunRecord } from './run-log.js';
+export { createMemoryRunStorage, type RunStorage } from './run-storage.js';
+export type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';

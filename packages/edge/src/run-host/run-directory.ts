@@ -1,0 +1,85 @@
+import type { Identity, Runtime, ToolResult } from '@toolctx/core';
+import { type Reply, refuse } from '../door-error.js';
+import { httpDoor } from './doors.js';
+import { RunLog } from './run-log.js';
+import { RunState } from './run-state.js';
+import { createMemoryRunStorage } from './run-storage.js';
+import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+
+/**
+ * Where the HTTP door's runs live. Every method takes the caller's identity: a run answers only
+ * the identity that started it (anyone else gets the same 404 as for a run that does not exist).
+ * Two implementations: {@link createMemoryRunDirectory} and {@link durableObjectRuns}.
+ *
+ * @example
+ * ```ts
+ * import type { RunDirectory } from '@toolctx/edge';
+ * const runs: RunDirectory = durableObjectRuns(env.RUNS);
+ * const reply = await runs.cancel(runId, { tenant: 'acme', principal: 'ana' }, 'call_1');
+ * ```
+ */
+export interface RunDirectory {
+  start(init: RunInit): Promise<Reply<RunInfo>>;
+  call(runId: string, caller: Identity, call: DoorCall): Promise<Reply<ToolResult>>;
+  /** The call's events as SSE bytes, then an `event: result` message. */
+  streamCall(runId: string, caller: Identity, call: DoorCall): Promise<Reply<ReadableStream<Uint8Array>>>;
+  /** The run's events after `after` as SSE bytes, then live ones until the run finishes. */
+  events(runId: string, caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>>;
+  cancel(runId: string, caller: Identity, callId: string): Promise<Reply<CancelInfo>>;
+  end(runId: string, caller: Identity): Promise<Reply<RunInfo>>;
+}
+
+/**
+ * Options of {@link createMemoryRunDirectory}.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryRunDirectory, type MemoryRunDirectoryOptions } from '@toolctx/edge';
+ * const options: MemoryRunDirectoryOptions = { runtime, maxEvents: 200 };
+ * const runs = createMemoryRunDirectory(options);
+ * ```
+ */
+export interface MemoryRunDirectoryOptions {
+  runtime: Runtime;
+  /** Events kept per run for resuming; older ones are trimmed. Default 1000. */
+  maxEvents?: number;
+  /** How often an open event stream writes a keep-alive comment, in ms. Default 15 s. */
+  heartbeatMs?: number;
+}
+
+/**
+ * Runs held in this isolate's memory: for tests, Node hosts and single-process servers. On
+ * Cloudflare use {@link durableObjectRuns}, since an isolate keeps nothing between requests.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryRunDirectory, createToolServer } from '@toolctx/edge';
+ * const app = createToolServer({
+ *   runtime,
+ *   runs: createMemoryRunDirectory({ runtime, maxEvents: 500 }),
+ *   authenticate: () => ({ tenant: 'local' }),
+ * });
+ * ```
+ */
+export function createMemoryRunDirectory(options: MemoryRunDirectoryOptions): RunDirectory {
+  const runtime = options.runtime.withDoor(httpDoor);
+  const maxEvents = options.maxEvents ?? 1000;
+  const runs = new Map<string, RunState>();
+  const missing = refuse(404, 'not-found', 'There is no such run for this identity.');
+  const find = (runId: string) => runs.get(runId);
+  return {
+    async start(init) {
+      const state =
+        runs.get(init.runId) ??
+        new RunState(runtime, new RunLog(createMemoryRunStorage(), maxEvents), options.heartbeatMs);
+      const reply = state.start(init);
+      if (reply.ok) runs.set(init.runId, state);
+      return reply;
+    },
+    call: async (runId, caller, call) => find(runId)?.call(caller, call) ?? missing,
+    streamCall: async (runId, caller, call) => find(runId)?.streamCall(caller, call) ?? missing,
+    events: async (runId, caller, after) => find(runId)?.events(caller, after) ?? missing,
+    cancel: async (runId, caller, callId) => find(runId)?.cancel(caller, callId) ?? missing,
+    end: async (runId, caller) => find(runId)?.end(caller) ?? missing,
+  };
+}

@@ -1,0 +1,162 @@
+import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { env, exports } from 'cloudflare:workers';
+import type { ToolResult } from '@toolctx/core';
+import { describe, expect, it } from 'vitest';
+import { allMessages, eventsOf, messagesUntil } from '../test-utils/sse.js';
+
+// These go through the deployable Worker (src/worker.ts): the door in front, a Durable Object
+// per run behind it, real DO storage and alarms in workerd.
+function send(path: string, init: RequestInit & { as?: string } = {}) {
+  const headers = new Headers(init.headers);
+  headers.set('authorization', 'Bearer test-token');
+  headers.set('x-toolctx-principal', init.as ?? 'ana');
+  if (init.body !== undefined) headers.set('content-type', 'application/json');
+  return exports.default.fetch(new Request(`http://toolctx.test${path}`, { ...init, headers }));
+}
+const post = (path: string, body: unknown, init: RequestInit & { as?: string } = {}) =>
+  send(path, { ...init, method: 'POST', body: JSON.stringify(body) });
+
+async function startRun(): Promise<string> {
+  const response = await post('/runs', { sessionId: 'sess-1' });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { runId: string }).runId;
+}
+
+const hostOf = (runId: string) => env.RUNS.get(env.RUNS.idFromName(runId));
+
+describe('the Durable Object run host, through the Worker', () => {
+  it('refuses a request without the token', async () => {
+    const response = await exports.default.fetch('http://toolctx.test/tools');
+    expect(response.status).toBe(401);
+  });
+
+  it('two requests to one run see the same state', async () => {
+    const runId = await startRun();
+    const call = await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 2, delayMs: 0 } });
+    expect(await call.json()).toEqual({ ok: true, value: { steps: 2 }, content: '{"steps":2}' });
+    const events = eventsOf(
+      await messagesUntil(await send(`/runs/${runId}/events`), (m) => m.event === 'tool.finished'),
+    );
+    expect(events.map((e) => [e.seq, e.type])).toEqual([
+      [1, 'run.started'],
+      [2, 'tool.started'],
+      [3, 'tool.progress'],
+      [4, 'tool.progress'],
+      [5, 'tool.finished'],
+    ]);
+    expect(events[0]!.data).toEqual({ phase: 'act', sessionId: 'sess-1' });
+    const otherUser = await send(`/runs/${runId}/events`, { as: 'bob' });
+    expect(otherUser.status).toBe(404);
+    expect(await otherUser.json()).toMatchObject({ kind: 'not-found' });
+  });
+
+  it('a cancel sent in a second request aborts a call running in the first', async () => {
+    const runId = await startRun();
+    const running = post(`/runs/${runId}/calls`, {
+      tool: 'slow_wait',
+      args: { ms: 60_000 },
+      toolCallId: 'slow-1',
+    });
+    await messagesUntil(await send(`/runs/${runId}/events`), (m) => m.event === 'tool.progress');
+    const cancel = await post(`/runs/${runId}/calls/slow-1/cancel`, {});
+    expect(await cancel.json()).toEqual({ callId: 'slow-1', cancelled: true });
+    const result = (await (await running).json()) as ToolResult;
+    expect(result).toMatchObject({
+      ok: false,
+      error: { kind: 'aborted', message: 'The call was cancelled by its caller.' },
+    });
+  });
+
+  it('an unknown run is a 404, and asking does not create one', async () => {
+    const response = await post('/runs/run_never/calls', { tool: 'count_steps', args: { steps: 1 } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ kind: 'not-found' });
+  });
+
+  it('after the object restarts, the stream resumes from storage without a gap, and seq keeps counting', async () => {
+    const runId = await startRun();
+    await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 3, delayMs: 0 } });
+    const seen = eventsOf(
+      await messagesUntil(await send(`/runs/${runId}/events`), (_, all) => all.length === 3),
+    );
+    expect(seen.map((e) => e.seq)).toEqual([1, 2, 3]);
+
+    await abortAllDurableObjects();
+
+    const resumed = eventsOf(
+      await messagesUntil(
+        await send(`/runs/${runId}/events`, { headers: { 'last-event-id': '3' } }),
+        (m) => m.event === 'tool.finished',
+      ),
+    );
+    expect(resumed.map((e) => e.seq)).toEqual([4, 5, 6]);
+    expect(resumed.map((e) => e.type)).toEqual(['tool.progress', 'tool.progress', 'tool.finished']);
+
+    // The live run is rebuilt from the record: the next call's events follow on, with no second run.started.
+    const again = await post(`/runs/${runId}/calls`, { tool: 'always_fails', args: {} });
+    expect(await again.json()).toMatchObject({ ok: false, error: { kind: 'tool-error' } });
+    await send(`/runs/${runId}`, { method: 'DELETE' });
+    const rest = eventsOf(await allMessages(await send(`/runs/${runId}/events?after=6`)));
+    expect(rest.map((e) => [e.seq, e.type])).toEqual([
+      [7, 'tool.started'],
+      [8, 'tool.failed'],
+      [9, 'run.finished'],
+    ]);
+  });
+
+  it('the idle alarm ends the run; a call after that is a 409', async () => {
+    const runId = await startRun();
+    expect(await runDurableObjectAlarm(hostOf(runId))).toBe(true);
+    const events = eventsOf(await allMessages(await send(`/runs/${runId}/events`)));
+    expect(events.map((e) => e.type)).toEqual(['run.started', 'run.finished']);
+    expect(events[1]!.data).toEqual({ status: 'ended', calls: 0 });
+    const late = await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1 } });
+    expect(late.status).toBe(409);
+    // An ended run sets no new alarm.
+    expect(await runDurableObjectAlarm(hostOf(runId))).toBe(false);
+  });
+
+  it('the idle alarm waits while a call is still running', async () => {
+    const runId = await startRun();
+    const running = post(`/runs/${runId}/calls`, { tool: 'slow_wait', args: { ms: 300 } });
+    await messagesUntil(await send(`/runs/${runId}/events`), (m) => m.event === 'tool.progress');
+    expect(await runDurableObjectAlarm(hostOf(runId))).toBe(true);
+    expect(await (await running).json()).toMatchObject({ ok: true, value: { waitedMs: expect.any(Number) } });
+    const info = await send(`/runs/${runId}`, { method: 'DELETE' });
+    expect(await info.json()).toMatchObject({ ended: true });
+    const events = eventsOf(await allMessages(await send(`/runs/${runId}/events`)));
+    expect(events.at(-1)?.data).toEqual({ status: 'ended', calls: 1 });
+  });
+
+  it('a reader that leaves the event stream is let go by the object (found on its next write)', async () => {
+    const runId = await startRun();
+    await messagesUntil(await send(`/runs/${runId}/events`), (m) => m.event === 'run.started');
+    // The count of readers is private to the object; reading it is the only way to see a leak.
+    const readers = () =>
+      runInDurableObject(
+        hostOf(runId),
+        (host) => (host as unknown as { run: { readers: number } }).run.readers,
+      );
+    expect(await readers()).toBe(1);
+    await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1, delayMs: 0 } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await readers()).toBe(0);
+  });
+
+  it('a client that disconnects during a streamed call aborts the tool', async () => {
+    const runId = await startRun();
+    const client = new AbortController();
+    const response = await post(
+      `/runs/${runId}/calls`,
+      { tool: 'slow_wait', args: { ms: 60_000 }, toolCallId: 'hang-up' },
+      { headers: { accept: 'text/event-stream' }, signal: client.signal },
+    );
+    expect(response.headers.get('x-toolctx-call-id')).toBe('hang-up');
+    await messagesUntil(response, (m) => m.event === 'tool.progress', { cancel: false });
+    client.abort();
+    const events = eventsOf(
+      await messagesUntil(await send(`/runs/${runId}/events`), (m) => m.event === 'tool.failed'),
+    );
+    expect(events.at(-1)).toMatchObject({ callId: 'hang-up', data: { error: { kind: 'aborted' } } });
+  });
+});

@@ -1,0 +1,130 @@
+import { DurableObject } from 'cloudflare:workers';
+import type { Identity, Runtime, ToolResult } from '@toolctx/core';
+import type { Reply } from '../door-error.js';
+import { durableObjectDoor } from './doors.js';
+import { RunLog } from './run-log.js';
+import { RunState } from './run-state.js';
+import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+
+/**
+ * Options of {@link createRunHost}.
+ *
+ * @example
+ * ```ts
+ * import { createRunHost, type RunHostOptions } from '@toolctx/edge';
+ * const options: RunHostOptions = { idleMs: 10 * 60_000, maxEvents: 500 };
+ * export class RunHost extends createRunHost<Env>(() => runtime, options) {}
+ * ```
+ */
+export interface RunHostOptions {
+  /** Events kept in storage for resuming; older ones are trimmed (resuming before them is a 410). Default 1000. */
+  maxEvents?: number;
+  /** After this long without a request or a running call, the idle alarm ends the run. Default 15 minutes. */
+  idleMs?: number;
+  /** How often an open event stream writes a keep-alive comment, in ms. Default 15 s. */
+  heartbeatMs?: number;
+}
+
+/**
+ * The Durable Object that holds one run: the live core run, its in-flight calls and their
+ * AbortControllers, and the event log in the object's storage. Make the class with
+ * {@link createRunHost}; the HTTP door reaches it through {@link durableObjectRuns}.
+ *
+ * @example
+ * ```ts
+ * import type { RunHostObject } from '@toolctx/edge';
+ * const host = env.RUNS.get(env.RUNS.idFromName(runId)) as DurableObjectStub<RunHostObject<Env>>;
+ * const reply = await host.cancel({ tenant: 'acme', principal: 'ana' }, 'call_1');
+ * ```
+ */
+export class RunHostObject<E = unknown> extends DurableObject<E> {
+  private readonly run: RunState;
+  private readonly idleMs: number;
+
+  constructor(ctx: DurableObjectState, env: E, runtime: Runtime, options: RunHostOptions = {}) {
+    super(ctx, env);
+    this.idleMs = options.idleMs ?? 15 * 60_000;
+    const log = new RunLog(ctx.storage.kv, options.maxEvents ?? 1000);
+    this.run = new RunState(runtime.withDoor(durableObjectDoor), log, options.heartbeatMs);
+  }
+
+  async start(init: RunInit): Promise<Reply<RunInfo>> {
+    const reply = this.run.start(init);
+    if (reply.ok) await this.touch();
+    return reply;
+  }
+
+  async call(caller: Identity, call: DoorCall): Promise<Reply<ToolResult>> {
+    await this.touch();
+    const reply = await this.run.call(caller, call);
+    await this.touch();
+    return reply;
+  }
+
+  async streamCall(caller: Identity, call: DoorCall): Promise<Reply<ReadableStream<Uint8Array>>> {
+    await this.touch();
+    return this.run.streamCall(caller, call);
+  }
+
+  async events(caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>> {
+    return this.run.events(caller, after);
+  }
+
+  async cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>> {
+    return this.run.cancel(caller, callId);
+  }
+
+  async end(caller: Identity): Promise<Reply<RunInfo>> {
+    const reply = await this.run.end(caller);
+    if (reply.ok) await this.ctx.storage.deleteAlarm();
+    return reply;
+  }
+
+  /** The idle alarm: ends the session's run, unless a call is still running (then it waits again). */
+  override async alarm(): Promise<void> {
+    if (this.run.busy) return this.touch();
+    await this.run.finish();
+  }
+
+  /** Pushes the idle alarm back; only a run that exists and has not ended gets one. */
+  private async touch(): Promise<void> {
+    const record = this.run.record;
+    if (record && !record.ended) await this.ctx.storage.setAlarm(Date.now() + this.idleMs);
+  }
+}
+
+/**
+ * The class {@link createRunHost} makes: a Durable Object class for the `RUNS` binding.
+ *
+ * @example
+ * ```ts
+ * import { createRunHost, type RunHostClass } from '@toolctx/edge';
+ * const RunHostBase: RunHostClass<Env> = createRunHost<Env>(() => runtime);
+ * export class RunHost extends RunHostBase {}
+ * ```
+ */
+export type RunHostClass<E> = new (ctx: DurableObjectState, env: E) => RunHostObject<E>;
+
+/**
+ * Makes the run host's Durable Object class around your tools. `runtimeFor` is called once per
+ * object, with the Worker's bindings; export the class under the name `wrangler.jsonc` binds.
+ *
+ * @example
+ * ```ts
+ * import { createRuntime } from '@toolctx/core';
+ * import { createRunHost } from '@toolctx/edge';
+ * import { tools } from './tools.js';
+ *
+ * export class RunHost extends createRunHost<Env>((env) => createRuntime({ tools }), { idleMs: 600_000 }) {}
+ * ```
+ */
+export function createRunHost<E = unknown>(
+  runtimeFor: (env: E) => Runtime,
+  options: RunHostOptions = {},
+): RunHostClass<E> {
+  return class RunHost extends RunHostObject<E> {
+    constructor(ctx: DurableObjectState, env: E) {
+      super(ctx, env, runtimeFor(env), options);
+    }
+  };
+}

@@ -1,0 +1,78 @@
+import type { Identity, Phase, ToolEvent } from '@toolctx/core';
+import type { RunStorage } from './run-storage.js';
+
+/**
+ * What a run host keeps about its run, beside the events: enough to bring the run back to life.
+ *
+ * @example
+ * ```ts
+ * import type { RunRecord } from '@toolctx/edge';
+ * const record: RunRecord = { runId: 'run_1', owner: { tenant: 'acme' }, phase: 'act', state: {}, createdAt: Date.now(), ended: false };
+ * ```
+ */
+export interface RunRecord {
+  runId: string;
+  /** The identity that started the run; only it may use the run. */
+  owner: Identity;
+  sessionId?: string;
+  phase: Phase;
+  state: Record<string, unknown>;
+  createdAt: number;
+  ended: boolean;
+}
+
+const recordKey = 'run';
+const latestKey = 'latest';
+const eventPrefix = 'e:';
+const eventKey = (seq: number) => `${eventPrefix}${String(seq).padStart(15, '0')}`;
+
+/**
+ * A run's record and its bounded event log, in a {@link RunStorage}: the last `maxEvents` events
+ * are kept, each under a key that sorts by `seq`. Appending costs the same however long the run.
+ */
+export class RunLog {
+  private latestSeq: number | undefined;
+
+  constructor(
+    private readonly storage: RunStorage,
+    readonly maxEvents: number,
+  ) {
+    if (!Number.isInteger(maxEvents) || maxEvents < 1)
+      throw new RangeError(`maxEvents must be a positive integer, not ${maxEvents}.`);
+  }
+
+  get record(): RunRecord | undefined {
+    return this.storage.get<RunRecord>(recordKey);
+  }
+
+  set record(record: RunRecord) {
+    this.storage.put(recordKey, record);
+  }
+
+  /** The `seq` of the last event kept (0 before any). */
+  get latest(): number {
+    this.latestSeq ??= this.storage.get<number>(latestKey) ?? 0;
+    return this.latestSeq;
+  }
+
+  /** The `seq` of the oldest event still kept (`latest + 1` when none is). */
+  get oldest(): number {
+    return Math.max(1, this.latest - this.maxEvents + 1);
+  }
+
+  append(event: ToolEvent): void {
+    this.storage.put(eventKey(event.seq), event);
+    this.storage.put(latestKey, event.seq);
+    this.latestSeq = event.seq;
+    const dropped = event.seq - this.maxEvents;
+    if (dropped >= 1) this.storage.delete(eventKey(dropped));
+  }
+
+  /** The kept events whose `seq` is greater than `seq`, in order. */
+  after(seq: number): ToolEvent[] {
+    const events: ToolEvent[] = [];
+    for (const [, event] of this.storage.list<ToolEvent>({ start: eventKey(seq + 1), prefix: eventPrefix }))
+      events.push(event);
+    return events;
+  }
+}

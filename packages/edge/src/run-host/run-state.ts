@@ -1,0 +1,272 @@
+import type { Identity, Run, Runtime, ToolEvent, ToolResult } from '@toolctx/core';
+import { ok, type Reply, refuse } from '../door-error.js';
+import { createChannel } from '../sse/channel.js';
+import { encodeSseBytes } from '../sse/index.js';
+import type { RunLog, RunRecord } from './run-log.js';
+import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+
+type Listener = (event: ToolEvent) => void;
+
+/**
+ * One run as a door holds it: the live core `Run`, the calls in flight with their
+ * AbortControllers, and the event log (renumbered so `seq` keeps growing by one even when the
+ * live run is rebuilt after its host restarted). The only place the door starts a run.
+ */
+export class RunState {
+  private live: Run | undefined;
+  private readonly listeners = new Set<Listener>();
+  private readonly inflight = new Map<string, AbortController>();
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly log: RunLog,
+    /** How often an open stream writes a keep-alive comment (which also finds readers that left). */
+    private readonly heartbeatMs = 15_000,
+  ) {}
+
+  /** How many streams are reading the run's events right now. */
+  get readers(): number {
+    return this.listeners.size;
+  }
+
+  /** Whether a call is running: an idle alarm waits for it. */
+  get busy(): boolean {
+    return this.inflight.size > 0;
+  }
+
+  get record(): RunRecord | undefined {
+    return this.log.record;
+  }
+
+  start(init: RunInit): Reply<RunInfo> {
+    if (this.log.record) return refuse(409, 'conflict', `A run named ${init.runId} already exists.`);
+    const record: RunRecord = {
+      runId: init.runId,
+      owner: { ...init.identity },
+      phase: init.phase ?? 'act',
+      state: init.state ?? {},
+      createdAt: Date.now(),
+      ended: false,
+    };
+    if (init.sessionId !== undefined) record.sessionId = init.sessionId;
+    this.log.record = record;
+    // Core emits run.started before anyone can subscribe, so the door records its own copy.
+    const data = record.sessionId
+      ? { phase: record.phase, sessionId: record.sessionId }
+      : { phase: record.phase };
+    this.publish({ type: 'run.started', seq: 1, runId: record.runId, ts: record.createdAt, data });
+    this.ensureLive(record);
+    return ok(this.info(record));
+  }
+
+  info(record: RunRecord): RunInfo {
+    const info: RunInfo = {
+      runId: record.runId,
+      phase: record.phase,
+      ended: record.ended,
+      lastSeq: this.log.latest,
+    };
+    if (record.sessionId !== undefined) info.sessionId = record.sessionId;
+    return info;
+  }
+
+  /** The run's record, if `caller` owns it; another identity learns nothing, not even that it exists. */
+  owned(caller: Identity): Reply<RunRecord> {
+    const record = this.log.record;
+    if (!record || !sameIdentity(record.owner, caller))
+      return refuse(404, 'not-found', 'There is no such run for this identity.');
+    return ok(record);
+  }
+
+  async call(caller: Identity, call: DoorCall): Promise<Reply<ToolResult>> {
+    const checked = this.admit(caller, call);
+    if (!checked.ok) return checked;
+    return ok(await this.execute(checked.value, call));
+  }
+
+  /** The call's events (its child calls' too) as SSE, then a `result` message, then the end. */
+  streamCall(caller: Identity, call: DoorCall): Reply<ReadableStream<Uint8Array>> {
+    const checked = this.admit(caller, call);
+    if (!checked.ok) return checked;
+    const ids = new Set([call.toolCallId]);
+    const channel = createChannel(this.heartbeatMs);
+    const unsubscribe = this.subscribe((event) => {
+      if (!event.callId) return;
+      if (!ids.has(event.callId) && !(event.parentId && ids.has(event.parentId))) return;
+      ids.add(event.callId);
+      channel.write(eventMessage(event));
+    });
+    // A reader that goes away cancels the call it was watching.
+    channel.onGone(() => {
+      unsubscribe();
+      this.inflight.get(call.toolCallId)?.abort();
+    });
+    const finished = this.execute(checked.value, call);
+    void finished
+      .then((result) => {
+        unsubscribe();
+        channel.write(encodeSseBytes({ event: 'result', data: JSON.stringify(result) }));
+      })
+      .finally(() => {
+        unsubscribe();
+        channel.close();
+      });
+    return ok(channel.readable);
+  }
+
+  /**
+   * The run's events after `after` as SSE, then live ones until the run finishes. Reading the
+   * backlog and subscribing happen in one synchronous turn: no gap, no duplicate.
+   */
+  events(caller: Identity, after: number): Reply<ReadableStream<Uint8Array>> {
+    const owned = this.owned(caller);
+    if (!owned.ok) return owned;
+    if (!Number.isSafeInteger(after) || after < 0)
+      return refuse(400, 'bad-request', 'The position to resume after must be a whole number, 0 or more.');
+    const { latest, oldest } = this.log;
+    if (after > latest)
+      return refuse(
+        400,
+        'bad-request',
+        `This run has recorded ${latest} events; there is no event ${after}.`,
+        {
+          after,
+          lastSeq: latest,
+        },
+      );
+    if (after + 1 < oldest)
+      return refuse(
+        410,
+        'events-trimmed',
+        `Events ${after + 1}–${oldest - 1} are no longer kept (the log keeps the last ${this.log.maxEvents}). ` +
+          `Resume from event ${oldest - 1} or later, or fetch the run's state another way.`,
+        { after, oldestSeq: oldest, lastSeq: latest },
+      );
+    const backlog = this.log.after(after);
+    const channel = createChannel(this.heartbeatMs);
+    for (const event of backlog) channel.write(eventMessage(event));
+    if (this.log.record?.ended) {
+      channel.close();
+      return ok(channel.readable);
+    }
+    const unsubscribe = this.subscribe((event) => {
+      channel.write(eventMessage(event));
+      if (event.type === 'run.finished') {
+        unsubscribe();
+        channel.close();
+      }
+    });
+    channel.onGone(unsubscribe);
+    return ok(channel.readable);
+  }
+
+  cancel(caller: Identity, callId: string): Reply<CancelInfo> {
+    const owned = this.owned(caller);
+    if (!owned.ok) return owned;
+    const controller = this.inflight.get(callId);
+    if (!controller)
+      return refuse(404, 'not-found', `No call ${JSON.stringify(callId)} is running in this run.`);
+    controller.abort();
+    return ok({ callId, cancelled: true });
+  }
+
+  /** Ends the run (its in-flight calls are cancelled). Ending an ended run changes nothing. */
+  async end(caller: Identity): Promise<Reply<RunInfo>> {
+    const owned = this.owned(caller);
+    if (!owned.ok) return owned;
+    await this.finish();
+    return ok(this.info(this.log.record!));
+  }
+
+  /** Ends the run without an owner check: for the host's own idle alarm. */
+  async finish(): Promise<void> {
+    const record = this.log.record;
+    if (!record || record.ended) return;
+    await this.ensureLive(record).end();
+  }
+
+  private admit(caller: Identity, call: DoorCall): Reply<RunRecord> {
+    const owned = this.owned(caller);
+    if (!owned.ok) return owned;
+    if (owned.value.ended) return refuse(409, 'conflict', 'The run has ended; start a new run.');
+    if (!this.runtime.tools.has(call.tool)) {
+      const available = [...this.runtime.tools.keys()];
+      return refuse(
+        404,
+        'unknown-tool',
+        `There is no tool named ${JSON.stringify(call.tool)}. Available: ${available.join(', ') || '(none)'}.`,
+        { available },
+      );
+    }
+    if (this.inflight.has(call.toolCallId))
+      return refuse(409, 'conflict', `A call with id ${JSON.stringify(call.toolCallId)} is already running.`);
+    return owned;
+  }
+
+  private async execute(record: RunRecord, call: DoorCall): Promise<ToolResult> {
+    const controller = new AbortController();
+    this.inflight.set(call.toolCallId, controller);
+    try {
+      const run = this.ensureLive(record);
+      const { tool, args, toolCallId } = call;
+      return jsonSafe(await run.call({ tool, args, toolCallId, signal: controller.signal }));
+    } finally {
+      this.inflight.delete(call.toolCallId);
+    }
+  }
+
+  /** The live core run, started again from the record if the host lost it (a restart, an eviction). */
+  private ensureLive(record: RunRecord): Run {
+    if (this.live) return this.live;
+    const { runId, owner, sessionId, phase, state } = record;
+    const run = this.runtime.startRun({ runId, identity: owner, sessionId, phase, state });
+    // The door's log already holds a run.started; core's own (seq 1) is never seen here.
+    const base = this.log.latest - 1;
+    run.events.subscribe((event) => {
+      if (event.seq > 1) this.publish({ ...event, seq: base + event.seq });
+    });
+    this.live = run;
+    return run;
+  }
+
+  private publish(event: ToolEvent): void {
+    this.log.append(event);
+    if (event.type === 'run.finished') this.log.record = { ...this.log.record!, ended: true };
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        this.listeners.delete(listener);
+      }
+    }
+  }
+
+  private subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+}
+
+function sameIdentity(a: Identity, b: Identity): boolean {
+  return a.tenant === b.tenant && a.principal === b.principal && a.conversationId === b.conversationId;
+}
+
+function eventMessage(event: ToolEvent): Uint8Array {
+  return encodeSseBytes({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
+}
+
+/** The result as it will cross JSON: a value JSON cannot carry becomes an error, not a 500. */
+function jsonSafe(result: ToolResult): ToolResult {
+  try {
+    return JSON.parse(JSON.stringify(result)) as ToolResult;
+  } catch {
+    return {
+      ok: false,
+      error: {
+        kind: 'tool-error',
+        message: 'The tool returned a value that cannot be sent as JSON.',
+        retryable: false,
+      },
+    };
+  }
+}

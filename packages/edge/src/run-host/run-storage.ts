@@ -1,0 +1,45 @@
+/**
+ * The synchronous key-value storage one run's record and event log live in. A Durable Object's
+ * `ctx.storage.kv` is one; {@link createMemoryRunStorage} is another, for a run host in memory.
+ * Synchronous on purpose: reading the backlog and subscribing to new events happen in one turn,
+ * so a resuming reader can neither miss an event nor see one twice.
+ *
+ * @example
+ * ```ts
+ * import type { RunStorage } from '@toolctx/edge';
+ * // Inside a Durable Object: the synchronous KV API of its SQLite-backed storage.
+ * const storage: RunStorage = ctx.storage.kv;
+ * ```
+ */
+export interface RunStorage {
+  get<T = unknown>(key: string): T | undefined;
+  put<T>(key: string, value: T): void;
+  delete(key: string): boolean;
+  /** Entries in key order, from `start` on, whose keys begin with `prefix`. */
+  list<T = unknown>(options: { start?: string; prefix?: string }): Iterable<[string, T]>;
+}
+
+/**
+ * A {@link RunStorage} in memory, with the ordering a Durable Object's storage has. Its state ends
+ * with the isolate: use it for tests and single-process hosts, and a Durable Object in production.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryRunStorage } from '@toolctx/edge';
+ * const storage = createMemoryRunStorage();
+ * storage.put('a', 1);
+ * [...storage.list({ prefix: 'a' })]; // [['a', 1]]
+ * ```
+ */
+export function createMemoryRunStorage(): RunStorage {
+  const entries = new Map<string, unknown>();
+  return {
+    get: <T>(key: string) => entries.get(key) as T | undefined,
+    put: (key, value) => void entries.set(key, value),
+    delete: (key) => entries.delete(key),
+    *list<T>({ start = '', prefix = '' }: { start?: string; prefix?: string }): Iterable<[string, T]> {
+      const keys = [...entries.keys()].filter((key) => key >= start && key.startsWith(prefix)).sort();
+      for (const key of keys) yield [key, entries.get(key) as T];
+    },
+  };
+}

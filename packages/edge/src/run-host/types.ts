@@ -1,0 +1,68 @@
+import type { Identity, Phase } from '@toolctx/core';
+
+/**
+ * What starts a run at the door: the identity comes from `authenticate`, the rest from the body.
+ *
+ * @example
+ * ```ts
+ * import type { RunInit } from '@toolctx/edge';
+ * const init: RunInit = { runId: 'run_1', identity: { tenant: 'acme', principal: 'ana' }, phase: 'act' };
+ * await runs.start(init);
+ * ```
+ */
+export interface RunInit {
+  runId: string;
+  identity: Identity;
+  sessionId?: string;
+  phase?: Phase;
+  state?: Record<string, unknown>;
+}
+
+/**
+ * What the door tells a client about a run.
+ *
+ * @example
+ * ```ts
+ * import type { RunInfo } from '@toolctx/edge';
+ * const info = (await (await fetch(`${base}/runs`, { method: 'POST', headers })).json()) as RunInfo;
+ * const events = new EventSource(`${base}/runs/${info.runId}/events?after=${info.lastSeq}`);
+ * ```
+ */
+export interface RunInfo {
+  runId: string;
+  phase: Phase;
+  sessionId?: string;
+  ended: boolean;
+  /** The `seq` of the last event recorded; resume the event stream after it. */
+  lastSeq: number;
+}
+
+/**
+ * A call as it crosses the door; the door always names it, so a cancel can find it.
+ *
+ * @example
+ * ```ts
+ * import type { DoorCall } from '@toolctx/edge';
+ * const call: DoorCall = { tool: 'slow_wait', args: { ms: 1000 }, toolCallId: 'call_1' };
+ * await runs.call(runId, identity, call);
+ * ```
+ */
+export interface DoorCall {
+  tool: string;
+  args: unknown;
+  toolCallId: string;
+}
+
+/**
+ * The answer to a cancel.
+ *
+ * @example
+ * ```ts
+ * import type { CancelInfo } from '@toolctx/edge';
+ * const answer = (await (await fetch(`${base}/runs/${runId}/calls/${callId}/cancel`, { method: 'POST', headers })).json()) as CancelInfo;
+ * ```
+ */
+export interface CancelInfo {
+  callId: string;
+  cancelled: true;
+}

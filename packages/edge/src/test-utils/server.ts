@@ -1,0 +1,34 @@
+// Test helpers: a door over runs in memory, with the example tools, and requests to it.
+import { createRuntime, type Identity } from '@toolctx/core';
+import { exampleTools } from '../example/index.js';
+import { createMemoryRunDirectory, createToolServer } from '../index.js';
+
+export const runtime = createRuntime({ tools: exampleTools });
+
+/** `Bearer ana` is ana, `Bearer bob` is bob; anything else is refused. */
+export function authenticate(request: Request): Identity | null {
+  const match = /^Bearer (ana|bob)$/.exec(request.headers.get('authorization') ?? '');
+  return match ? { tenant: 'acme', principal: match[1] } : null;
+}
+
+export function memoryServer(options: { maxEvents?: number; maxBodyBytes?: number } = {}) {
+  const runs = createMemoryRunDirectory({ runtime, maxEvents: options.maxEvents });
+  const app = createToolServer({ runtime, runs, authenticate, maxBodyBytes: options.maxBodyBytes });
+  const send = (path: string, init: RequestInit & { as?: string } = {}) => {
+    const headers = new Headers(init.headers);
+    if (!headers.has('authorization')) headers.set('authorization', `Bearer ${init.as ?? 'ana'}`);
+    return app.request(path, { ...init, headers });
+  };
+  const post = (path: string, body: unknown, init: RequestInit & { as?: string } = {}) =>
+    send(path, {
+      ...init,
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', ...init.headers },
+    });
+  const startRun = async (as = 'ana', body: unknown = {}) => {
+    const response = await post('/runs', body, { as });
+    return ((await response.json()) as { runId: string }).runId;
+  };
+  return { app, send, post, startRun };
+}
