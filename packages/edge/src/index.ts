@@ -9,3 +9,4 @@
  */
 export type { Env } from './env.js';
 export { RunHost } from './run-host.js';
+export * from './stores/index.js';
