@@ -82,10 +82,12 @@ export function listingMetadata(meta: ArtifactMeta, json: string): ListingMetada
 /** Writes an artifact's two KV keys: by ref (for head and get) and in creation order (for list). */
 export async function writeIndex(kv: KVNamespace, keys: ArtifactKeys, meta: ArtifactMeta): Promise<void> {
   const json = assertMetaFits(meta);
-  await Promise.all([
+  // Both settle before a failure is thrown, so a rollback cannot race a write still in flight.
+  const written = await Promise.allSettled([
     kv.put(keys.ref, json),
     kv.put(keys.listing, json, { metadata: listingMetadata(meta, json) }),
   ]);
+  for (const result of written) if (result.status === 'rejected') throw result.reason;
 }
 
 /**
