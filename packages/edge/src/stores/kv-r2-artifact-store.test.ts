@@ -101,6 +101,14 @@ describe('createKvR2ArtifactStore specifics', () => {
     expect((await store.list(scope)).artifacts).toEqual([]);
   });
 
+  it('a meta too large for KV key metadata (1 KiB) is still listed whole, read from its ref key', async () => {
+    const store = fresh(Date.now);
+    const meta = await store.put(scope, { kind: 'k', data: 'x', label: 'é'.repeat(1_500) });
+    const listing = await env.ARTIFACT_META.list({ prefix: `${prefixOf.get(store)}list/` });
+    expect(listing.keys[0]?.metadata).toMatchObject({ ref: meta.ref, partial: true });
+    expect((await store.list(scope)).artifacts).toEqual([meta]);
+  });
+
   it('an expired artifact is deleted lazily from R2 and KV, and wasExpired says so', async () => {
     let now = 1_700_000_000_000;
     const store = fresh(() => now);

@@ -84,7 +84,8 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
   const limits = checkLimits(options.limits ?? {});
   const capped = limits.maxBytesPerScope !== undefined || limits.maxCountPerScope !== undefined;
 
-  /** Removes an expired artifact: bytes first (R2 is the truth), then its listing; the ref key becomes a tombstone. */
+  // Removes an expired artifact: bytes first (R2 is the truth), then its listing; its ref key
+  // becomes a tombstone so wasExpired can still answer.
   const expire = async (part: string, meta: Pick<ArtifactMeta, 'createdAt' | 'ref'>) => {
     const keys = artifactKeys(prefix, part, meta);
     await bucket.delete(keys.object);
