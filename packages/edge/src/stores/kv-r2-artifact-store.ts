@@ -1,0 +1,278 @@
+import {
+  type ArtifactLimits,
+  type ArtifactMeta,
+  type ArtifactScope,
+  type ArtifactStore,
+  createArtifactMeta,
+  decodeArtifactData,
+  encodeArtifactData,
+  isArtifactExpired,
+  isRef,
+  newRef,
+  ToolctxError,
+  verifyArtifactBytes,
+} from '@toolctx/core';
+import {
+  artifactKeys,
+  assertMetaFits,
+  commitIndex,
+  customMetadataOf,
+  isTombstone,
+  type ListingMetadata,
+  listingPrefix,
+  refKey,
+  scopePart,
+} from './artifact-index.js';
+import { decodeCursor, encodeCursor } from './list-cursor.js';
+import { uploadStream, verifyingStream } from './r2-stream-io.js';
+import {
+  checkArtifactSize,
+  checkLimits,
+  checkScopeBytes,
+  checkScopeCount,
+  scopeUsage,
+} from './scope-usage.js';
+import { checkStreamDigest, type StreamSkeleton, streamSkeleton } from './stream-meta.js';
+
+/**
+ * Options of {@link createKvR2ArtifactStore}.
+ *
+ * @example
+ * ```ts
+ * import type { KvR2ArtifactStoreOptions } from '@toolctx/edge';
+ * const options: KvR2ArtifactStoreOptions = { kv: env.ARTIFACT_META, bucket: env.ARTIFACTS, limits: { maxCountPerScope: 1_000 } };
+ * ```
+ */
+export interface KvR2ArtifactStoreOptions {
+  /** KV namespace for the metadata index (pass `env.X`). */
+  kv: KVNamespace;
+  /** R2 bucket for the bytes (pass `env.X`). */
+  bucket: R2Bucket;
+  /** Put before every KV and R2 key, so stores can share a namespace and a bucket; `artifacts/` by default. */
+  prefix?: string;
+  /** Epoch milliseconds; `Date.now` by default. Decides createdAt and expiry. */
+  clock?: () => number;
+  limits?: ArtifactLimits;
+}
+
+// A tombstone says "expired" for a day after cleanup; KV's own expiry (real time) removes it.
+const TOMBSTONE_TTL_S = 86_400;
+
+/**
+ * An {@link ArtifactStore} on Cloudflare: bytes in R2 under `<prefix><scopeKey(scope)>/<ref>`,
+ * metadata in KV twice (by ref for `head`/`get`, and by creation time for `list`, the meta also
+ * in the KV key's metadata so a page costs one KV list) and a copy in the R2 object's
+ * `customMetadata`, from which {@link rebuildArtifactIndex} restores KV. R2 is written first,
+ * KV second; a failed KV write removes the R2 object, so a failed put leaves nothing visible.
+ * Digests are verified on `get` (and at the end of `getStream`). Expiry follows `clock`:
+ * expired artifacts are invisible at once and deleted lazily when met. `putStream` streams into
+ * R2 (one part of 5 MiB in memory at a time) and `getStream` streams out.
+ *
+ * @example
+ * ```ts
+ * import { createKvR2ArtifactStore } from '@toolctx/edge';
+ * const store = createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS });
+ * const scope = { tenant: 'acme', principal: 'u1', conversation: 'c1' };
+ * const meta = await store.put(scope, { kind: 'report', data: { rows: [1, 2] } });
+ * (await store.get(scope, meta.ref))?.data; // { rows: [1, 2] }
+ * ```
+ */
+export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): ArtifactStore {
+  const { kv, bucket } = options;
+  const prefix = options.prefix ?? 'artifacts/';
+  const clock = options.clock ?? Date.now;
+  const limits = checkLimits(options.limits ?? {});
+  const capped = limits.maxBytesPerScope !== undefined || limits.maxCountPerScope !== undefined;
+
+  // Removes an expired artifact: bytes first (R2 is the truth), then its listing; its ref key
+  // becomes a tombstone so wasExpired can still answer.
+  const expire = async (part: string, meta: Pick<ArtifactMeta, 'createdAt' | 'ref'>) => {
+    const keys = artifactKeys(prefix, part, meta);
+    await bucket.delete(keys.object);
+    await kv.delete(keys.listing);
+    await kv.put(keys.ref, JSON.stringify({ expired: true }), { expirationTtl: TOMBSTONE_TTL_S });
+  };
+
+  /** The live meta of `ref` in the scope, or null; an expired one is cleaned up on sight. */
+  const live = async (scope: ArtifactScope, ref: string) => {
+    const part = await scopePart(scope);
+    if (!isRef(ref)) return null;
+    const stored = await kv.get<ArtifactMeta | { expired: true }>(refKey(prefix, part, ref), 'json');
+    if (!stored || isTombstone(stored)) return null;
+    if (isArtifactExpired(stored, clock())) {
+      await expire(part, stored);
+      return null;
+    }
+    return { part, meta: stored, keys: artifactKeys(prefix, part, stored) };
+  };
+
+  /** The R2 object of a live artifact; a KV entry whose object is gone is removed (R2 is the truth). */
+  const object = async (scope: ArtifactScope, ref: string) => {
+    const found = await live(scope, ref);
+    if (!found) return null;
+    const stored = await bucket.get(found.keys.object);
+    if (!stored) {
+      await Promise.all([kv.delete(found.keys.ref), kv.delete(found.keys.listing)]);
+      return null;
+    }
+    return { meta: found.meta, stored };
+  };
+
+  /** Caps checked against the scope's listing, sweeping expired artifacts on the way. */
+  const usageOf = async (part: string) => {
+    const usage = await scopeUsage(kv, listingPrefix(prefix, part), clock());
+    await Promise.all(usage.expired.map((meta) => expire(part, meta)));
+    return usage;
+  };
+
+  const metaOfListing = async (part: string, metadata: ListingMetadata | null, ref: string) => {
+    if (metadata && !('partial' in metadata)) return metadata;
+    const stored = await kv.get<ArtifactMeta | { expired: true }>(refKey(prefix, part, ref), 'json');
+    return stored && !isTombstone(stored) ? stored : null;
+  };
+
+  return {
+    capabilities: Object.freeze({ streaming: true, limits }),
+
+    async put(scope, input) {
+      const { encoding, bytes } = encodeArtifactData(input?.data);
+      checkArtifactSize(limits, bytes.byteLength);
+      const meta = await createArtifactMeta(input, { ref: newRef(), bytes, encoding, now: clock() });
+      assertMetaFits(meta);
+      const part = await scopePart(scope);
+      const keys = artifactKeys(prefix, part, meta);
+      // The caps are counted while the bytes go up, and the object removed if they refuse.
+      const [usage, stored] = await Promise.allSettled([
+        capped ? usageOf(part) : undefined,
+        bucket.put(keys.object, bytes, {
+          customMetadata: customMetadataOf(meta),
+          httpMetadata: { contentType: meta.mediaType },
+          sha256: meta.digest,
+        }),
+      ]);
+      if (stored.status === 'rejected') throw stored.reason;
+      try {
+        if (usage.status === 'rejected') throw usage.reason;
+        if (usage.value) {
+          checkScopeCount(limits, usage.value);
+          checkScopeBytes(limits, usage.value, bytes.byteLength);
+        }
+      } catch (error) {
+        await bucket.delete(keys.object);
+        throw error;
+      }
+      await commitIndex(kv, bucket, keys, meta);
+      return meta;
+    },
+
+    async head(scope, ref) {
+      return (await live(scope, ref))?.meta ?? null;
+    },
+
+    async get(scope, ref) {
+      const found = await object(scope, ref);
+      if (!found) return null;
+      const bytes = new Uint8Array(await found.stored.arrayBuffer());
+      await verifyArtifactBytes(found.meta, bytes);
+      return { meta: found.meta, data: decodeArtifactData(found.meta.encoding, bytes) };
+    },
+
+    async delete(scope, ref) {
+      const found = await live(scope, ref);
+      if (!found) return false;
+      // R2 first: an interrupted delete leaves an index entry without bytes (cleaned up when met),
+      // never bytes without an index that rebuildArtifactIndex would bring back.
+      await bucket.delete(found.keys.object);
+      await Promise.all([kv.delete(found.keys.ref), kv.delete(found.keys.listing)]);
+      return true;
+    },
+
+    async list(scope, { cursor, limit = 100 } = {}) {
+      if (!(Number.isSafeInteger(limit) && limit >= 1)) {
+        throw new ToolctxError('invalid-argument', `list "limit" must be a whole number ≥ 1, got ${limit}.`);
+      }
+      const position = cursor === undefined ? undefined : decodeCursor(cursor);
+      const part = await scopePart(scope);
+      const start = listingPrefix(prefix, part);
+      const now = clock();
+      const artifacts: ArtifactMeta[] = [];
+      const expired: ArtifactMeta[] = [];
+      let kvCursor = position?.kv;
+      let after = position?.after ?? '';
+      let complete = false;
+      // KV pages are asked for exactly the number still missing, so a page ends where KV's cursor
+      // points and the next list resumes there; expired entries are skipped, so loop.
+      while (artifacts.length < limit) {
+        const size = Math.min(1_000, limit - artifacts.length);
+        const page = await kv.list<ListingMetadata>(
+          kvCursor === undefined
+            ? { prefix: start, limit: size }
+            : { prefix: start, limit: size, cursor: kvCursor },
+        );
+        for (const { name, metadata } of page.keys) {
+          const order = name.slice(start.length);
+          if (order <= after) continue;
+          after = order;
+          const meta = await metaOfListing(part, metadata ?? null, order.slice(order.indexOf('.') + 1));
+          if (!meta) continue;
+          if (isArtifactExpired(meta, now)) expired.push(meta);
+          else artifacts.push(meta);
+        }
+        if (page.list_complete) {
+          complete = true;
+          break;
+        }
+        kvCursor = page.cursor;
+      }
+      await Promise.all(expired.map((meta) => expire(part, meta)));
+      if (complete || kvCursor === undefined) return { artifacts };
+      return { artifacts, cursor: encodeCursor({ kv: kvCursor, after }) };
+    },
+
+    async putStream(scope, input) {
+      let skeleton: StreamSkeleton;
+      try {
+        skeleton = await streamSkeleton(input, newRef(), clock());
+        assertMetaFits({ ...skeleton, bytes: 0, digest: '' });
+      } catch (error) {
+        await input?.data?.cancel?.().catch(() => {});
+        throw error;
+      }
+      const part = await scopePart(scope);
+      const usage = capped ? await usageOf(part) : undefined;
+      if (usage) checkScopeCount(limits, usage);
+      const keys = artifactKeys(prefix, part, skeleton);
+      const supplied = input.digest?.toLowerCase();
+      const { bytes, digest } = await uploadStream({
+        bucket,
+        key: keys.object,
+        stream: input.data,
+        contentType: skeleton.mediaType,
+        // A multipart upload fixes its metadata before the first part: size and digest are
+        // unknown then, so rebuildArtifactIndex recomputes them from the object.
+        earlyMetadata: customMetadataOf(supplied ? { ...skeleton, digest: supplied } : skeleton),
+        finalMetadata: (size, sha) => customMetadataOf({ ...skeleton, bytes: size, digest: sha }),
+        onProgress: (total) => {
+          checkArtifactSize(limits, total);
+          if (usage) checkScopeBytes(limits, usage, total);
+        },
+        beforeCommit: (_size, sha) => checkStreamDigest(supplied, sha),
+      });
+      const meta: ArtifactMeta = { ...skeleton, bytes, digest };
+      await commitIndex(kv, bucket, keys, meta);
+      return meta;
+    },
+
+    async getStream(scope, ref) {
+      const found = await object(scope, ref);
+      return found ? { meta: found.meta, body: verifyingStream(found.meta, found.stored.body) } : null;
+    },
+
+    async wasExpired(scope, ref) {
+      const part = await scopePart(scope);
+      if (!isRef(ref)) return false;
+      const stored = await kv.get(refKey(prefix, part, ref), 'json');
+      return isTombstone(stored) || (stored !== null && isArtifactExpired(stored as ArtifactMeta, clock()));
+    },
+  };
+}
