@@ -1,7 +1,11 @@
-import type { Env } from '@toolctx/edge';
+import { createRuntime } from '@toolctx/core';
+import { createRunHost, type Env } from '@toolctx/edge';
 import { Hono } from 'hono';
 
-export { RunHost } from '@toolctx/edge';
+const runtime = createRuntime({ tools: [] });
+
+/** The run host class bound as `RUNS` in wrangler.jsonc. */
+export class RunHost extends createRunHost<Env>(() => runtime) {}
 
 const app = new Hono<{ Bindings: Env & { ASSETS: Fetcher } }>();
 

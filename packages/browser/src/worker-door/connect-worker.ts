@@ -136,6 +136,14 @@ export function connectWorker(worker: Worker): WorkerConnection {
             failed(lost ?? notCloneable),
           );
         },
+        resume: async (approvalId, decision) => {
+          const [result] = await request<ToolResult[]>(
+            (id) => ({ t: 'resume', id, runId, approvalId, decision }),
+            (resolve) => ({ runId, kind: 'call', size: 1, resolve }),
+            [{ ok: false, error: lost ?? workerLost('terminated') }],
+          );
+          return result!;
+        },
         cancel: (key) => post({ t: 'cancel', key }),
         finish: (how, reason) =>
           request<void>(

@@ -92,6 +92,15 @@ const tools = [
     input: z.object({}),
     execute: () => () => 1,
   }),
+  defineTool({
+    name: 'pay',
+    description: 'Needs approval.',
+    input: z.object({ amount: z.number() }),
+    effect: 'write',
+    needsApproval: true,
+    execute: ({ amount }, ctx) => ({ paid: amount, approvalId: ctx.approval?.approvalId }),
+  }),
 ];
 
-serveInWorker(createRuntime({ tools }));
+// Every approval waits for the page, which resumes it through the run.
+serveInWorker(createRuntime({ tools, approval: { request: async () => 'pending' } }));

@@ -1,4 +1,4 @@
-import type { ErrorInfo, Identity, Phase, ToolEvent, ToolResult } from '@toolctx/core';
+import type { ApprovalDecision, ErrorInfo, Identity, Phase, ToolEvent, ToolResult } from '@toolctx/core';
 
 /** The run options that can cross to the Worker (a signal stays in the page). */
 export interface WorkerStartOptions {
@@ -26,6 +26,7 @@ export interface WireStats {
 export type ToWorker =
   | { t: 'start'; runId: string; options: WorkerStartOptions }
   | { t: 'call'; id: number; runId: string; calls: WireCall[] }
+  | { t: 'resume'; id: number; runId: string; approvalId: string; decision: ApprovalDecision }
   | { t: 'cancel'; key: number }
   | { t: 'abort'; id: number; runId: string; reason?: string }
   | { t: 'end'; id: number; runId: string };

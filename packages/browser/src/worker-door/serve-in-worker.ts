@@ -93,6 +93,14 @@ export function serveInWorker(
         }
         return;
       }
+      case 'resume': {
+        const run = runs.get(message.runId);
+        const result: ToolResult = run
+          ? await run.resume(message.approvalId, message.decision)
+          : { ok: false, error: runGone(message.runId) };
+        send({ t: 'results', id: message.id, results: [cloneable(result)], stats: stats(run) });
+        return;
+      }
       case 'cancel':
         cancels.get(message.key)?.abort();
         return;

@@ -87,6 +87,24 @@ describe('the Web Worker door', () => {
     expect(await run.call({ tool: 'was_aborted', args: {} })).toMatchObject({ ok: true, value: true });
   });
 
+  it('leaves an approval pending as data and resumes it from the page', async () => {
+    const run = connect().startRun();
+    const pending = await run.call({ tool: 'pay', args: { amount: 40 } });
+    expect(pending).toMatchObject({ ok: false, error: { kind: 'approval-pending' } });
+    const approvalId = String(!pending.ok && pending.error.details?.approvalId);
+    expect(await run.resume(approvalId, { approved: true })).toEqual({
+      ok: true,
+      value: { paid: 40, approvalId },
+      content: JSON.stringify({ paid: 40, approvalId }),
+    });
+    const again = await run.call({ tool: 'pay', args: { amount: 41 } });
+    const secondId = String(!again.ok && again.error.details?.approvalId);
+    expect(await run.resume(secondId, { approved: false })).toMatchObject({
+      ok: false,
+      error: { kind: 'approval-denied' },
+    });
+  });
+
   it('carries an ErrorInfo across intact', async () => {
     const run = connect().startRun();
     expect(await run.call({ tool: 'fail_typed', args: {} })).toEqual({

@@ -1,4 +1,4 @@
-import type { CallRequest, ErrorInfo, Run, ToolEvent, ToolResult } from '@toolctx/core';
+import type { ApprovalDecision, CallRequest, ErrorInfo, Run, ToolEvent, ToolResult } from '@toolctx/core';
 import { createEventHub, type RunEventStream } from '../events/event-hub.js';
 import type { WireStats } from './protocol.js';
 
@@ -13,6 +13,7 @@ export interface WorkerRun extends Omit<Run, 'events'> {
 /** How a Worker run reaches its Worker; supplied by `connectWorker`. */
 export interface WorkerRunWire {
   call(requests: readonly CallRequest[], cancelKeys: (number | undefined)[]): Promise<ToolResult[]>;
+  resume(approvalId: string, decision: ApprovalDecision): Promise<ToolResult>;
   cancel(key: number): void;
   finish(how: 'abort' | 'end', reason?: string): Promise<void>;
   forget(): void;
@@ -87,6 +88,7 @@ export function createWorkerRun(runId: string, wire: WorkerRunWire): WorkerRunLi
         for (const stop of stops) stop();
       }
     },
+    resume: (approvalId, decision) => wire.resume(approvalId, decision),
     abort(reason) {
       finishing ??= wire.finish('abort', reason);
       controller.abort();
