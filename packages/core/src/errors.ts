@@ -20,6 +20,14 @@ export type ErrorKind =
   | 'quota-exceeded'
   | 'not-found'
   | 'conflict'
+  // What doors answer for bad requests, each with its HTTP meaning.
+  | 'bad-request'
+  | 'unauthenticated'
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'events-trimmed'
+  /** The place the tool ran (a Web Worker, a remote server) is gone. */
+  | 'door-lost'
   | 'internal';
 
 /**

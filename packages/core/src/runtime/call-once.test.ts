@@ -44,3 +44,13 @@ describe('runtime.callOnce, for doors without runs', () => {
     expect(run.runId).toBe('run_named_by_door');
   });
 });
+
+describe('startRun options for doors', () => {
+  it('delivers run.started to onEvent, and lists the tools the phase allows', () => {
+    const seen: string[] = [];
+    const runtime = createRuntime({ tools: [probe] });
+    const run = runtime.startRun({ phase: 'plan', onEvent: (event) => void seen.push(event.type) });
+    expect(seen).toEqual(['run.started']);
+    expect(run.listTools().map((tool) => tool.name)).toEqual(['probe']);
+  });
+});

@@ -68,7 +68,7 @@ export interface Runtime {
 }
 
 /** What `runtime.callOnce` takes: a call, and the facts a run would otherwise supply. */
-export interface CallOnceRequest extends CallRequest, Omit<StartRunOptions, 'runId' | 'signal'> {
+export interface CallOnceRequest extends CallRequest, Omit<StartRunOptions, 'runId' | 'signal' | 'onEvent'> {
   /** Receives this call's events, in order. */
   onEvent?: EventSink;
 }

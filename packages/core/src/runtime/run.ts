@@ -5,12 +5,13 @@ import type { ArtifactScope } from '../artifacts/types.js';
 import type { CallFacts, RunFacts, RunStats } from '../context/create-context.js';
 import type { CallRequest, Identity, RunLedger, ToolDispatch, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
-import type { EventLog, RunEvents } from '../events/event-log.js';
+import type { EventLog, EventSink, RunEvents } from '../events/event-log.js';
 import { budgetCheck } from '../ledger/budget-check.js';
 import { splitBudget } from '../output/split-budget.js';
-import type { Phase } from '../policy/phase.js';
+import { allowedInPhase, type Phase } from '../policy/phase.js';
 import { createTeardownRegistry, type TeardownRegistry } from '../teardown/teardown-registry.js';
 import { toolSessionKey } from '../teardown/tool-session-key.js';
+import { type ToolSchema, toolSchema } from '../tools/define-tool.js';
 import { argsInvalid, validate } from '../tools/schema.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { admitCall, admitPolicy, type PendingCall } from './admission.js';
@@ -38,6 +39,8 @@ export interface StartRunOptions {
   maxUsd?: number;
   /** A workspace for this run instead of the runtime's (see `withWorkspace`). */
   workspace?: Workspace;
+  /** Receives every event of the run from `run.started` on (a subscription made before it exists). */
+  onEvent?: EventSink;
 }
 
 /**
@@ -59,6 +62,8 @@ export interface Run {
   readonly signal: AbortSignal;
   /** Counters of progress reports the run dropped or refused. */
   readonly stats: Readonly<RunStats>;
+  /** The tools this run may offer a model, as JSON Schemas: in `plan`, only `read` tools. */
+  listTools(): ToolSchema[];
   /** Calls one tool; a batch of one. Resolves to a `ToolResult`, never rejects for the tool's failure. */
   call(request: CallRequest): Promise<ToolResult>;
   /** Calls tools concurrently, one batch; results in the order asked. */
@@ -126,6 +131,7 @@ export class RunImpl implements RunFacts {
     this.dispatchFactory = services.door.dispatch
       ? (parent, call) => this.childDispatch(parent, call)
       : undefined;
+    if (options.onEvent) log.subscribe(options.onEvent);
     if (runId !== undefined) {
       const sessionId = options.sessionId;
       log.emit('run.started', sessionId ? { phase: this.phase, sessionId } : { phase: this.phase });
@@ -141,6 +147,12 @@ export class RunImpl implements RunFacts {
 
   get signal(): AbortSignal {
     return this.controller.signal;
+  }
+
+  listTools(): ToolSchema[] {
+    return [...this.services.tools.values()]
+      .filter((tool) => allowedInPhase(tool.effect, this.phase))
+      .map(toolSchema);
   }
 
   call(request: CallRequest): Promise<ToolResult> {
