@@ -3,7 +3,7 @@
  * properties listed in the package README, with defaults for light and dark schemes; a running
  * line pulses, and the toggle's arrow turns, unless motion is reduced.
  */
-export const statusCss = `.toolctx-status{--_fg:var(--toolctx-status-color,#1f1f1f);--_muted:var(--toolctx-status-muted-color,#5f6368);--_bg:var(--toolctx-status-background,#fff);--_accent:var(--toolctx-status-accent-color,#0b57d0);--_failed:var(--toolctx-status-failed-color,#b3261e);--_warn:var(--toolctx-status-warning-color,#8a4b00);color-scheme:light dark;font:var(--toolctx-status-font,inherit);color:var(--_fg);background:var(--_bg);display:grid;gap:.35em}
+export const statusCss = `.toolctx-status{--_fg:var(--toolctx-status-color,#1f1f1f);--_muted:var(--toolctx-status-muted-color,#474c52);--_bg:var(--toolctx-status-background,#fff);--_accent:var(--toolctx-status-accent-color,#0b57d0);--_failed:var(--toolctx-status-failed-color,#b3261e);--_warn:var(--toolctx-status-warning-color,#8a4b00);color-scheme:light dark;font:var(--toolctx-status-font,inherit);color:var(--_fg);background:var(--_bg);display:grid;gap:.35em}
 @media (prefers-color-scheme:dark){.toolctx-status{--_fg:var(--toolctx-status-color,#e3e3e3);--_muted:var(--toolctx-status-muted-color,#a8adb3);--_bg:var(--toolctx-status-background,#1f1f1f);--_accent:var(--toolctx-status-accent-color,#a8c7fa);--_failed:var(--toolctx-status-failed-color,#f2b8b5);--_warn:var(--toolctx-status-warning-color,#f0c674)}}
 .toolctx-status__summary{font-weight:600}
 .toolctx-status__lines,.toolctx-status__finished{display:grid;gap:.25em}
@@ -12,7 +12,7 @@ export const statusCss = `.toolctx-status{--_fg:var(--toolctx-status-color,#1f1f
 .toolctx-status__line[data-state=running]::before{background:var(--_accent);animation:toolctx-pulse 1.6s ease-in-out infinite}
 .toolctx-status__line[data-state=done]::before{background:var(--_accent)}
 .toolctx-status__line[data-state=failed]::before{background:var(--_failed)}
-.toolctx-status__line:not([data-state=running],[data-state=pending]){opacity:var(--toolctx-status-ended-opacity,.8)}
+.toolctx-status__line:not([data-state=running],[data-state=pending]){opacity:var(--toolctx-status-ended-opacity,.85)}
 .toolctx-status__line[data-state=failed]{color:var(--_failed)}
 .toolctx-status__text{overflow-wrap:anywhere;white-space:pre-wrap;flex:1 1 12em}
 .toolctx-status__time{color:var(--_muted);font-variant-numeric:tabular-nums}
