@@ -39,7 +39,10 @@ export const resultCases: DoorCases = (kit) => [
       kit.withClients(async (open) => {
         const outcome = await (await open()).call('door_throw_foreign', {});
         expect(errorOf(outcome).kind).toBe('tool-error');
-        expect(outcome.progress).toEqual([{ message: 'about to throw' }]);
+        // MCP numbers a report without `done` itself, so only the message is compared.
+        expect(outcome.progress.map((payload) => (payload as { message?: string }).message)).toEqual([
+          'about to throw',
+        ]);
         expect(JSON.stringify(outcome)).not.toContain(doorSuiteSecret);
       }),
   },
