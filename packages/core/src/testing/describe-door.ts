@@ -19,11 +19,12 @@ import { registerCases } from './suite-cases.js';
  * @example
  * ```ts
  * import { createRuntime, inProcessDoor } from '@toolctx/core';
- * import { describeDoor } from '@toolctx/core/testing';
+ * import { describeDoor, runDoorClient } from '@toolctx/core/testing';
  *
  * describeDoor('in-process', {
  *   supplies: { ...inProcessDoor, artifacts: false, credentials: false, events: true },
- *   connect: async (tools, { caller }) => connectInProcess(createRuntime({ tools }), caller),
+ *   connect: async (tools, { caller }) =>
+ *     runDoorClient(createRuntime({ tools }).startRun({ identity: { tenant: 'door-suite', principal: caller } })),
  * });
  * ```
  */
