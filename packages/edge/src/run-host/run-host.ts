@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { Identity, Runtime, ToolResult } from '@toolctx/core';
+import type { ApprovalDecision, Identity, Runtime, ToolResult } from '@toolctx/core';
 import type { Reply } from '../door-error.js';
 import { durableObjectDoor } from './doors.js';
 import { RunLog } from './run-log.js';
@@ -68,6 +68,13 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
 
   async events(caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>> {
     return this.run.events(caller, after);
+  }
+
+  async resume(caller: Identity, approvalId: string, decision: ApprovalDecision): Promise<Reply<ToolResult>> {
+    await this.touch();
+    const reply = await this.run.resume(caller, approvalId, decision);
+    await this.touch();
+    return reply;
   }
 
   async cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>> {
