@@ -1,4 +1,5 @@
 import { connectWorker, createIdbArtifactStore } from '@toolctx/browser';
+import { artifactScope } from '@toolctx/core';
 import { localIdentity } from '../local-identity.js';
 import { ARTIFACT_DB } from './artifact-db.js';
 import type { CallHandle, Side } from './side.js';
@@ -11,11 +12,7 @@ export function createPageSide(): Side {
   const worker = new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module', name: 'tools' });
   const run = connectWorker(worker).startRun({ identity: localIdentity });
   const store = createIdbArtifactStore({ name: ARTIFACT_DB });
-  const scope = {
-    tenant: localIdentity.tenant ?? '',
-    principal: localIdentity.principal ?? '',
-    conversation: localIdentity.conversationId ?? '',
-  };
+  const scope = artifactScope(localIdentity); // the scope the runtime gives this identity's runs
   const cancels = new Map<string, AbortController>();
 
   return {

@@ -18,11 +18,12 @@ export async function createWorkerSide(): Promise<Side> {
     for await (const event of connectRun(API, runId)) {
       if (event.type === 'artifact.put') {
         const { ref, kind, bytes } = event.data as ArtifactRow;
-        artifacts.set(ref, { ref, kind, bytes });
+        const label = await labelOf(ref);
+        artifacts.set(ref, label ? { ref, kind, bytes, label } : { ref, kind, bytes });
       }
       for (const listener of listeners) listener(event);
     }
-  })();
+  })().catch((error: unknown) => console.warn("The Worker run's event stream stopped:", error));
 
   return {
     runId,
@@ -45,10 +46,11 @@ export async function createWorkerSide(): Promise<Side> {
       await request('POST', `/runs/${runId}/calls/${callId}/cancel`);
     },
     decide: (approvalId, decision) =>
-      request<ToolResult>('POST', `/approvals/${encodeURIComponent(approvalId)}`, decision).catch(
-        (error: unknown): ToolResult => ({ ok: false, error: asErrorInfo(error) }),
-      ),
-    listArtifacts: async () => [...artifacts.values()].reverse(),
+      request<ToolResult>('POST', `/approvals/${encodeURIComponent(approvalId)}`, {
+        runId,
+        ...decision,
+      }).catch((error: unknown): ToolResult => ({ ok: false, error: asErrorInfo(error) })),
+    listArtifacts: async () => [...artifacts.values()],
     async download(ref) {
       const response = await fetch(`${API}/artifacts/${encodeURIComponent(ref)}`);
       if (!response.ok) throw new DoorError(await errorOf(response));
@@ -62,6 +64,16 @@ class DoorError extends Error {
   constructor(readonly info: ErrorInfo) {
     super(info.message);
   }
+}
+
+/** An artifact's label, from the file name the door gives it (events carry no labels). */
+async function labelOf(ref: string): Promise<string | undefined> {
+  const response = await fetch(`${API}/artifacts/${encodeURIComponent(ref)}`, { method: 'HEAD' }).catch(
+    () => undefined,
+  );
+  if (!response?.ok) return undefined;
+  const name = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  return name ? decodeURIComponent(name) : undefined;
 }
 
 async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
