@@ -12,6 +12,8 @@ const quiet = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FE
 /** A demo Worker this test started, and how to stop it. */
 export interface RunningDemo {
   url: string;
+  /** Stops wrangler and starts it again on the same port and persist dir, as a user's restart would. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -32,28 +34,40 @@ export async function startDemo(vars: Record<string, string> = {}): Promise<Runn
   args.push('--persist-to', join(work, 'state'), '--assets', pageDir);
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn');
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
-  const child = spawn('pnpm', args, {
-    cwd: demoDir,
-    env: quiet,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
-
   const url = `http://127.0.0.1:${port}`;
+
+  let child: ChildProcess | undefined;
+  const launch = async () => {
+    const started = spawn('pnpm', args, {
+      cwd: demoDir,
+      env: quiet,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = started;
+    let output = '';
+    started.stdout?.on('data', (chunk: Buffer) => (output += chunk));
+    started.stderr?.on('data', (chunk: Buffer) => (output += chunk));
+    await waitForHealth(url, started, () => output);
+  };
   const stop = async () => {
-    await stopGroup(child);
+    if (child) await stopGroup(child);
     await rm(work, { recursive: true, force: true });
   };
   try {
-    await waitForHealth(url, child, () => output);
+    await launch();
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, stop };
+  return {
+    url,
+    async restart() {
+      if (child) await stopGroup(child);
+      await launch();
+    },
+    stop,
+  };
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {

@@ -17,6 +17,8 @@ type SideName = (typeof sides)[number];
 let demo: RunningDemo;
 let browser: Browser;
 let page: Page;
+/** The ref of the report the Worker side stored, downloaded, and must keep across a restart. */
+let workerReport = '';
 /** Every response body the page received, except event streams (read separately below). */
 const bodies: Promise<string>[] = [];
 
@@ -125,6 +127,7 @@ describe('the demo page', () => {
     const link = column(side)
       .locator('[data-role="artifacts"] a', { hasText: /report/ })
       .first();
+    if (side === 'worker') workerReport = (await link.getAttribute('data-ref')) ?? '';
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     const bytes = await readFile(await download.path());
     expect(bytes.equals(Buffer.from(reportText(6), 'utf8'))).toBe(true);
@@ -183,6 +186,16 @@ describe('the demo page', () => {
       expect(events).not.toContain(key);
       for (const body of responses) expect(body).not.toContain(key);
     }
+  });
+});
+
+describe('the demo Worker', () => {
+  it('keeps its artifacts (R2 and KV) across a restart', async () => {
+    expect(workerReport).toMatch(/^art_/); // the report downloaded above
+    await demo.restart();
+    const response = await fetch(`${demo.url}/api/artifacts/${workerReport}`);
+    expect(response.status).toBe(200);
+    expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(reportText(6), 'utf8'))).toBe(true);
   });
 });
 
