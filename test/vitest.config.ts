@@ -19,6 +19,10 @@ export default defineConfig({
       {
         test: { name: 'node', include: ['node/**/*.test.ts'], testTimeout: 60_000 },
       },
+      // The demo end to end: its own `wrangler dev` and headless Chromium (screenshots in e2e/output).
+      {
+        test: { name: 'e2e', include: ['e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 180_000 },
+      },
     ],
   },
 });

@@ -468,9 +468,11 @@ function unknownApproval(approvalId: string): ErrorInfo {
   };
 }
 
-// Call ids need to be unique, not secret: a random prefix per process and a counter.
-const callIdPrefix = `call_${crypto.randomUUID().slice(0, 8)}_`;
+// Call ids need to be unique, not secret: a random prefix per process and a counter. The prefix is
+// made on first use because Workers refuse random values at module scope (the Worker fails to start).
+let callIdPrefix: string | undefined;
 let callCounter = 0;
 function nextCallId(): string {
+  callIdPrefix ??= `call_${crypto.randomUUID().slice(0, 8)}_`;
   return callIdPrefix + (++callCounter).toString(36);
 }
