@@ -86,6 +86,34 @@ describe('HTTP door: artifacts', () => {
     expect(await foreign.json()).toEqual(await never.json());
   });
 
+  it("lists the caller's own artifacts, page by page, and nobody else's", async () => {
+    const { post, send, startRun } = memoryServer();
+    const runId = await startRun();
+    const refs: string[] = [];
+    for (const text of ['a', 'b', 'c']) {
+      const saved = await json<{ value: { ref: string } }>(
+        await post(`/runs/${runId}/calls`, { tool: 'save_note', args: { text } }),
+      );
+      refs.push(saved.value.ref);
+    }
+    // The test runtime is shared, so ana may own more: page through everything with limit=2.
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await json<{ artifacts: { ref: string }[]; cursor?: string }>(
+        await send(`/artifacts?limit=2${cursor ? `&cursor=${cursor}` : ''}`),
+      );
+      expect(page.artifacts.length).toBeLessThanOrEqual(2);
+      seen.push(...page.artifacts.map((meta) => meta.ref));
+      cursor = page.cursor;
+    } while (cursor);
+    expect(seen).toEqual(expect.arrayContaining(refs));
+    expect(new Set(seen).size).toBe(seen.length);
+    const bobs = await json<{ artifacts: unknown[] }>(await send('/artifacts', { as: 'bob' }));
+    expect(bobs.artifacts.filter((meta) => refs.includes((meta as { ref: string }).ref))).toEqual([]);
+    expect((await send('/artifacts?limit=0')).status).toBe(400);
+  });
+
   it('answers 501 unsupported when the runtime has no artifact store', async () => {
     const runtime = createRuntime({ tools: exampleTools, approval: { request: async () => 'pending' } });
     const app = createToolServer({ runtime, runs: createMemoryRunDirectory({ runtime }), authenticate });

@@ -1,11 +1,19 @@
-import { artifactScope, type Identity, type Runtime } from '@toolctx/core';
+import { type ArtifactStore, artifactScope, type Identity, type Runtime } from '@toolctx/core';
 import { type Context, Hono } from 'hono';
 import type { Reply } from '../door-error.js';
 import { createMemoryRunDirectory, type RunDirectory } from '../run-host/index.js';
 import { sseHeaders } from '../sse/index.js';
 import { artifactResponse } from './artifact-response.js';
 import { errorResponse, HttpError } from './http-error.js';
-import { idOf, parseApproval, parseCall, parseStartRun, phaseOf, resumePoint } from './parse-request.js';
+import {
+  idOf,
+  limitOf,
+  parseApproval,
+  parseCall,
+  parseStartRun,
+  phaseOf,
+  resumePoint,
+} from './parse-request.js';
 import { readJson } from './read-json.js';
 
 /**
@@ -74,6 +82,11 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     options.runs ?? createMemoryRunDirectory({ runtime: (options as { runtime: Runtime }).runtime });
   const runsOf = (env: E) => (typeof runsOption === 'function' ? runsOption(env) : runsOption);
   const app = new Hono<{ Bindings: E; Variables: { identity: Identity } }>();
+  const storeOf = (env: E): ArtifactStore => {
+    const store = runtimeOf(env).artifacts;
+    if (!store) throw new HttpError(501, 'unsupported', 'This server has no artifact store to read from.');
+    return store;
+  };
 
   app.onError((error) =>
     error instanceof HttpError
@@ -165,11 +178,19 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     return c.json(unwrap(await runsOf(c.env).resume(runId, c.get('identity'), approvalId, decision)));
   });
 
+  app.get('/artifacts', async (c) => {
+    const store = storeOf(c.env);
+    const cursor = c.req.query('cursor');
+    const limit = c.req.query('limit');
+    const options: { cursor?: string; limit?: number } = {};
+    if (cursor !== undefined) options.cursor = cursor;
+    if (limit !== undefined) options.limit = limitOf(limit);
+    return c.json(await store.list(artifactScope(c.get('identity')), options));
+  });
+
   app.on(['GET', 'HEAD'], '/artifacts/:ref', (c) => {
     const ref = idOf(c.req.param('ref'), 'ref');
-    const store = runtimeOf(c.env).artifacts;
-    if (!store) throw new HttpError(501, 'unsupported', 'This server has no artifact store to read from.');
-    return artifactResponse(store, artifactScope(c.get('identity')), ref, c.req.method === 'HEAD');
+    return artifactResponse(storeOf(c.env), artifactScope(c.get('identity')), ref, c.req.method === 'HEAD');
   });
 
   return app;

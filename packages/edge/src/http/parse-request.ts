@@ -78,6 +78,13 @@ export function parseApproval(body: unknown): ApprovalBody {
   return out;
 }
 
+/** A page size from the query: a whole number from 1 to 1000. */
+export function limitOf(value: string): number {
+  const limit = Number(value);
+  if (Number.isInteger(limit) && limit >= 1 && limit <= 1000) return limit;
+  throw bad('limit must be a whole number from 1 to 1000.');
+}
+
 export function phaseOf(value: unknown): Phase {
   if (value === 'plan' || value === 'act') return value;
   throw bad('phase must be "plan" or "act".');
