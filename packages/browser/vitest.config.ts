@@ -27,6 +27,8 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['src/**/*.test.ts'],
+          // Store suites make hundreds of IndexedDB writes; a busy 2-core CI machine needs room.
+          testTimeout: 30_000,
           exclude: ['src/**/*.browser.test.ts'],
           setupFiles: ['fake-indexeddb/auto'],
         },
@@ -37,6 +39,7 @@ export default defineConfig({
         test: {
           name: 'chromium',
           include: ['src/**/*.test.ts'],
+          testTimeout: 30_000,
           browser: {
             enabled: true,
             headless: true,

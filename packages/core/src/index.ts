@@ -69,7 +69,7 @@ export {
   type RuntimeOptions,
 } from './runtime/create-runtime.js';
 export { type DoorDeclaration, inProcessDoor } from './runtime/door.js';
-export type { Run, StartRunOptions } from './runtime/run.js';
+export { artifactScope, type Run, type StartRunOptions } from './runtime/run.js';
 export type { SecurityOptions } from './runtime/services.js';
 export { cutMessage } from './status/grapheme-cut.js';
 export {

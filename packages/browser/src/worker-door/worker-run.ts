@@ -6,7 +6,7 @@ import type { WireStats } from './protocol.js';
  * A run whose tools execute in a Worker: the same shape as core's `Run`, so `attachStatus` and
  * code written against a local run take it as it is.
  */
-export interface WorkerRun extends Omit<Run, 'events'> {
+export interface WorkerRun extends Omit<Run, 'events' | 'listTools'> {
   readonly events: RunEventStream;
 }
 

@@ -415,7 +415,21 @@ export class RunImpl implements RunFacts {
   }
 }
 
-/** The artifact and taint scope of a run: its identity's, or one of its own when anonymous. */
+/**
+ * The artifact scope of a run with this identity: tenant, principal and conversation — or, for an
+ * anonymous run (neither tenant nor principal), a scope of its own that nobody else can name.
+ * Doors use it to read artifacts back for the caller.
+ *
+ * @example
+ * ```ts
+ * import { artifactScope } from '@toolctx/core';
+ * artifactScope({ tenant: 'acme', principal: 'ana' }); // { tenant: 'acme', principal: 'ana', conversation: '' }
+ * ```
+ */
+export function artifactScope(identity: Readonly<Identity> | undefined, runId?: string): ArtifactScope {
+  return scopeFor(identity, runId);
+}
+
 function scopeFor(identity: Readonly<Identity> | undefined, runId: string | undefined): ArtifactScope {
   if (identity?.tenant === undefined && identity?.principal === undefined) {
     return {

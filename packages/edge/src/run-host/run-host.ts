@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { Identity, Runtime, ToolResult } from '@toolctx/core';
+import type { ApprovalDecision, Identity, Runtime, ToolResult } from '@toolctx/core';
 import type { Reply } from '../door-error.js';
 import { durableObjectDoor } from './doors.js';
 import { RunLog } from './run-log.js';
@@ -72,6 +72,14 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
   /** This run's events after `after` as SSE bytes, then live ones (RPC from {@link RunDirectory.events}). */
   async events(caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>> {
     return this.run.events(caller, after);
+  }
+
+  /** Decides an approval a call of this run left pending (RPC from {@link RunDirectory.resume}). */
+  async resume(caller: Identity, approvalId: string, decision: ApprovalDecision): Promise<Reply<ToolResult>> {
+    await this.touch();
+    const reply = await this.run.resume(caller, approvalId, decision);
+    await this.touch();
+    return reply;
   }
 
   /** Aborts one running call of this run (RPC from {@link RunDirectory.cancel}). */
