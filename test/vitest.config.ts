@@ -11,10 +11,10 @@ export default defineConfig({
       // platform-neutral. (In Node it runs from packages/core.)
       {
         plugins: [cloudflareTest({ wrangler: { configPath: './core-runtimes/wrangler.jsonc' } })],
-        test: { name: 'core-in-workerd', include: [coreTests] },
+        test: { name: 'core-in-workerd', include: [coreTests], testTimeout: 30_000 },
       },
       {
-        test: { name: 'core-in-chromium', include: [coreTests], browser: chromiumBrowser },
+        test: { name: 'core-in-chromium', include: [coreTests], browser: chromiumBrowser, testTimeout: 30_000 },
       },
       {
         test: { name: 'node', include: ['node/**/*.test.ts'], testTimeout: 60_000 },

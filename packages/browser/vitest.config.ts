@@ -36,6 +36,8 @@ export default defineConfig({
       {
         // The remote-run client's tests read server-sent events from this server.
         plugins: [sseTestServer()],
+        // Pre-bundled up front so Vite does not reload the page mid-test when it first meets axe-core.
+        optimizeDeps: { include: ['axe-core'] },
         test: {
           name: 'chromium',
           include: ['src/**/*.test.ts'],

@@ -14,6 +14,8 @@ export default defineConfig({
   ],
   test: {
     include: ['src/**/*.test.ts'],
+    // Miniflare's KV and R2 take tens of milliseconds per write; suites of hundreds need room.
+    testTimeout: 60_000,
     // The MCP door's tests need their own Worker: vitest.mcp.config.ts.
     exclude: ['src/mcp/**'],
   },

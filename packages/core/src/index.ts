@@ -71,9 +71,13 @@ export {
 export { type DoorDeclaration, inProcessDoor } from './runtime/door.js';
 export { artifactScope, type Run, type StartRunOptions } from './runtime/run.js';
 export type { SecurityOptions } from './runtime/services.js';
+export { formatDuration, formatNumber } from './status/format.js';
 export { cutMessage } from './status/grapheme-cut.js';
+export { type LineTiming, lineTiming, type TimingOptions } from './status/line-timing.js';
 export {
   createStatusModel,
+  type LineClock,
+  type RunSummary,
   type StatusLine,
   type StatusModel,
   type StatusModelOptions,
@@ -85,6 +89,7 @@ export {
   type Templates,
   type TemplateValues,
 } from './status/templates.js';
+export { germanTemplates } from './status/templates-de.js';
 export * from './teardown/index.js';
 export {
   type AnyTool,

@@ -275,7 +275,10 @@ export class RunImpl implements RunFacts {
       if (this.finished) return this.fail(tool.name, call, runEnded, 0);
       this.calls++;
       const startedAt = Date.now();
-      this.log.emit('tool.started', { tool: tool.name }, toolCallId, parentId, startedAt);
+      // The timeout travels with the start so a status line can warn before it fires.
+      const started =
+        tool.timeoutMs === undefined ? { tool: tool.name } : { tool: tool.name, timeoutMs: tool.timeoutMs };
+      this.log.emit('tool.started', started, toolCallId, parentId, startedAt);
       if (signal) {
         onAbort = () => invocation.abort(cancelledByCaller);
         if (signal.aborted) onAbort();
