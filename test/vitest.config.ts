@@ -14,7 +14,12 @@ export default defineConfig({
         test: { name: 'core-in-workerd', include: [coreTests], testTimeout: 30_000 },
       },
       {
-        test: { name: 'core-in-chromium', include: [coreTests], browser: chromiumBrowser, testTimeout: 30_000 },
+        test: {
+          name: 'core-in-chromium',
+          include: [coreTests],
+          browser: chromiumBrowser,
+          testTimeout: 30_000,
+        },
       },
       {
         test: { name: 'node', include: ['node/**/*.test.ts'], testTimeout: 60_000 },

@@ -91,6 +91,7 @@ export class ToolctxError extends Error {
     if (options.details) this.info.details = options.details;
   }
 
+  /** The error's kind, as in its {@link ErrorInfo}. */
   get kind(): ErrorKind {
     return this.info.kind;
   }

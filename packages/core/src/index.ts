@@ -36,6 +36,7 @@ export * from './approval/index.js';
 export * from './artifacts/index.js';
 export * from './cache/index.js';
 export { canonicalJson, sha256Hex } from './canonical-json.js';
+export type { ToolArtifacts } from './context/bound-artifacts.js';
 export { type CallFacts, createToolContext, type RunFacts, type RunStats } from './context/create-context.js';
 export type {
   CallRequest,
@@ -69,6 +70,7 @@ export {
 } from './runtime/create-runtime.js';
 export { type DoorDeclaration, inProcessDoor } from './runtime/door.js';
 export { artifactScope, type Run, type StartRunOptions } from './runtime/run.js';
+export type { SecurityOptions } from './runtime/services.js';
 export { formatDuration, formatNumber } from './status/format.js';
 export { cutMessage } from './status/grapheme-cut.js';
 export { type LineTiming, lineTiming, type TimingOptions } from './status/line-timing.js';

@@ -2,6 +2,7 @@ import type { ToolEvent } from '@toolctx/core';
 
 /** Anything that can be subscribed to for events: a run's `events`, or the run itself. */
 export interface EventSubscribable {
+  /** Calls `listener` with each event from now on; the function it answers stops that. */
   subscribe(listener: (event: ToolEvent) => void): () => void;
 }
 

@@ -11,8 +11,11 @@ import {
 
 /** The side of a Worker that `serveInWorker` listens on: the Worker's global scope by default. */
 export interface WorkerScopeLike {
+  /** Sends a message to the page. */
   postMessage(message: unknown): void;
+  /** Listens for messages from the page. */
   addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  /** Stops listening for messages from the page. */
   removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
 }
 

@@ -45,6 +45,7 @@ export type ApprovalDecision = { approved: true; reason?: string } | { approved:
  * ```
  */
 export interface ApprovalPort {
+  /** Decides now, or answers `'pending'` to park the call until `run.resume(approvalId, decision)`. */
   request(request: ApprovalRequest): Promise<ApprovalDecision | 'pending'>;
 }
 

@@ -184,12 +184,19 @@ export interface ArtifactPage {
  */
 export interface ArtifactStore {
   readonly capabilities: ArtifactStoreCapabilities;
+  /** Saves an artifact in `scope` and answers its meta, with a fresh `ref`. */
   put(scope: ArtifactScope, input: ArtifactPut): Promise<ArtifactMeta>;
+  /** The meta of `ref` in `scope`, or `null` when it is absent, expired or another scope's. */
   head(scope: ArtifactScope, ref: string): Promise<ArtifactMeta | null>;
+  /** The meta and data of `ref` in `scope`, or `null` as for `head`. */
   get(scope: ArtifactScope, ref: string): Promise<{ meta: ArtifactMeta; data: ArtifactData } | null>;
+  /** Removes `ref` from `scope`; whether it was there. */
   delete(scope: ArtifactScope, ref: string): Promise<boolean>;
+  /** One page of `scope`'s artifacts; pass the page's `cursor` back for the next. */
   list(scope: ArtifactScope, options?: { cursor?: string; limit?: number }): Promise<ArtifactPage>;
+  /** Optional: saves an artifact from a byte stream without holding it whole in memory. */
   putStream?(scope: ArtifactScope, input: ArtifactStreamPut): Promise<ArtifactMeta>;
+  /** Optional: the meta of `ref` and its bytes as a stream, or `null` as for `head`. */
   getStream?(
     scope: ArtifactScope,
     ref: string,

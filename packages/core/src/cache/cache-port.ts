@@ -12,7 +12,10 @@
  * ```
  */
 export interface CachePort {
+  /** The bytes stored under `key`, or `null` when absent or expired. */
   get(key: string): Promise<Uint8Array | null>;
+  /** Stores `value` under `key` for `ttlMs` milliseconds. */
   set(key: string, value: Uint8Array, options: { ttlMs: number }): Promise<void>;
+  /** Removes `key`; absent is fine. */
   delete(key: string): Promise<void>;
 }

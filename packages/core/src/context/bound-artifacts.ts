@@ -15,13 +15,19 @@ import type { EventLog } from '../events/event-log.js';
  * replace; `put` stamps the origin from the run's own facts.
  */
 export interface ToolArtifacts {
+  /** Saves an artifact in the run's scope, its origin stamped from the call. */
   put(input: Omit<ArtifactPut, 'origin'>): Promise<ArtifactMeta>;
+  /** The meta of `ref`, or `null` when it is absent, expired or another scope's. */
   head(ref: string): Promise<ArtifactMeta | null>;
+  /** The meta and data of `ref`, or `null` as for `head`. */
   get(ref: string): Promise<{ meta: ArtifactMeta; data: ArtifactData } | null>;
+  /** Removes `ref`; whether it was there. */
   delete(ref: string): Promise<boolean>;
+  /** One page of the scope's artifacts; pass the page's `cursor` back for the next. */
   list(options?: { cursor?: string; limit?: number }): Promise<ArtifactPage>;
   /** Present when the store streams. */
   putStream?(input: Omit<ArtifactStreamPut, 'origin'>): Promise<ArtifactMeta>;
+  /** Present when the store streams: the meta of `ref` and its bytes as a stream. */
   getStream?(ref: string): Promise<{ meta: ArtifactMeta; body: ReadableStream<Uint8Array> } | null>;
 }
 

@@ -59,5 +59,6 @@ export type CredentialAnswer =
  * ```
  */
 export interface CredentialProvider {
+  /** Finds the credential `request` names for `who`, or says why there is none. */
   resolve(request: CredentialRequest, who: CredentialSubject): Promise<CredentialAnswer>;
 }

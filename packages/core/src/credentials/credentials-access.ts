@@ -19,6 +19,7 @@ import type {
  * ```
  */
 export interface CredentialsAccess {
+  /** The credential `request` names for this call's tenant and principal; throws a ToolctxError when there is none. */
   get(request: CredentialRequest): Promise<Credential>;
 }
 

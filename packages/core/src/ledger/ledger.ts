@@ -28,6 +28,8 @@ export interface LedgerEntry {
  * ```
  */
 export interface Ledger {
+  /** Records one cost; the same `entryId` again with the same payload is a no-op. */
   record(entry: LedgerEntry): Promise<void>;
+  /** The sum of the costs recorded for `runId`, in US dollars. */
   totalUsd(runId: string): Promise<number>;
 }

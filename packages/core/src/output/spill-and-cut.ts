@@ -15,7 +15,10 @@ export interface SpillInput {
   text: string;
   budgetBytes: number;
   toolName: string;
-  store?: { put(input: ArtifactPut): Promise<ArtifactMeta> };
+  store?: {
+    /** Saves the whole output as an artifact of the run's scope. */
+    put(input: ArtifactPut): Promise<ArtifactMeta>;
+  };
 }
 
 /**

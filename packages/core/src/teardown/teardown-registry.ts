@@ -41,6 +41,7 @@ export interface TeardownRegistration {
   toolName: string;
   scope: TeardownScope;
   key: string;
+  /** Releases what the tool holds; may return a promise, which is awaited within the time bound. */
   cleanup: () => unknown;
 }
 
@@ -88,7 +89,9 @@ export interface TeardownRegistryOptions {
   doorName: string;
   /** The time bound of each cleanup; 5000 ms unless set. */
   timeoutMs?: number;
+  /** Told of each cleanup that finished. */
   onFired?: (info: TeardownFired) => void;
+  /** Told of each cleanup that threw or outlived its time bound. */
   onFailed?: (info: TeardownFailed) => void;
 }
 

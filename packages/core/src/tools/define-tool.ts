@@ -44,6 +44,7 @@ export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV
   /** Time limit for one attempt, in milliseconds. */
   timeoutMs?: number;
   retry?: RetryPolicy;
+  /** Does the work: `args` are already validated; `ctx` carries the signal, progress, artifacts and the rest. */
   execute(args: StandardSchemaV1.InferOutput<Input>, ctx: ToolExecutionContext): Output | Promise<Output>;
 }
 

@@ -17,9 +17,14 @@ export interface Workspace {
   readonly root: string;
   /** The normalised relative path, or a `policy-refused` ToolctxError. */
   resolve(raw: string): string;
+  /** The file at `path` as UTF-8 text, or `null` when there is none. */
   readText(path: string): Promise<string | null>;
+  /** The file at `path` as bytes, or `null` when there is none. */
   readBytes(path: string): Promise<Uint8Array | null>;
+  /** Writes the file at `path`, creating or replacing it. */
   write(path: string, data: string | Uint8Array): Promise<void>;
+  /** The files under `prefix` (all when absent), sorted. */
   list(prefix?: string): Promise<string[]>;
+  /** Removes the file at `path`; whether it was there. */
   delete(path: string): Promise<boolean>;
 }

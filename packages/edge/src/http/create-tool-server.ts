@@ -49,8 +49,18 @@ interface CommonOptions<E> {
  */
 export type ToolServerOptions<E> = CommonOptions<E> &
   (
-    | { runtime: Runtime; runs?: RunDirectory | ((env: E) => RunDirectory) }
-    | { runtimeFor: (env: E) => Runtime; runs: RunDirectory | ((env: E) => RunDirectory) }
+    | {
+        /** The runtime whose tools every request sees. */
+        runtime: Runtime;
+        /** Where runs live; in memory when absent. */
+        runs?: RunDirectory | ((env: E) => RunDirectory);
+      }
+    | {
+        /** The runtime for a request's bindings, when the tools need them (KV, R2, secrets). */
+        runtimeFor: (env: E) => Runtime;
+        /** Where runs live: required, since an in-memory directory would hold one runtime. */
+        runs: RunDirectory | ((env: E) => RunDirectory);
+      }
   );
 
 type App<E extends object> = Hono<{ Bindings: E; Variables: { identity: Identity } }>;

@@ -19,7 +19,9 @@ import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
  * ```
  */
 export interface RunDirectory {
+  /** Starts a run for `init.identity`; its id is `init.runId` or a fresh one. */
   start(init: RunInit): Promise<Reply<RunInfo>>;
+  /** Calls a tool in the caller's run and answers its `ToolResult` (a tool's failure is data). */
   call(runId: string, caller: Identity, call: DoorCall): Promise<Reply<ToolResult>>;
   /** The call's events as SSE bytes, then an `event: result` message. */
   streamCall(runId: string, caller: Identity, call: DoorCall): Promise<Reply<ReadableStream<Uint8Array>>>;
@@ -32,7 +34,9 @@ export interface RunDirectory {
     approvalId: string,
     decision: ApprovalDecision,
   ): Promise<Reply<ToolResult>>;
+  /** Aborts one running call of the caller's run; `not-found` when no such call is running. */
   cancel(runId: string, caller: Identity, callId: string): Promise<Reply<CancelInfo>>;
+  /** Ends the caller's run, cancelling its calls in flight; ending it again is a no-op. */
   end(runId: string, caller: Identity): Promise<Reply<RunInfo>>;
 }
 

@@ -50,12 +50,14 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     this.run = new RunState(this.runtime, log, options.heartbeatMs);
   }
 
+  /** Starts this object's run (RPC from {@link RunDirectory.start}) and arms its idle alarm. */
   async start(init: RunInit): Promise<Reply<RunInfo>> {
     const reply = this.run.start(init);
     if (reply.ok) await this.touch();
     return reply;
   }
 
+  /** Calls a tool in this run (RPC from {@link RunDirectory.call}). */
   async call(caller: Identity, call: DoorCall): Promise<Reply<ToolResult>> {
     await this.touch();
     const reply = await this.run.call(caller, call);
@@ -63,15 +65,18 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return reply;
   }
 
+  /** Calls a tool and streams its events as SSE bytes, then its result (RPC from {@link RunDirectory.streamCall}). */
   async streamCall(caller: Identity, call: DoorCall): Promise<Reply<ReadableStream<Uint8Array>>> {
     await this.touch();
     return this.run.streamCall(caller, call);
   }
 
+  /** This run's events after `after` as SSE bytes, then live ones (RPC from {@link RunDirectory.events}). */
   async events(caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>> {
     return this.run.events(caller, after);
   }
 
+  /** Decides an approval a call of this run left pending (RPC from {@link RunDirectory.resume}). */
   async resume(caller: Identity, approvalId: string, decision: ApprovalDecision): Promise<Reply<ToolResult>> {
     await this.touch();
     const reply = await this.run.resume(caller, approvalId, decision);
@@ -79,10 +84,12 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return reply;
   }
 
+  /** Aborts one running call of this run (RPC from {@link RunDirectory.cancel}). */
   async cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>> {
     return this.run.cancel(caller, callId);
   }
 
+  /** Ends this run and clears its idle alarm (RPC from {@link RunDirectory.end}). */
   async end(caller: Identity): Promise<Reply<RunInfo>> {
     const reply = await this.run.end(caller);
     if (reply.ok) await this.ctx.storage.deleteAlarm();

@@ -12,8 +12,11 @@
  * ```
  */
 export interface RunStorage {
+  /** The value stored under `key`, or `undefined`. */
   get<T = unknown>(key: string): T | undefined;
+  /** Stores `value` under `key`, replacing what was there. */
   put<T>(key: string, value: T): void;
+  /** Removes `key`; whether it was there. */
   delete(key: string): boolean;
   /** Entries in key order, from `start` on, whose keys begin with `prefix`. */
   list<T = unknown>(options: { start?: string; prefix?: string }): Iterable<[string, T]>;

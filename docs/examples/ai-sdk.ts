@@ -1,0 +1,17 @@
+// The AI SDK calls toolctx tools through a run: its abortSignal cancels the tool, the model's
+// toolCallId names the call in the run's events, and the model reads the budgeted transcript copy.
+import { createRuntime } from '@toolctx/core';
+import { toAiSdkTools } from '@toolctx/core/ai-sdk';
+import { generateText, stepCountIs } from 'ai';
+import { tools } from './tools.js';
+
+const runtime = createRuntime({ tools });
+const run = runtime.startRun({ identity: { tenant: 'acme', principal: 'ana' } });
+const { text } = await generateText({
+  model: 'openai/gpt-5-mini', // any AI SDK model
+  tools: toAiSdkTools(run, { tools: runtime }),
+  stopWhen: stepCountIs(5),
+  prompt: 'How many words are in "to be or not to be"?',
+});
+await run.end();
+console.log(text);

@@ -1,0 +1,30 @@
+// src/worker.ts — the same tools as a Cloudflare Worker: the HTTP+SSE door in front, one Durable
+// Object per run behind it, artifacts in R2 with their index in KV. Deploy with `wrangler deploy`.
+import { createRuntime } from '@toolctx/core';
+import {
+  createKvR2ArtifactStore,
+  createRunHost,
+  createToolServer,
+  durableObjectRuns,
+  type Env,
+} from '@toolctx/edge';
+import { tools } from './tools.js';
+
+const runtimeFor = (env: Env) =>
+  createRuntime({
+    tools,
+    artifacts: createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }),
+  });
+
+// One Durable Object per run; the class name must match `class_name` in wrangler.jsonc.
+export class RunHost extends createRunHost<Env>(runtimeFor) {}
+
+export default createToolServer<Env>({
+  runtimeFor,
+  runs: (env) => durableObjectRuns(env.RUNS),
+  // Identity comes only from here, never from a request body; null answers 401.
+  authenticate: (request, env) =>
+    env.TOOLCTX_TOKEN && request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}`
+      ? { tenant: 'acme', principal: request.headers.get('x-user') ?? 'anonymous' }
+      : null,
+}) satisfies ExportedHandler<Env>;

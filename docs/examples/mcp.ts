@@ -1,0 +1,19 @@
+// MCP both ways: serve toolctx tools to any MCP client, and use a remote MCP server's tools as
+// local toolctx tools (progress and cancel cross in both directions).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createRuntime } from '@toolctx/core';
+import { mcpTools, serveMcp } from '@toolctx/core/mcp';
+import { tools } from './tools.js';
+
+// Serve: an MCP server over stdio (any transport of the official SDK works).
+await serveMcp(createRuntime({ tools }), { serverInfo: { name: 'my-tools', version: '1.0.0' } }).connect(
+  new StdioServerTransport(),
+);
+
+// Use: a remote server's tools, prefixed, beside your own.
+const client = new Client({ name: 'my-agent', version: '1.0.0' });
+await client.connect(new StreamableHTTPClientTransport(new URL('https://tools.example.com/mcp')));
+const runtime = createRuntime({ tools: [...tools, ...(await mcpTools(client, { prefix: 'remote_' }))] });
+console.log(runtime.listTools().map((tool) => tool.name));
