@@ -25,4 +25,4 @@ export {
 } from './door-suite-tools.js';
 export { hostilePaths } from './hostile-paths.js';
 export { type McpDoorClientOptions, mcpDoorClient } from './mcp-door-client.js';
-export { runDoorClient } from './run-door-client.js';
+export { type RunDoorClientHooks, type RunLike, runDoorClient } from './run-door-client.js';

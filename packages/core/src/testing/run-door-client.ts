@@ -6,8 +6,13 @@ import type { DoorCallOutcome, DoorClient } from './door-suite-kit.js';
 /** A run as a door hands it to its caller: core's `Run`, or a proxy of one (a Worker's run). */
 export interface RunLike {
   readonly runId: string;
+  /** Calls one tool of the run. */
   call(request: CallRequest): Promise<ToolResult>;
-  readonly events: { subscribe(listener: (event: ToolEvent) => void): () => void };
+  readonly events: {
+    /** Calls `listener` for each event from now on; returns the function that stops it. */
+    subscribe(listener: (event: ToolEvent) => void): () => void;
+  };
+  /** Ends the run. */
   end(): Promise<void>;
 }
 
