@@ -27,7 +27,7 @@ export const bundles = [
   {
     name: '@toolctx/core (whole main entry)',
     entry: 'packages/core/src/index.ts',
-    maxBytes: 24 * KiB,
+    maxBytes: 26 * KiB, // 24.95 KiB after the door suite, artifact routes and status work landed
     goalBytes: 15 * KiB,
     options: { external: ['zod'] },
   },
