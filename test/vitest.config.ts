@@ -16,6 +16,16 @@ export default defineConfig({
       {
         test: { name: 'core-in-chromium', include: [coreTests], browser: chromiumBrowser },
       },
+      // The secret-hygiene scenario, in-process and through its own Worker (secrets/worker.ts).
+      {
+        plugins: [
+          cloudflareTest({
+            main: './secrets/worker.ts',
+            wrangler: { configPath: './secrets/wrangler.jsonc' },
+          }),
+        ],
+        test: { name: 'secrets-in-workerd', include: ['secrets/**/*.test.ts'] },
+      },
       {
         test: { name: 'node', include: ['node/**/*.test.ts'], testTimeout: 60_000 },
       },

@@ -452,8 +452,11 @@ function unknownApproval(approvalId: string): ErrorInfo {
 }
 
 // Call ids need to be unique, not secret: a random prefix per process and a counter.
-const callIdPrefix = `call_${crypto.randomUUID().slice(0, 8)}_`;
+// Made on first use, never at import: Workers refuse random values in global scope, and the
+// Worker would fail to start.
+let callIdPrefix: string | undefined;
 let callCounter = 0;
 function nextCallId(): string {
+  callIdPrefix ??= `call_${crypto.randomUUID().slice(0, 8)}_`;
   return callIdPrefix + (++callCounter).toString(36);
 }
