@@ -11,10 +11,10 @@ export default defineConfig({
       // platform-neutral. (In Node it runs from packages/core.)
       {
         plugins: [cloudflareTest({ wrangler: { configPath: './core-runtimes/wrangler.jsonc' } })],
-        test: { name: 'core-in-workerd', include: [coreTests] },
+        test: { name: 'core-in-workerd', include: [coreTests], testTimeout: 30_000 },
       },
       {
-        test: { name: 'core-in-chromium', include: [coreTests], browser: chromiumBrowser },
+        test: { name: 'core-in-chromium', include: [coreTests], browser: chromiumBrowser, testTimeout: 30_000 },
       },
       // The secret-hygiene scenario, in-process and through its own Worker (secrets/worker.ts).
       {
@@ -28,6 +28,10 @@ export default defineConfig({
       },
       {
         test: { name: 'node', include: ['node/**/*.test.ts'], testTimeout: 60_000 },
+      },
+      // The demo end to end: its own `wrangler dev` and headless Chromium (screenshots in e2e/output).
+      {
+        test: { name: 'e2e', include: ['e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 180_000 },
       },
     ],
   },

@@ -27,6 +27,8 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['src/**/*.test.ts'],
+          // Store suites make hundreds of IndexedDB writes; a busy 2-core CI machine needs room.
+          testTimeout: 30_000,
           exclude: ['src/**/*.browser.test.ts'],
           setupFiles: ['fake-indexeddb/auto'],
         },
@@ -34,9 +36,12 @@ export default defineConfig({
       {
         // The remote-run client's tests read server-sent events from this server.
         plugins: [sseTestServer()],
+        // Pre-bundled up front so Vite does not reload the page mid-test when it first meets axe-core.
+        optimizeDeps: { include: ['axe-core'] },
         test: {
           name: 'chromium',
           include: ['src/**/*.test.ts'],
+          testTimeout: 30_000,
           browser: {
             enabled: true,
             headless: true,

@@ -14,7 +14,10 @@ export default defineConfig({
   ],
   test: {
     include: ['src/**/*.test.ts'],
-    // The MCP door's tests need their own Worker: vitest.mcp.config.ts.
-    exclude: ['src/mcp/**'],
+    // Miniflare's KV and R2 take tens of milliseconds per write; suites of hundreds need room.
+    testTimeout: 60_000,
+    // The MCP door's tests and the door suite need their own Workers: vitest.mcp.config.ts,
+    // vitest.doors.config.ts.
+    exclude: ['src/mcp/**', 'src/door-suite/**'],
   },
 });

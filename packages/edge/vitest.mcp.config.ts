@@ -11,6 +11,7 @@ export default defineConfig({
     }),
   ],
   test: {
+    testTimeout: 60_000,
     include: ['src/mcp/**/*.test.ts'],
   },
 });

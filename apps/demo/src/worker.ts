@@ -1,14 +1,59 @@
-import { createRuntime } from '@toolctx/core';
-import { createRunHost, type Env } from '@toolctx/edge';
+// The demo Worker: serves the page (static assets built by vite) and, under /api, the same tools
+// the page runs in its Web Worker, through the HTTP+SSE door with one Durable Object per run.
+import { createMemoryApprovalPort, createRuntime, type Identity, staticCredentials } from '@toolctx/core';
+import {
+  createKvR2ArtifactStore,
+  createRunHost,
+  createToolServer,
+  durableObjectRuns,
+  type Env as EdgeEnv,
+} from '@toolctx/edge';
 import { Hono } from 'hono';
+import { DEMO_CREDENTIAL, demoTools } from './tools.js';
 
-const runtime = createRuntime({ tools: [] });
+export interface Env extends EdgeEnv {
+  ASSETS: Fetcher;
+  /** The key `sign_message` signs with; `wrangler dev --var DEMO_API_KEY:…` or a secret when deployed. */
+  DEMO_API_KEY?: string;
+}
+
+// A stand-in so `npm run demo` works with no set-up. It lives in the Worker only: the page never
+// receives it, and the e2e test passes its own value to prove that.
+const LOCAL_DEMO_KEY = 'local-demo-key-not-a-secret';
+
+/** One runtime per isolate and bindings: the Worker's door and each run's Durable Object share it. */
+const runtimes = new WeakMap<object, ReturnType<typeof createRuntime>>();
+function runtimeFor(env: Env) {
+  let runtime = runtimes.get(env);
+  if (!runtime) {
+    runtime = createRuntime({
+      tools: demoTools,
+      artifacts: createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }),
+      credentials: staticCredentials({ [DEMO_CREDENTIAL]: env.DEMO_API_KEY ?? LOCAL_DEMO_KEY }),
+      // Every approval waits for a person: the page answers through POST /api/approvals/:id.
+      approval: createMemoryApprovalPort(),
+    });
+    runtimes.set(env, runtime);
+  }
+  return runtime;
+}
 
 /** The run host class bound as `RUNS` in wrangler.jsonc. */
-export class RunHost extends createRunHost<Env>(() => runtime) {}
+export class RunHost extends createRunHost<Env>(runtimeFor) {}
 
-const app = new Hono<{ Bindings: Env & { ASSETS: Fetcher } }>();
+// A local demo has no sign-in: everyone who reaches 127.0.0.1 is the one local user. The identity
+// is fixed here, on the server, and never read from a request body; a deployed Worker would check
+// a token or a session cookie instead (see packages/edge/src/worker.ts).
+const localIdentity: Identity = { tenant: 'demo', principal: 'local', conversationId: 'demo' };
 
+const api = createToolServer<Env>({
+  runtimeFor,
+  runs: (env) => durableObjectRuns(env.RUNS),
+  authenticate: () => localIdentity,
+});
+
+const app = new Hono<{ Bindings: Env }>();
 app.get('/health', (c) => c.json({ ok: true }));
+app.route('/api', api);
 
 export default app satisfies ExportedHandler<Env>;

@@ -68,10 +68,14 @@ export {
   type RuntimeOptions,
 } from './runtime/create-runtime.js';
 export { type DoorDeclaration, inProcessDoor } from './runtime/door.js';
-export type { Run, StartRunOptions } from './runtime/run.js';
+export { artifactScope, type Run, type StartRunOptions } from './runtime/run.js';
+export { formatDuration, formatNumber } from './status/format.js';
 export { cutMessage } from './status/grapheme-cut.js';
+export { type LineTiming, lineTiming, type TimingOptions } from './status/line-timing.js';
 export {
   createStatusModel,
+  type LineClock,
+  type RunSummary,
   type StatusLine,
   type StatusModel,
   type StatusModelOptions,
@@ -83,6 +87,7 @@ export {
   type Templates,
   type TemplateValues,
 } from './status/templates.js';
+export { germanTemplates } from './status/templates-de.js';
 export * from './teardown/index.js';
 export {
   type AnyTool,

@@ -1,5 +1,5 @@
 import type { ToolEvent } from '@toolctx/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { attachStatus } from '../status/attach-status.js';
 import { frames, lineTexts } from '../status/test-helpers.js';
 import { connectRun } from './connect-run.js';
@@ -78,10 +78,13 @@ describe('connectRun', () => {
       characterData: true,
       childList: true,
     });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Wait for the run to finish rather than a fixed time: CI machines are slow and shared.
+    await vi.waitFor(() => expect(lineTexts(element)).toEqual(['`crawl` done']), {
+      timeout: 15_000,
+      interval: 20,
+    });
     await frames();
     expect(seen.some((text) => /^page \d+$/.test(text))).toBe(true);
-    expect(lineTexts(element)).toEqual(['`crawl` done']);
     expect(element.querySelector('progress')?.value).toBe(16);
   });
 });

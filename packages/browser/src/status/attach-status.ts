@@ -1,31 +1,50 @@
 import { createStatusModel, type StatusLine, type StatusModelOptions } from '@toolctx/core';
+import { createAnnouncer } from './announcer.js';
 import { createLineView, type LineView } from './line-view.js';
 import { listen, type StatusSource } from './status-source.js';
 import { statusCss } from './styles.js';
 
-/** Options of `attachStatus`. */
+/** Options of `attachStatus`: the model's (templates, locale, stallAfterMs, …) and the widget's. */
 export interface AttachStatusOptions extends StatusModelOptions {
   /** The document to make elements in. Default: the element's own document. */
   document?: Document;
+  /** The clock elapsed time and stalls are read from, in ms on the clock of event `ts`. Default `Date.now`. */
+  now?: () => number;
+  /** How often, at most, progress is read out to screen readers. Default 5 000 ms. */
+  announceEveryMs?: number;
+  /** Whether the finished calls start unfolded. Default false. */
+  expanded?: boolean;
 }
 
 /** What `attachStatus` returns. */
 export interface StatusHandle {
-  /** Stops listening, cancels a pending frame and removes the widget's DOM. Safe to call twice. */
+  /** Stops listening, the ticker and a pending frame, and removes the widget's DOM. Safe to call twice. */
   detach(): void;
 }
 
+interface Entry {
+  line: StatusLine;
+  view: LineView;
+  state: StatusLine['state'];
+}
+
+let widgets = 0;
+
 /**
- * Renders the live status of `source` into `element`: a line per call, a progress bar where a
- * report has `done` and `total`, and end states (done, failed, cancelled) that dim. Text only,
- * in an `aria-live="polite"` region; however fast events arrive, the DOM is written at most once
- * per animation frame.
+ * Renders the live status of `source` into `element`: a run line (`1 running · 3 of 5 done`), a line
+ * per call in flight with its elapsed time, a note when it has been silent for `stallAfterMs` or its
+ * timeout is near, a progress bar where a report has `done` and `total`, and the finished calls
+ * folded behind a button that unfolds each with its outcome and duration. Text only, from templates.
+ * The DOM is written at most once per animation frame however fast events arrive; one shared
+ * one-second ticker runs only while calls are in flight. A visually hidden `aria-live` region reads
+ * out starts, waits, finishes and failures, and progress at most once per `announceEveryMs`.
  *
  * @example
  * ```ts
  * import { attachStatus } from '@toolctx/browser';
  * const status = attachStatus(document.querySelector('#status')!, run, {
  *   templates: { 'tool.search.progress': 'Searching: {message}' },
+ *   stallAfterMs: 15_000,
  * });
  * await run.call({ tool: 'search', args: { q: 'cats' } });
  * status.detach();
@@ -36,43 +55,112 @@ export function attachStatus(
   source: StatusSource,
   options: AttachStatusOptions = {},
 ): StatusHandle {
+  const every = options.announceEveryMs ?? 5000;
+  if (!(every > 0)) {
+    throw new RangeError(
+      `attachStatus: announceEveryMs must be a positive number of milliseconds, not ${every}.`,
+    );
+  }
   const doc = options.document ?? element.ownerDocument;
   const view = doc.defaultView ?? globalThis;
+  const now = options.now ?? Date.now;
   const model = createStatusModel(options);
-  const root = doc.createElement('div');
+  const make = (tag: string, name: string) => {
+    const node = doc.createElement(tag);
+    node.className = `toolctx-status__${name}`;
+    node.setAttribute('part', name);
+    return node;
+  };
+  const root = make('div', 'status');
   root.className = 'toolctx-status';
-  root.setAttribute('part', 'status');
   const style = doc.createElement('style');
   style.textContent = statusCss;
-  const region = doc.createElement('div');
-  region.className = 'toolctx-status__lines';
-  region.setAttribute('part', 'lines');
-  region.setAttribute('aria-live', 'polite');
-  root.append(style, region);
-  element.append(root);
-
-  const views = new Map<string, LineView>();
-  // Changed lines wait here, one entry per call, until the next frame writes them all.
-  const pending = new Map<string, StatusLine>();
-  let frame = 0;
-  const flush = () => {
-    frame = 0;
-    for (const line of pending.values()) {
-      let lineView = views.get(line.callId);
-      if (!lineView) {
-        lineView = createLineView(doc);
-        views.set(line.callId, lineView);
-        region.append(lineView.row);
-      }
-      lineView.update(line);
-    }
-    pending.clear();
+  const summary = make('div', 'summary');
+  const lines = make('div', 'lines');
+  const fold = make('div', 'fold');
+  const toggle = make('button', 'toggle') as HTMLButtonElement;
+  const finished = make('div', 'finished');
+  const spoken = doc.createElement('div');
+  spoken.className = 'toolctx-status__announcer';
+  spoken.setAttribute('aria-live', 'polite');
+  finished.id = `toolctx-status-finished-${++widgets}`;
+  toggle.type = 'button';
+  toggle.setAttribute('aria-controls', finished.id);
+  let expanded = options.expanded ?? false;
+  const unfold = () => {
+    toggle.setAttribute('aria-expanded', String(expanded));
+    finished.hidden = !expanded;
   };
+  unfold();
+  toggle.addEventListener('click', () => {
+    expanded = !expanded;
+    unfold();
+  });
+  summary.hidden = fold.hidden = true;
+  fold.append(toggle, finished);
+  root.append(style, summary, lines, fold, spoken);
+  element.append(root);
+  const announcer = createAnnouncer(spoken, every);
+
+  const entries = new Map<string, Entry>();
+  const active = new Set<Entry>(); // in flight: what the ticker refreshes
+  const dirty = new Set<Entry>(); // waiting for the next frame, one entry per call
+  let frame = 0;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  const schedule = () => {
+    frame ||= view.requestAnimationFrame(flush);
+  };
+  const tick = () => {
+    for (const entry of active) dirty.add(entry);
+    schedule();
+  };
+  function flush(): void {
+    frame = 0;
+    const at = now();
+    for (const entry of dirty) {
+      const parent = entry.line.endedAt === undefined ? lines : finished;
+      if (entry.view.row.parentNode !== parent) parent.append(entry.view.row);
+      entry.view.update(entry.line, model.clock(entry.line, at));
+    }
+    dirty.clear();
+    const run = model.summary();
+    const ended = run.done + run.failed + run.cancelled;
+    summary.hidden = run.total === 0;
+    if (summary.textContent !== run.text) summary.textContent = run.text;
+    fold.hidden = ended === 0;
+    const label = model.text(run.failed ? 'finished.toggle.failed' : 'finished.toggle', {
+      count: ended,
+      failed: run.failed,
+    });
+    if (toggle.textContent !== label) toggle.textContent = label;
+    announcer.flush(at);
+    // One ticker for every call, alive only while something is in flight.
+    if (active.size && !ticker) ticker = view.setInterval(tick, 1000);
+    if (!active.size && ticker) stopTicker();
+  }
+  const stopTicker = () => {
+    view.clearInterval(ticker);
+    ticker = undefined;
+  };
+
   const stop = listen(source, (event) => {
     const line = model.apply(event);
     if (!line) return;
-    pending.set(line.callId, line);
-    frame ||= view.requestAnimationFrame(flush);
+    let entry = entries.get(line.callId);
+    if (!entry) {
+      entry = { line, view: createLineView(doc), state: line.state };
+      entries.set(line.callId, entry);
+      announcer.milestone(line.text);
+    } else if (entry.state !== line.state) {
+      entry.state = line.state;
+      announcer.milestone(line.text);
+    } else {
+      announcer.progress(line.text);
+    }
+    if (line.endedAt === undefined) active.add(entry);
+    else active.delete(entry);
+    dirty.add(entry);
+    schedule();
   });
   let attached = true;
   return {
@@ -82,7 +170,8 @@ export function attachStatus(
       stop();
       if (frame) view.cancelAnimationFrame(frame);
       frame = 0;
-      pending.clear();
+      stopTicker();
+      dirty.clear();
       root.remove();
     },
   };

@@ -1,7 +1,7 @@
 import type { ToolEvent } from '@toolctx/core';
 
-/** A hand-driven event source that counts its listeners. */
-export function fakeSource() {
+/** A hand-driven event source that counts its listeners; events are stamped by `now`. */
+export function fakeSource(now: () => number = Date.now) {
   const listeners = new Set<(event: ToolEvent) => void>();
   let seq = 0;
   return {
@@ -13,7 +13,7 @@ export function fakeSource() {
       return listeners.size;
     },
     emit(type: string, callId: string, data: Record<string, unknown>) {
-      const event = { type, seq: ++seq, runId: 'run_t', callId, ts: Date.now(), data } as ToolEvent;
+      const event = { type, seq: ++seq, runId: 'run_t', callId, ts: now(), data } as ToolEvent;
       for (const listener of listeners) listener(event);
       return event;
     },
@@ -35,4 +35,15 @@ export function container(): HTMLElement {
 /** The text of each line shown in `root`. */
 export function lineTexts(root: ParentNode): string[] {
   return [...root.querySelectorAll('.toolctx-status__text')].map((node) => node.textContent ?? '');
+}
+
+/** A clock a test moves by hand. */
+export function manualClock(start = 0) {
+  let time = start;
+  return {
+    now: () => time,
+    set(to: number) {
+      time = to;
+    },
+  };
 }

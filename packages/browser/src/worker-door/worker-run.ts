@@ -4,9 +4,10 @@ import type { WireStats } from './protocol.js';
 
 /**
  * A run whose tools execute in a Worker: the same shape as core's `Run`, so `attachStatus` and
- * code written against a local run take it as it is.
+ * code written against a local run take it as it is. `listTools` is left out: the tool list lives
+ * in the Worker and cannot be read synchronously from the page.
  */
-export interface WorkerRun extends Omit<Run, 'events'> {
+export interface WorkerRun extends Omit<Run, 'events' | 'listTools'> {
   readonly events: RunEventStream;
 }
 

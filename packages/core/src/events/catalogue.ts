@@ -7,7 +7,7 @@ import type { ErrorInfo } from '../errors.js';
 export interface EventDataMap {
   'run.started': { phase: string; sessionId?: string };
   'run.finished': { status: 'ended' | 'aborted'; calls: number };
-  'tool.started': { tool: string; attempt?: number };
+  'tool.started': { tool: string; attempt?: number; timeoutMs?: number };
   'tool.progress': { tool: string; payload: unknown; n: number };
   'tool.progress_rejected': { tool: string; reason: string };
   'tool.finished': { tool: string; durationMs: number; spilled?: boolean };

@@ -50,6 +50,8 @@ export interface Runtime {
   /** The tools by name. */
   readonly tools: ReadonlyMap<string, AnyTool>;
   readonly door: DoorDeclaration;
+  /** The artifact store the runtime was given, for doors that serve artifacts back to callers. */
+  readonly artifacts?: ArtifactStore;
   /** The tools a model may be offered in `phase` (in `plan`, only `read` tools), as JSON Schemas. */
   listTools(options?: { phase?: Phase }): ToolSchema[];
   /** Starts a run; its `run.started` event is the first of its record. */
@@ -105,6 +107,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   return {
     tools,
     door,
+    ...(options.artifacts ? { artifacts: options.artifacts } : {}),
     listTools: ({ phase = 'act' } = {}) =>
       [...tools.values()].filter((tool) => allowedInPhase(tool.effect, phase)).map(toolSchema),
     startRun(runOptions = {}) {

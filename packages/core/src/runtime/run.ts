@@ -275,7 +275,10 @@ export class RunImpl implements RunFacts {
       if (this.finished) return this.fail(tool.name, call, runEnded, 0);
       this.calls++;
       const startedAt = Date.now();
-      this.log.emit('tool.started', { tool: tool.name }, toolCallId, parentId, startedAt);
+      // The timeout travels with the start so a status line can warn before it fires.
+      const started =
+        tool.timeoutMs === undefined ? { tool: tool.name } : { tool: tool.name, timeoutMs: tool.timeoutMs };
+      this.log.emit('tool.started', started, toolCallId, parentId, startedAt);
       if (signal) {
         onAbort = () => invocation.abort(cancelledByCaller);
         if (signal.aborted) onAbort();
@@ -415,7 +418,21 @@ export class RunImpl implements RunFacts {
   }
 }
 
-/** The artifact and taint scope of a run: its identity's, or one of its own when anonymous. */
+/**
+ * The artifact scope of a run with this identity: tenant, principal and conversation — or, for an
+ * anonymous run (neither tenant nor principal), a scope of its own that nobody else can name.
+ * Doors use it to read artifacts back for the caller.
+ *
+ * @example
+ * ```ts
+ * import { artifactScope } from '@toolctx/core';
+ * artifactScope({ tenant: 'acme', principal: 'ana' }); // { tenant: 'acme', principal: 'ana', conversation: '' }
+ * ```
+ */
+export function artifactScope(identity: Readonly<Identity> | undefined, runId?: string): ArtifactScope {
+  return scopeFor(identity, runId);
+}
+
 function scopeFor(identity: Readonly<Identity> | undefined, runId: string | undefined): ArtifactScope {
   if (identity?.tenant === undefined && identity?.principal === undefined) {
     return {
@@ -451,9 +468,8 @@ function unknownApproval(approvalId: string): ErrorInfo {
   };
 }
 
-// Call ids need to be unique, not secret: a random prefix per process and a counter.
-// Made on first use, never at import: Workers refuse random values in global scope, and the
-// Worker would fail to start.
+// Call ids need to be unique, not secret: a random prefix per process and a counter. The prefix is
+// made on first use because Workers refuse random values at module scope (the Worker fails to start).
 let callIdPrefix: string | undefined;
 let callCounter = 0;
 function nextCallId(): string {

@@ -1,7 +1,17 @@
 import type { ErrorInfo } from '../errors.js';
 import type { ToolEvent } from '../events/catalogue.js';
+import { formatDuration, formatNumber } from './format.js';
 import { cutMessage } from './grapheme-cut.js';
-import { fillTemplate, type LineState, type Moment, pickTemplate, type Templates } from './templates.js';
+import { checkTimingOptions, type LineTiming, lineTiming, type TimingOptions } from './line-timing.js';
+import {
+  defaultTemplates,
+  fillTemplate,
+  type LineState,
+  type Moment,
+  pickTemplate,
+  type Templates,
+  type TemplateValues,
+} from './templates.js';
 
 /** One call's line of status. */
 export interface StatusLine {
@@ -19,14 +29,44 @@ export interface StatusLine {
   /** Event times (ms) of the start and, once it ended, the end. */
   readonly startedAt: number;
   readonly endedAt?: number;
+  /** Event time of the last sign of life: the start, a report, a retry. */
+  readonly lastReportAt: number;
+  /** The tool's timeout, from `tool.started`, and when the current attempt's timeout fires. */
+  readonly timeoutMs?: number;
+  readonly timeoutAt?: number;
+  /** The duration the runtime measured, once the call ended. */
+  readonly durationMs?: number;
+}
+
+/** The run at a glance: counts by state, kept as events arrive, and the run line's text. */
+export interface RunSummary {
+  readonly total: number;
+  /** Calls in flight: running or waiting (`pending` counts the waiting ones again). */
+  readonly running: number;
+  readonly pending: number;
+  readonly done: number;
+  readonly failed: number;
+  readonly cancelled: number;
+  /** The run line, e.g. `1 running · 3 of 5 done, 1 failed`. */
+  readonly text: string;
+}
+
+/** A line's clock at one moment, with its words: the elapsed time and a stall or timeout note. */
+export interface LineClock extends LineTiming {
+  /** The elapsed time (the duration once ended), formatted for the locale. */
+  readonly elapsed: string;
+  /** `no report for 12s`, `times out in 3s`, or empty when all is well. */
+  readonly note: string;
 }
 
 /** Options of `createStatusModel`. */
-export interface StatusModelOptions {
-  /** Replace any default template, or add per-tool ones (`tool.<name>.progress`, …). */
+export interface StatusModelOptions extends TimingOptions {
+  /** Replace any default template, add per-tool ones (`tool.<name>.progress`, …) or a language pack. */
   templates?: Templates;
   /** Longest message shown, in graphemes. Default 120. */
   maxMessageLength?: number;
+  /** The BCP 47 locale numbers and durations are formatted for. Default: the runtime's. */
+  locale?: string;
 }
 
 /** The incremental reducer from events to status lines. */
@@ -37,6 +77,12 @@ export interface StatusModel {
   lines(): StatusLine[];
   /** One call's line. */
   line(callId: string): StatusLine | undefined;
+  /** Counts by state and the run line; constant work, however long the run. */
+  summary(): RunSummary;
+  /** A line's clock at `now` (ms, the clock of event `ts`): elapsed time, stall, near timeout. */
+  clock(line: StatusLine, now: number): LineClock;
+  /** Fills the template `key` (any key, such as `finished.toggle`) with the model's locale. */
+  text(key: string, values?: TemplateValues): string;
 }
 
 type MutableLine = { -readonly [K in keyof StatusLine]: StatusLine[K] };
@@ -56,53 +102,96 @@ type MutableLine = { -readonly [K in keyof StatusLine]: StatusLine[K] };
  * ```
  */
 export function createStatusModel(options: StatusModelOptions = {}): StatusModel {
+  checkTimingOptions(options);
   // The host's templates climb the whole ladder before the defaults are asked.
   const templates: Templates = { ...options.templates };
   const max = options.maxMessageLength ?? 120;
+  const { locale } = options;
   const byCall = new Map<string, MutableLine>();
+  // Kept per transition so the run line costs the same at the thousandth call as at the first.
+  const counts: Record<LineState, number> = { running: 0, pending: 0, done: 0, failed: 0, cancelled: 0 };
+  const number = (value: number) => formatNumber(value, locale);
+  const text = (key: string, values: TemplateValues = {}) =>
+    fillTemplate(templates[key] ?? defaultTemplates[key] ?? key, values, number);
 
   function lineFor(event: ToolEvent, tool: string): MutableLine {
     const callId = event.callId!;
     let line = byCall.get(callId);
     if (!line) {
-      line = { callId, tool, state: 'running', text: '', reports: 0, startedAt: event.ts };
+      line = {
+        callId,
+        tool,
+        state: 'running',
+        text: '',
+        reports: 0,
+        startedAt: event.ts,
+        lastReportAt: event.ts,
+      };
       if (event.parentId !== undefined) line.parentId = event.parentId;
       byCall.set(callId, line);
+      counts.running++;
     }
     return line;
   }
 
-  function say(
-    line: MutableLine,
-    moment: Moment,
-    values: { message?: string; error?: string; reason?: string } = {},
-  ): void {
+  function enter(line: MutableLine, state: LineState): void {
+    counts[line.state]--;
+    counts[state]++;
+    line.state = state;
+  }
+
+  function say(line: MutableLine, moment: Moment, values: Omit<TemplateValues, 'tool'> = {}): void {
     const generic = moment === 'progress' && values.message === undefined;
     const template = pickTemplate(templates, line.tool, moment, generic);
-    line.text = fillTemplate(template, { tool: line.tool, count: line.reports, ...values, ...numbers(line) });
+    line.text = fillTemplate(
+      template,
+      { tool: line.tool, count: line.reports, ...values, ...numbers(line) },
+      number,
+    );
   }
 
   return {
     apply(event) {
       if (event.callId === undefined) return undefined;
-      const data = event.data as { tool?: string; payload?: unknown; error?: ErrorInfo; reason?: string };
+      const data = event.data as {
+        tool?: string;
+        payload?: unknown;
+        error?: ErrorInfo;
+        reason?: string;
+        timeoutMs?: number;
+        delayMs?: number;
+        durationMs?: number;
+      };
       if (typeof data?.tool !== 'string') return undefined;
       switch (event.type) {
         case 'tool.started': {
           const line = lineFor(event, data.tool);
+          if (isCount(data.timeoutMs)) {
+            line.timeoutMs = data.timeoutMs;
+            line.timeoutAt = event.ts + data.timeoutMs;
+          }
           say(line, 'started');
+          return line;
+        }
+        case 'tool.retry': {
+          const line = lineFor(event, data.tool);
+          if (line.state !== 'running') return undefined;
+          // The next attempt starts after the delay, with a fresh timeout.
+          line.lastReportAt = event.ts + (isCount(data.delayMs) ? data.delayMs : 0);
+          if (line.timeoutMs !== undefined) line.timeoutAt = line.lastReportAt + line.timeoutMs;
           return line;
         }
         case 'tool.pending': {
           const line = lineFor(event, data.tool);
-          line.state = 'pending';
-          say(line, 'pending', { reason: String(data.reason) });
+          enter(line, 'pending');
+          say(line, 'pending', { reason: text(`reason.${data.reason}`) });
           return line;
         }
         case 'approval.decided': {
           const line = lineFor(event, data.tool);
           if (line.state !== 'pending') return undefined;
-          line.state = 'running';
+          enter(line, 'running');
+          line.lastReportAt = event.ts;
           say(line, 'started');
           return line;
         }
@@ -110,6 +199,7 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
           const line = lineFor(event, data.tool);
           if (line.state !== 'running') return undefined;
           line.reports++;
+          line.lastReportAt = event.ts;
           const { message, done, total } = readPayload(data.payload);
           if (done !== undefined) line.done = done;
           if (total !== undefined) line.total = total;
@@ -119,9 +209,11 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
         case 'tool.finished':
         case 'tool.failed': {
           const line = lineFor(event, data.tool);
+          if (line.endedAt !== undefined) return undefined;
           const cancelled = data.error?.kind === 'aborted';
-          line.state = event.type === 'tool.finished' ? 'done' : cancelled ? 'cancelled' : 'failed';
+          enter(line, event.type === 'tool.finished' ? 'done' : cancelled ? 'cancelled' : 'failed');
           line.endedAt = event.ts;
+          if (isCount(data.durationMs)) line.durationMs = data.durationMs;
           say(line, line.state as Moment, data.error ? { error: data.error.message } : {});
           return line;
         }
@@ -134,6 +226,35 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
       const line = byCall.get(callId);
       return line && { ...line };
     },
+    summary() {
+      const running = counts.running + counts.pending;
+      const { done, failed, cancelled, pending } = counts;
+      const total = byCall.size;
+      const key = `run.summary${running ? '.running' : ''}${failed ? '.failed' : ''}`;
+      return {
+        total,
+        running,
+        pending,
+        done,
+        failed,
+        cancelled,
+        text: text(key, { running, done, failed, cancelled, total }),
+      };
+    },
+    clock(line, now) {
+      const timing = lineTiming(line, now, options);
+      const ended = line.endedAt !== undefined;
+      const elapsed = formatDuration(timing.elapsedMs, locale, ended);
+      const note = timing.nearTimeout
+        ? text('call.timeout', {
+            remaining: formatDuration(Math.ceil(timing.remainingMs! / 1000) * 1000, locale),
+          })
+        : timing.stalled
+          ? text('call.stalled', { silence: formatDuration(timing.silentMs, locale) })
+          : '';
+      return { ...timing, elapsed: text('call.elapsed', { elapsed }), note };
+    },
+    text,
   };
 }
 

@@ -6,5 +6,23 @@
 export type { ArtifactStoreSuiteOptions } from './artifact-suite-kit.js';
 export { describeArtifactStore } from './describe-artifact-store.js';
 export { type CachePortSuiteOptions, describeCachePort } from './describe-cache-port.js';
+export { describeDoor } from './describe-door.js';
 export { describeWorkspace, type WorkspaceSuiteOptions } from './describe-workspace.js';
+export type {
+  DoorCallOutcome,
+  DoorClient,
+  DoorConnectOptions,
+  DoorSuiteOptions,
+  DoorSupplies,
+} from './door-suite-kit.js';
+export {
+  doorSuiteCredential,
+  doorSuiteCredentials,
+  doorSuiteSecret,
+  doorSuiteTenant,
+  doorSuiteTimeoutMs,
+  doorSuiteTools,
+} from './door-suite-tools.js';
 export { hostilePaths } from './hostile-paths.js';
+export { type McpDoorClientOptions, mcpDoorClient } from './mcp-door-client.js';
+export { runDoorClient } from './run-door-client.js';

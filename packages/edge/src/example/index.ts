@@ -1,1 +1,1 @@
-export { alwaysFails, countSteps, exampleTools, slowWait } from './tools.js';
+export { alwaysFails, countSteps, exampleTools, publishNote, saveNote, slowWait } from './tools.js';

@@ -61,4 +61,32 @@ export const slowWait = defineTool({
 });
 
 /** The example Worker's tools. */
-export const exampleTools = [countSteps, alwaysFails, slowWait];
+
+/** Saves a note as an artifact in the caller's scope; the result carries the ref to fetch it by. */
+export const saveNote = defineTool({
+  name: 'save_note',
+  description: 'Saves a text note and answers the ref it can be downloaded by.',
+  input: z.object({ text: z.string().max(100_000), label: z.string().max(200).optional() }),
+  effect: 'write',
+  async execute({ text, label }, ctx) {
+    const meta = await ctx.artifacts.put({
+      kind: 'note',
+      data: text,
+      mediaType: 'text/plain; charset=utf-8',
+      label,
+    });
+    return { ref: meta.ref, bytes: meta.bytes };
+  },
+});
+
+/** Needs a person's approval before it runs: the call waits, and `POST /approvals/:id` decides. */
+export const publishNote = defineTool({
+  name: 'publish_note',
+  description: 'Publishes a note; a person approves each call first.',
+  input: z.object({ title: z.string().max(200) }),
+  effect: 'write',
+  needsApproval: true,
+  execute: ({ title }, ctx) => ({ published: title, approvalId: ctx.approval?.approvalId }),
+});
+
+export const exampleTools = [countSteps, alwaysFails, slowWait, saveNote, publishNote];

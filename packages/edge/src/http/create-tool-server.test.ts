@@ -7,13 +7,19 @@ describe('HTTP door: tools, runs and calls', () => {
   it('lists tools with JSON Schemas, and only read tools in the plan phase', async () => {
     const { send } = memoryServer();
     const all = (await (await send('/tools')).json()) as { tools: { name: string; inputSchema: unknown }[] };
-    expect(all.tools.map((t) => t.name)).toEqual(['count_steps', 'always_fails', 'slow_wait']);
+    expect(all.tools.map((t) => t.name)).toEqual([
+      'count_steps',
+      'always_fails',
+      'slow_wait',
+      'save_note',
+      'publish_note',
+    ]);
     expect(all.tools[0]!.inputSchema).toMatchObject({
       type: 'object',
       properties: { steps: { type: 'integer' } },
     });
     const plan = (await (await send('/tools?phase=plan')).json()) as { tools: unknown[] };
-    expect(plan.tools).toHaveLength(3); // every example tool is a read tool
+    expect(plan.tools).toHaveLength(3); // save_note and publish_note write
     const bad = await send('/tools?phase=later');
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ kind: 'bad-request', retryable: false });

@@ -1,8 +1,9 @@
-import type { Identity, Runtime } from '@toolctx/core';
+import { artifactScope, type Identity, type Runtime } from '@toolctx/core';
 import { type Context, Hono } from 'hono';
 import type { Reply } from '../door-error.js';
 import { createMemoryRunDirectory, type RunDirectory } from '../run-host/index.js';
 import { sseHeaders } from '../sse/index.js';
+import { artifactResponse } from './artifact-response.js';
 import { errorResponse, HttpError } from './http-error.js';
 import { idOf, parseApproval, parseCall, parseStartRun, phaseOf, resumePoint } from './parse-request.js';
 import { readJson } from './read-json.js';
@@ -48,8 +49,9 @@ type App<E extends object> = Hono<{ Bindings: E; Variables: { identity: Identity
 
 /**
  * The HTTP+SSE door: a hono app that lists tools, starts and ends runs, calls tools (JSON, or SSE
- * of the call's events and its result), streams a run's events with `Last-Event-ID` resume, and
- * cancels calls. Every error body is an ErrorInfo.
+ * of the call's events and its result), streams a run's events with `Last-Event-ID` resume,
+ * cancels calls, decides approvals and serves artifacts within the caller's own scope. Every error
+ * body is an ErrorInfo.
  *
  * @example
  * ```ts
@@ -157,20 +159,17 @@ export function createToolServer<E extends object = object>(options: ToolServerO
   });
 
   app.post('/approvals/:id', async (c) => {
-    idOf(c.req.param('id'), 'approval id');
-    parseApproval(await readJson(c.req.raw, maxBodyBytes));
-    // The runtime cannot resume an approval yet (no run.resume in @toolctx/core).
-    throw new HttpError(
-      501,
-      'unsupported',
-      'This server cannot resume approvals yet: its runtime has no approval port.',
-    );
+    const approvalId = idOf(c.req.param('id'), 'approval id');
+    const { runId, approved, reason } = parseApproval(await readJson(c.req.raw, maxBodyBytes));
+    const decision = reason === undefined ? { approved } : { approved, reason };
+    return c.json(unwrap(await runsOf(c.env).resume(runId, c.get('identity'), approvalId, decision)));
   });
 
   app.on(['GET', 'HEAD'], '/artifacts/:ref', (c) => {
-    idOf(c.req.param('ref'), 'ref');
-    // No artifact store is attached to the runtime yet; reading one will be scoped to the caller.
-    throw new HttpError(501, 'unsupported', 'This server has no artifact store to read from.');
+    const ref = idOf(c.req.param('ref'), 'ref');
+    const store = runtimeOf(c.env).artifacts;
+    if (!store) throw new HttpError(501, 'unsupported', 'This server has no artifact store to read from.');
+    return artifactResponse(store, artifactScope(c.get('identity')), ref, c.req.method === 'HEAD');
   });
 
   return app;

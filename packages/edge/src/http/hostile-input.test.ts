@@ -81,8 +81,10 @@ describe('HTTP door: hostile input is a 4xx with an ErrorInfo', () => {
       404,
       'unknown-tool',
     );
-    expect(body.details).toEqual({ available: ['count_steps', 'always_fails', 'slow_wait'] });
-    expect(body.message).toContain('count_steps, always_fails, slow_wait');
+    expect(body.details).toEqual({
+      available: ['count_steps', 'always_fails', 'slow_wait', 'save_note', 'publish_note'],
+    });
+    expect(body.message).toContain('count_steps, always_fails, slow_wait, save_note, publish_note');
   });
 
   it('an unknown run is 404, and another identity’s run is the same 404', async () => {
@@ -127,27 +129,5 @@ describe('HTTP door: hostile input is a 4xx with an ErrorInfo', () => {
     const body = await expectError(response, 500, 'internal');
     expect(body.exception).toBe('TypeError');
     expect(JSON.stringify(body)).not.toContain('secret');
-  });
-});
-
-describe('HTTP door: what core cannot do yet', () => {
-  it('POST /approvals/:id validates its body, then answers 501 unsupported', async () => {
-    const { post } = memoryServer();
-    await expectError(await post('/approvals/apr_1', { approved: 'yes' }), 400, 'bad-request');
-    const body = await expectError(
-      await post('/approvals/apr_1', { approved: true, reason: 'fine' }),
-      501,
-      'unsupported',
-    );
-    expect(body.message).toMatch(/approval/);
-  });
-
-  it('GET and HEAD /artifacts/:ref answer 501 unsupported without an artifact store', async () => {
-    const { send } = memoryServer();
-    await expectError(await send('/artifacts/art_abc'), 501, 'unsupported');
-    const head = await send('/artifacts/art_abc', { method: 'HEAD' });
-    expect(head.status).toBe(501);
-    expect(await head.text()).toBe('');
-    expect((await send('/artifacts/art_abc', { headers: { authorization: 'none' } })).status).toBe(401);
   });
 });

@@ -39,10 +39,12 @@ export interface CallBody {
  * @example
  * ```ts
  * import type { ApprovalBody } from '@toolctx/edge';
- * const body: ApprovalBody = { approved: false, reason: 'not this account' };
+ * const body: ApprovalBody = { runId: 'run_1', approved: false, reason: 'not this account' };
  * ```
  */
 export interface ApprovalBody {
+  /** The run whose call waits: it is in the `approval-pending` error and the `approval.requested` event. */
+  runId: string;
   approved: boolean;
   reason?: string;
 }
@@ -70,7 +72,8 @@ export function parseCall(body: unknown): CallBody {
 export function parseApproval(body: unknown): ApprovalBody {
   const input = objectOf(body, 'The body');
   if (typeof input.approved !== 'boolean') throw bad('approved must be true or false.');
-  const out: ApprovalBody = { approved: input.approved };
+  const runId = idOf(input.runId, 'runId');
+  const out: ApprovalBody = { runId, approved: input.approved };
   if (input.reason !== undefined) out.reason = stringOf(input.reason, 'reason', 1000);
   return out;
 }

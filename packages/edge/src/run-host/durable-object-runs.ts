@@ -22,6 +22,7 @@ export function durableObjectRuns<E>(namespace: DurableObjectNamespace<RunHostOb
     call: (runId, caller, call) => host(runId).call(caller, call),
     streamCall: (runId, caller, call) => host(runId).streamCall(caller, call),
     events: (runId, caller, after) => host(runId).events(caller, after),
+    resume: (runId, caller, approvalId, decision) => host(runId).resume(caller, approvalId, decision),
     cancel: (runId, caller, callId) => host(runId).cancel(caller, callId),
     end: (runId, caller) => host(runId).end(caller),
   };

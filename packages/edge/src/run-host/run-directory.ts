@@ -1,4 +1,4 @@
-import type { Identity, Runtime, ToolResult } from '@toolctx/core';
+import type { ApprovalDecision, Identity, Runtime, ToolResult } from '@toolctx/core';
 import { type Reply, refuse } from '../door-error.js';
 import { httpDoor } from './doors.js';
 import { RunLog } from './run-log.js';
@@ -25,6 +25,13 @@ export interface RunDirectory {
   streamCall(runId: string, caller: Identity, call: DoorCall): Promise<Reply<ReadableStream<Uint8Array>>>;
   /** The run's events after `after` as SSE bytes, then live ones until the run finishes. */
   events(runId: string, caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>>;
+  /** Decides an approval a call of the run left pending. */
+  resume(
+    runId: string,
+    caller: Identity,
+    approvalId: string,
+    decision: ApprovalDecision,
+  ): Promise<Reply<ToolResult>>;
   cancel(runId: string, caller: Identity, callId: string): Promise<Reply<CancelInfo>>;
   end(runId: string, caller: Identity): Promise<Reply<RunInfo>>;
 }
@@ -79,6 +86,8 @@ export function createMemoryRunDirectory(options: MemoryRunDirectoryOptions): Ru
     call: async (runId, caller, call) => find(runId)?.call(caller, call) ?? missing,
     streamCall: async (runId, caller, call) => find(runId)?.streamCall(caller, call) ?? missing,
     events: async (runId, caller, after) => find(runId)?.events(caller, after) ?? missing,
+    resume: async (runId, caller, approvalId, decision) =>
+      find(runId)?.resume(caller, approvalId, decision) ?? missing,
     cancel: async (runId, caller, callId) => find(runId)?.cancel(caller, callId) ?? missing,
     end: async (runId, caller) => find(runId)?.end(caller) ?? missing,
   };

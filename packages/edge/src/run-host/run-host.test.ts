@@ -160,3 +160,24 @@ describe('the Durable Object run host, through the Worker', () => {
     expect(events.at(-1)).toMatchObject({ callId: 'hang-up', data: { error: { kind: 'aborted' } } });
   });
 });
+
+describe('approvals and artifacts through the Worker and its Durable Objects', () => {
+  it('resumes an approval in the run object and serves the artifact from R2 and KV', async () => {
+    const runId = await startRun();
+    const pending = (await (
+      await post(`/runs/${runId}/calls`, { tool: 'publish_note', args: { title: 't' } })
+    ).json()) as ToolResult;
+    const approvalId = !pending.ok ? String(pending.error.details?.approvalId) : '';
+    expect(approvalId).toMatch(/^apr_/);
+    const decided = await post(`/approvals/${approvalId}`, { runId, approved: true });
+    expect(await decided.json()).toMatchObject({ ok: true, value: { published: 't', approvalId } });
+    const saved = (await (
+      await post(`/runs/${runId}/calls`, { tool: 'save_note', args: { text: 'in R2' } })
+    ).json()) as {
+      value: { ref: string };
+    };
+    const got = await send(`/artifacts/${saved.value.ref}`);
+    expect(await got.text()).toBe('in R2');
+    expect((await send(`/artifacts/${saved.value.ref}`, { as: 'bob' })).status).toBe(404);
+  });
+});

@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { Identity, Runtime, ToolResult } from '@toolctx/core';
+import type { ApprovalDecision, Identity, Runtime, ToolResult } from '@toolctx/core';
 import type { Reply } from '../door-error.js';
 import { durableObjectDoor } from './doors.js';
 import { RunLog } from './run-log.js';
@@ -39,13 +39,15 @@ export interface RunHostOptions {
  */
 export class RunHostObject<E = unknown> extends DurableObject<E> {
   private readonly run: RunState;
+  private readonly runtime: Runtime;
   private readonly idleMs: number;
 
   constructor(ctx: DurableObjectState, env: E, runtime: Runtime, options: RunHostOptions = {}) {
     super(ctx, env);
     this.idleMs = options.idleMs ?? 15 * 60_000;
     const log = new RunLog(ctx.storage.kv, options.maxEvents ?? 1000);
-    this.run = new RunState(runtime.withDoor(durableObjectDoor), log, options.heartbeatMs);
+    this.runtime = runtime.withDoor(durableObjectDoor);
+    this.run = new RunState(this.runtime, log, options.heartbeatMs);
   }
 
   async start(init: RunInit): Promise<Reply<RunInfo>> {
@@ -70,6 +72,13 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return this.run.events(caller, after);
   }
 
+  async resume(caller: Identity, approvalId: string, decision: ApprovalDecision): Promise<Reply<ToolResult>> {
+    await this.touch();
+    const reply = await this.run.resume(caller, approvalId, decision);
+    await this.touch();
+    return reply;
+  }
+
   async cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>> {
     return this.run.cancel(caller, callId);
   }
@@ -80,10 +89,15 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return reply;
   }
 
-  /** The idle alarm: ends the session's run, unless a call is still running (then it waits again). */
+  /**
+   * The idle alarm: ends the session's run, unless a call is still running (then it waits again),
+   * and fires the session's cleanups, which were registered in this object and can fire nowhere else.
+   */
   override async alarm(): Promise<void> {
     if (this.run.busy) return this.touch();
     await this.run.finish();
+    const sessionId = this.run.record?.sessionId;
+    if (sessionId !== undefined) await this.runtime.closeSession(sessionId);
   }
 
   /** Pushes the idle alarm back; only a run that exists and has not ended gets one. */

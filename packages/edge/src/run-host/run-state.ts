@@ -1,4 +1,4 @@
-import type { Identity, Run, Runtime, ToolEvent, ToolResult } from '@toolctx/core';
+import type { ApprovalDecision, Identity, Run, Runtime, ToolEvent, ToolResult } from '@toolctx/core';
 import { ok, type Reply, refuse } from '../door-error.js';
 import { createChannel } from '../sse/channel.js';
 import { encodeSseBytes } from '../sse/index.js';
@@ -158,6 +158,18 @@ export class RunState {
     });
     channel.onGone(unsubscribe);
     return ok(channel.readable);
+  }
+
+  /** Decides an approval a call of this run left pending; approved, the call runs now. */
+  async resume(caller: Identity, approvalId: string, decision: ApprovalDecision): Promise<Reply<ToolResult>> {
+    const owned = this.owned(caller);
+    if (!owned.ok) return owned;
+    if (owned.value.ended) return refuse(409, 'conflict', 'The run has ended; its approvals lapsed with it.');
+    const result = await this.ensureLive(owned.value).resume(approvalId, decision);
+    if (!result.ok && result.error.kind === 'approval-invalid') {
+      return refuse(404, 'not-found', result.error.message);
+    }
+    return ok(jsonSafe(result));
   }
 
   cancel(caller: Identity, callId: string): Reply<CancelInfo> {

@@ -1,9 +1,14 @@
 // Test helpers: a door over runs in memory, with the example tools, and requests to it.
-import { createRuntime, type Identity } from '@toolctx/core';
+import { createMemoryArtifactStore, createRuntime, type Identity } from '@toolctx/core';
 import { exampleTools } from '../example/index.js';
 import { createMemoryRunDirectory, createToolServer } from '../index.js';
 
-export const runtime = createRuntime({ tools: exampleTools });
+// Approvals always wait: the door's POST /approvals/:id decides them.
+export const runtime = createRuntime({
+  tools: exampleTools,
+  artifacts: createMemoryArtifactStore(),
+  approval: { request: async () => 'pending' },
+});
 
 /** `Bearer ana` is ana, `Bearer bob` is bob; anything else is refused. */
 export function authenticate(request: Request): Identity | null {

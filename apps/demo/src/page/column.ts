@@ -1,0 +1,133 @@
+import { attachStatus } from '@toolctx/browser';
+import type { ToolResult } from '@toolctx/core';
+import { el } from './dom.js';
+import type { ArtifactRow, Side } from './side.js';
+
+/** What a column says about where its tools run. */
+export interface ColumnInfo {
+  id: 'page' | 'worker';
+  title: string;
+  where: string;
+}
+
+/**
+ * One side of the page: the controls, the live status widget, the last result and the artifacts
+ * panel, all driving the same tools through `side`.
+ */
+export function mountColumn(parent: HTMLElement, info: ColumnInfo, side: Side): void {
+  const steps = el('input', { type: 'number', min: '1', max: '200', value: '8', 'data-field': 'steps' });
+  const button = (action: string, label: string) =>
+    el('button', { type: 'button', 'data-action': action }, label);
+  const build = button('build', 'Build report');
+  const cancel = button('cancel', 'Cancel');
+  const publish = button('publish', 'Publish note (needs approval)');
+  const approve = button('approve', 'Approve');
+  const deny = button('deny', 'Deny');
+  const sign = button('sign', 'Sign message (uses a credential)');
+  const status = el('div', { class: 'status', 'data-role': 'status' });
+  const result = el('pre', { class: 'result', 'data-role': 'result' }, 'No call yet.');
+  const artifacts = el('ul', { class: 'artifacts', 'data-role': 'artifacts' });
+  cancel.disabled = approve.disabled = deny.disabled = true;
+
+  parent.append(
+    el(
+      'section',
+      { class: 'side', 'data-side': info.id },
+      el('h2', {}, info.title),
+      el('p', { class: 'where' }, info.where),
+      el('p', { class: 'run' }, 'run ', el('code', { 'data-role': 'run-id' }, side.runId)),
+      el('div', { class: 'controls' }, el('label', {}, 'Steps ', steps), build, cancel),
+      el('div', { class: 'controls' }, publish, approve, deny),
+      el('div', { class: 'controls' }, sign),
+      el('h3', {}, 'Live status'),
+      status,
+      el('h3', {}, 'Last result'),
+      result,
+      el('h3', {}, 'Artifacts'),
+      artifacts,
+    ),
+  );
+  attachStatus(status, side);
+
+  const show = (tool: string, outcome: ToolResult) => {
+    result.dataset.state = outcome.ok ? 'ok' : outcome.error.kind;
+    result.textContent = `${tool} → ${JSON.stringify(outcome.ok ? outcome.value : outcome.error, null, 2)}`;
+  };
+  const run = async (tool: string, args: unknown, running?: HTMLButtonElement) => {
+    const call = side.call(tool, args);
+    result.dataset.state = 'running';
+    result.textContent = `${tool} is running…`;
+    if (running) running.dataset.callId = call.callId;
+    if (running) running.disabled = false;
+    const outcome = await call.result;
+    if (running) running.disabled = true;
+    show(tool, outcome);
+    return outcome;
+  };
+
+  let approvalId: string | undefined;
+  build.addEventListener('click', () => void run('build_report', { steps: Number(steps.value) }, cancel));
+  cancel.addEventListener('click', () => {
+    cancel.disabled = true;
+    if (cancel.dataset.callId) void side.cancel(cancel.dataset.callId);
+  });
+  publish.addEventListener('click', async () => {
+    const outcome = await run('publish_note', { text: `Published from the ${info.id} side.` });
+    const pending = !outcome.ok && outcome.error.kind === 'approval-pending';
+    approvalId = pending ? String(outcome.error.details?.approvalId) : undefined;
+    approve.disabled = deny.disabled = !pending;
+  });
+  const decide = async (approved: boolean) => {
+    if (!approvalId) return;
+    approve.disabled = deny.disabled = true;
+    const id = approvalId;
+    approvalId = undefined;
+    result.textContent = `publish_note: ${approved ? 'approved' : 'denied'}, waiting for the result…`;
+    show(
+      'publish_note',
+      await side.decide(id, approved ? { approved } : { approved, reason: 'Denied in the demo.' }),
+    );
+  };
+  approve.addEventListener('click', () => void decide(true));
+  deny.addEventListener('click', () => void decide(false));
+  sign.addEventListener('click', () => void run('sign_message', { message: 'hello from the demo' }));
+
+  const failed = (message: string) => {
+    result.dataset.state = 'failed';
+    result.textContent = message;
+  };
+  const refresh = async () => renderArtifacts(artifacts, await side.listArtifacts(), side, failed);
+  side.events.subscribe((event) => {
+    if (event.type === 'artifact.put') void refresh();
+  });
+  void refresh();
+}
+
+function renderArtifacts(
+  list: HTMLUListElement,
+  rows: ArtifactRow[],
+  side: Side,
+  failed: (message: string) => void,
+): void {
+  if (rows.length === 0) {
+    list.replaceChildren(el('li', { class: 'empty' }, 'None yet.'));
+    return;
+  }
+  list.replaceChildren(
+    ...rows.map((row) => {
+      const name = row.label ?? `${row.kind}-${row.ref}`;
+      const link = el('a', { href: '#', 'data-ref': row.ref, download: name }, name);
+      link.addEventListener('click', async (event) => {
+        event.preventDefault();
+        try {
+          const url = URL.createObjectURL(await side.download(row.ref));
+          el('a', { href: url, download: name }).click();
+          setTimeout(() => URL.revokeObjectURL(url), 10_000);
+        } catch (error) {
+          failed(`Download of ${row.ref} failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      });
+      return el('li', {}, link, ` ${row.kind}, ${row.bytes} bytes `, el('code', {}, row.ref));
+    }),
+  );
+}

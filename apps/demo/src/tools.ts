@@ -1,0 +1,100 @@
+// The demo's tools, defined once: the page's Web Worker and the Cloudflare Worker both import this
+// file, so the two columns of the page run exactly the same code.
+import { defineTool } from '@toolctx/core';
+import { z } from 'zod';
+
+/** The credential `sign_message` needs; each side supplies its own value, never shown. */
+export const DEMO_CREDENTIAL = 'demo_api_key';
+
+/** Waits `ms`, or rejects as soon as `signal` fires: how a tool honours cancellation. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The text `build_report` stores: one line per step. Exported so tests can check downloads. */
+export function reportText(steps: number): string {
+  const lines = Array.from({ length: steps }, (_, i) => `✓ step ${i + 1} of ${steps} checked`);
+  return `toolctx demo report\n${lines.join('\n')}\n`;
+}
+
+/** A long, multi-step tool: verbatim progress with done/total, and a report saved as an artifact. */
+export const buildReport = defineTool({
+  name: 'build_report',
+  description: 'Checks `steps` items one by one, reporting each, then saves a report as an artifact.',
+  input: z.object({
+    steps: z.number().int().min(1).max(200),
+    delayMs: z.number().int().min(0).max(5000).default(300),
+  }),
+  effect: 'write',
+  async execute({ steps, delayMs }, ctx) {
+    for (let done = 1; done <= steps; done++) {
+      await sleep(delayMs, ctx.signal);
+      ctx.progress({ message: `Checked item ${done} of ${steps}`, done, total: steps });
+    }
+    const report = await ctx.artifacts.put({
+      kind: 'report',
+      data: reportText(steps),
+      mediaType: 'text/plain; charset=utf-8',
+      label: `report-${steps}-steps.txt`,
+    });
+    return { steps, report: report.ref, bytes: report.bytes };
+  },
+});
+
+/** A tool a person must approve first: it publishes a note (saved as an artifact). */
+export const publishNote = defineTool({
+  name: 'publish_note',
+  description: 'Publishes a short note. Needs approval before it runs.',
+  input: z.object({ text: z.string().min(1).max(500) }),
+  effect: 'write',
+  needsApproval: true,
+  async execute({ text }, ctx) {
+    const note = await ctx.artifacts.put({
+      kind: 'note',
+      data: text,
+      mediaType: 'text/plain; charset=utf-8',
+      label: 'note.txt',
+    });
+    return { published: true, note: note.ref };
+  },
+});
+
+/**
+ * Uses a credential: signs a message with HMAC-SHA-256 under the demo key. The result carries
+ * the signature and the key's name, never the key.
+ */
+export const signMessage = defineTool({
+  name: 'sign_message',
+  description: 'Signs a message with the demo API key (HMAC-SHA-256) and returns the signature.',
+  input: z.object({ message: z.string().min(1).max(1000) }),
+  needs: { credential: DEMO_CREDENTIAL },
+  async execute({ message }, ctx) {
+    // `needs` resolves the credential before execute, or the call fails without running.
+    const secret = ctx.credential!.value;
+    const encoder = new TextEncoder();
+    const key = await crypto.subtle.importKey(
+      'raw',
+      encoder.encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
+    const signature = Array.from(mac, (byte) => byte.toString(16).padStart(2, '0')).join('');
+    return { credential: DEMO_CREDENTIAL, algorithm: 'HMAC-SHA-256', signature };
+  },
+});
+
+/** Every tool of the demo, for both runtimes. */
+export const demoTools = [buildReport, publishNote, signMessage];

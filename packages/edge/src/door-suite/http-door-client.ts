@@ -1,0 +1,89 @@
+// Test helper: a DoorClient over the HTTP+SSE door, through the test Worker's fetch.
+import type { ProgressPayload, ToolEvent, ToolResult } from '@toolctx/core';
+import type { DoorCallOutcome, DoorClient } from '@toolctx/core/testing';
+import { readSse } from '../sse/index.js';
+
+type Fetch = (request: Request) => Promise<Response>;
+
+/**
+ * Starts a run as `caller` and calls through `POST /runs/:id/calls` as SSE: the call's events
+ * arrive as they happen, then its result. An abort of the caller's signal cancels the call
+ * through `POST /runs/:id/calls/:callId/cancel`, and the stream still ends with the result.
+ */
+export async function httpDoorClient(
+  fetch: Fetch,
+  caller: string,
+  hooks: { endSession?: (runId: string) => Promise<void> } = {},
+): Promise<DoorClient> {
+  const send = (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set('authorization', `Bearer ${caller}`);
+    if (init.body) headers.set('content-type', 'application/json');
+    return fetch(new Request(`http://door-suite.test${path}`, { ...init, headers }));
+  };
+  const sessionId = `session-${crypto.randomUUID()}`;
+  const started = await send('/runs', { method: 'POST', body: JSON.stringify({ sessionId }) });
+  const { runId } = (await started.json()) as { runId: string };
+  let ended = false;
+  const end = async () => {
+    if (ended) return;
+    ended = true;
+    await (await send(`/runs/${runId}`, { method: 'DELETE' })).body?.cancel();
+  };
+  return {
+    runId,
+    async call(tool, args, { signal } = {}): Promise<DoorCallOutcome> {
+      const toolCallId = `call_${crypto.randomUUID()}`;
+      const response = await send(`/runs/${runId}/calls`, {
+        method: 'POST',
+        body: JSON.stringify({ tool, args, toolCallId }),
+        headers: { accept: 'text/event-stream' },
+      });
+      const onAbort = () =>
+        void send(`/runs/${runId}/calls/${toolCallId}/cancel`, { method: 'POST' }).then((r) =>
+          r.body?.cancel(),
+        );
+      signal?.addEventListener('abort', onAbort, { once: true });
+      // The door refuses a call it cannot admit (an unknown tool) with a 4xx whose body is the ErrorInfo.
+      if (!response.ok)
+        return { result: { ok: false, error: await response.json() }, progress: [], events: [] };
+      const progress: ProgressPayload[] = [];
+      const events: ToolEvent[] = [];
+      let result: ToolResult | undefined;
+      try {
+        for await (const message of readSse(response.body!)) {
+          if (message.event === 'result') {
+            result = JSON.parse(message.data) as ToolResult;
+            continue;
+          }
+          const event = JSON.parse(message.data) as ToolEvent;
+          // After the result nothing may arrive: keep it, so the suite sees it.
+          events.push(event);
+          if (event.type === 'tool.progress' && event.callId === toolCallId) {
+            progress.push((event.data as { payload: ProgressPayload }).payload);
+          }
+        }
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+      if (!result) throw new Error(`POST /runs/${runId}/calls ended without a result (${response.status}).`);
+      return { result, progress, events };
+    },
+    async end(scope) {
+      if (scope === 'run') return end();
+      if (scope !== 'session' || !hooks.endSession) throw new Error(`This HTTP door has no ${scope} to end.`);
+      ended = true;
+      await hooks.endSession(runId);
+    },
+    async readArtifact(ref) {
+      const response = await send(`/artifacts/${ref}`);
+      if (response.status === 404) {
+        await response.body?.cancel();
+        return null;
+      }
+      if (!response.ok) throw new Error(`GET /artifacts/${ref} answered ${response.status}.`);
+      return response.text();
+    },
+    close: end,
+  };
+}

@@ -1,0 +1,96 @@
+import { createRuntime, type ToolResult } from '@toolctx/core';
+import { describe, expect, it } from 'vitest';
+import { exampleTools } from '../example/index.js';
+import { createMemoryRunDirectory, createToolServer } from '../index.js';
+import { authenticate, memoryServer } from '../test-utils/server.js';
+
+async function json<T>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
+
+function approvalIdOf(result: ToolResult): string {
+  if (result.ok || result.error.kind !== 'approval-pending') throw new Error('expected a pending approval');
+  return String(result.error.details?.approvalId);
+}
+
+describe('HTTP door: approvals', () => {
+  it('leaves a call waiting, then runs it when POST /approvals/:id approves', async () => {
+    const { post, startRun } = memoryServer();
+    const runId = await startRun();
+    const pending = await json<ToolResult>(
+      await post(`/runs/${runId}/calls`, { tool: 'publish_note', args: { title: 'Q3' } }),
+    );
+    const approvalId = approvalIdOf(pending);
+    const decided = await post(`/approvals/${approvalId}`, { runId, approved: true, reason: 'looks right' });
+    expect(decided.status).toBe(200);
+    expect(await json(decided)).toMatchObject({ ok: true, value: { published: 'Q3', approvalId } });
+    const again = await post(`/approvals/${approvalId}`, { runId, approved: true });
+    expect(again.status).toBe(404);
+  });
+
+  it('answers a denial as an approval-denied result, and refuses another identity', async () => {
+    const { post, startRun } = memoryServer();
+    const runId = await startRun();
+    const approvalId = approvalIdOf(
+      await json(await post(`/runs/${runId}/calls`, { tool: 'publish_note', args: { title: 'x' } })),
+    );
+    expect((await post(`/approvals/${approvalId}`, { runId, approved: true }, { as: 'bob' })).status).toBe(
+      404,
+    );
+    const denied = await post(`/approvals/${approvalId}`, { runId, approved: false, reason: 'not now' });
+    expect(await json(denied)).toMatchObject({
+      ok: false,
+      error: { kind: 'approval-denied', message: /not now/ },
+    });
+  });
+
+  it('validates the body: approved must be a boolean, runId an id', async () => {
+    const { post } = memoryServer();
+    expect((await post('/approvals/apr_1', { runId: 'run_1', approved: 'yes' })).status).toBe(400);
+    expect((await post('/approvals/apr_1', { approved: true })).status).toBe(400);
+    expect((await post('/approvals/apr_1', { runId: 'run_missing', approved: true })).status).toBe(404);
+  });
+});
+
+describe('HTTP door: artifacts', () => {
+  it('serves an artifact to its owner with its media type, size and digest; HEAD has no body', async () => {
+    const { post, send, startRun } = memoryServer();
+    const runId = await startRun();
+    const text = 'Notes — with ünïcode 🙂';
+    const saved = await json<{ ok: true; value: { ref: string; bytes: number } }>(
+      await post(`/runs/${runId}/calls`, { tool: 'save_note', args: { text, label: 'notes.txt' } }),
+    );
+    const { ref, bytes } = saved.value;
+    const got = await send(`/artifacts/${ref}`);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(got.headers.get('content-length')).toBe(String(bytes));
+    expect(got.headers.get('content-disposition')).toContain('notes.txt');
+    expect(got.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(await got.text()).toBe(text);
+    const head = await send(`/artifacts/${ref}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(bytes));
+    expect(await head.text()).toBe('');
+  });
+
+  it('answers 404 for another identity, exactly as for a ref that never existed', async () => {
+    const { post, send, startRun } = memoryServer();
+    const runId = await startRun();
+    const saved = await json<{ value: { ref: string } }>(
+      await post(`/runs/${runId}/calls`, { tool: 'save_note', args: { text: 'private' } }),
+    );
+    const foreign = await send(`/artifacts/${saved.value.ref}`, { as: 'bob' });
+    const never = await send('/artifacts/art_0000000000000000000000');
+    expect([foreign.status, never.status]).toEqual([404, 404]);
+    expect(await foreign.json()).toEqual(await never.json());
+  });
+
+  it('answers 501 unsupported when the runtime has no artifact store', async () => {
+    const runtime = createRuntime({ tools: exampleTools, approval: { request: async () => 'pending' } });
+    const app = createToolServer({ runtime, runs: createMemoryRunDirectory({ runtime }), authenticate });
+    const response = await app.request('/artifacts/art_abc', { headers: { authorization: 'Bearer ana' } });
+    expect(response.status).toBe(501);
+    expect(await response.json()).toMatchObject({ kind: 'unsupported' });
+  });
+});

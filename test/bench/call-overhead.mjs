@@ -1,0 +1,89 @@
+// (a) per-call overhead of run.call for a trivial tool, against the function called directly and
+// against the MCP SDK (a plain SDK server, and toolctx's serveMcp) over its in-memory transport.
+// (f) the same per-call cost after 10, 1,000 and 100,000 earlier events in the run.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createRuntime, defineTool } from '@toolctx/core';
+import { serveMcp } from '@toolctx/core/mcp';
+import { z } from 'zod';
+import { nsPerOp } from './measure.mjs';
+
+const input = z.object({ a: z.number(), b: z.number() });
+const add = ({ a, b }) => a + b;
+const args = { a: 1, b: 2 };
+const addTool = defineTool({ name: 'add', description: 'Adds two numbers.', input, execute: add });
+
+/** A sink that keeps every event, as a host recording the run would. */
+function recordingSink() {
+  const events = [];
+  const sink = (event) => events.push(event);
+  sink.events = events;
+  return sink;
+}
+
+async function mcpClientFor(server) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+export async function callOverhead() {
+  const direct = await nsPerOp(
+    (n) => {
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += add(input.parse(args));
+      return sum;
+    },
+    { n: 200_000 },
+  );
+
+  const sink = recordingSink();
+  const runtime = createRuntime({ tools: [addTool], sinks: [sink] });
+  const run = runtime.startRun({});
+  const toolctx = await nsPerOp(async (n) => {
+    sink.events.length = 0;
+    for (let i = 0; i < n; i++) await run.call({ tool: 'add', args });
+  });
+
+  const plain = new McpServer({ name: 'plain', version: '0' });
+  plain.registerTool('add', { description: 'Adds two numbers.', inputSchema: input.shape }, (a) => ({
+    content: [{ type: 'text', text: String(add(a)) }],
+  }));
+  const plainClient = await mcpClientFor(plain);
+  const mcpCall = (client) => async (n) => {
+    for (let i = 0; i < n; i++) await client.callTool({ name: 'add', arguments: args });
+  };
+  const mcpSdk = await nsPerOp(mcpCall(plainClient), { n: 2_000 });
+  const servedClient = await mcpClientFor(
+    serveMcp(createRuntime({ tools: [addTool], sinks: [recordingSink()] })),
+  );
+  const served = await nsPerOp(mcpCall(servedClient), { n: 2_000 });
+  await plainClient.close();
+  await servedClient.close();
+  await run.end();
+  return { direct, toolctx, mcpSdk, served };
+}
+
+export async function growth() {
+  const rows = [];
+  for (const earlier of [10, 1_000, 100_000]) {
+    const sink = recordingSink();
+    const runtime = createRuntime({ tools: [addTool], sinks: [sink] });
+    const run = runtime.startRun({});
+    // Each call records two events (tool.started, tool.finished); run.started is the first.
+    while (sink.events.length < earlier) await run.call({ tool: 'add', args });
+    const ns = await nsPerOp(
+      async (n) => {
+        for (let i = 0; i < n; i++) await run.call({ tool: 'add', args });
+      },
+      { n: 5_000, repeats: 5 },
+    );
+    rows.push({ earlier, ns });
+    await run.end();
+  }
+  return rows;
+}

@@ -1,0 +1,125 @@
+// Runs inside Chromium (bundled by chromium.mjs): the status widget under load, and the
+// IndexedDB artifact store against raw idb doing the same put and get.
+import { attachStatus, createIdbArtifactStore } from '@toolctx/browser';
+import { createRuntime, defineTool } from '@toolctx/core';
+import { openDB } from 'idb';
+import { z } from 'zod';
+
+const CALLS = 50;
+const REPORTS_PER_SECOND = 10_000;
+
+// Each of the 50 calls reports on its own timer; together they make 10,000 reports a second.
+const ticker = defineTool({
+  name: 'ticker',
+  description: 'Reports progress at a fixed rate until its signal fires.',
+  input: z.object({ perSecond: z.number() }),
+  execute({ perSecond }, ctx) {
+    return new Promise((resolve) => {
+      const started = performance.now();
+      let sent = 0;
+      const timer = setInterval(() => {
+        const due = Math.floor(((performance.now() - started) / 1000) * perSecond);
+        while (sent < due) ctx.progress({ message: `report ${++sent}`, done: sent % 100, total: 100 });
+      }, 4);
+      ctx.signal.addEventListener('abort', () => {
+        clearInterval(timer);
+        resolve(sent);
+      });
+    });
+  },
+});
+
+/** Drives 50 calls for `ms`; returns frames seen, DOM write batches per frame and reports made. */
+window.benchWidget = async (withWidget, ms) => {
+  const runtime = createRuntime({ tools: [ticker] });
+  const run = runtime.startRun({});
+  const element = document.createElement('div');
+  document.body.replaceChildren(element);
+  const handle = withWidget ? attachStatus(element, run) : undefined;
+  let reports = 0;
+  run.events.subscribe((event) => {
+    if (event.type === 'tool.progress') reports++;
+  });
+  const writesByFrame = new Map();
+  const observer = new MutationObserver(() => {
+    const frame = Number(document.timeline.currentTime);
+    writesByFrame.set(frame, (writesByFrame.get(frame) ?? 0) + 1);
+  });
+  observer.observe(element, { subtree: true, childList: true, characterData: true, attributes: true });
+  let frames = 0;
+  let counting = true;
+  const tick = () => {
+    frames++;
+    if (counting) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  const perSecond = REPORTS_PER_SECOND / CALLS;
+  const calls = Array.from({ length: CALLS }, () => run.call({ tool: 'ticker', args: { perSecond } }));
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  counting = false;
+  await run.abort('the benchmark is over');
+  await Promise.all(calls);
+  observer.disconnect();
+  handle?.detach();
+  return {
+    frames,
+    reports,
+    writeFrames: writesByFrame.size,
+    maxWritesPerFrame: Math.max(0, ...writesByFrame.values()),
+  };
+};
+
+const scope = { tenant: 'bench', principal: 'bench', conversation: 'bench' };
+
+/** Median milliseconds of `repeats` put-then-get of `bytes` bytes, through the store and raw idb. */
+window.benchIdb = async (bytes, repeats) => {
+  const data = new Uint8Array(bytes).fill(7);
+  const store = createIdbArtifactStore({ name: `bench-store-${bytes}` });
+  const raw = await openDB(`bench-raw-${bytes}`, 1, {
+    upgrade(db) {
+      db.createObjectStore('meta');
+      db.createObjectStore('blobs');
+    },
+  });
+  const viaStore = async () => {
+    const meta = await store.put(scope, { kind: 'bench', data });
+    const got = await store.get(scope, meta.ref);
+    if (got.data.length !== bytes) throw new Error('The store returned the wrong bytes.');
+    await store.delete(scope, meta.ref);
+  };
+  // What a hand-written store does at least: a metadata record and the bytes, then read both.
+  const viaRaw = async () => {
+    const key = crypto.randomUUID();
+    const tx = raw.transaction(['meta', 'blobs'], 'readwrite');
+    await Promise.all([
+      tx.objectStore('meta').put({ key, size: bytes, createdAt: Date.now() }, key),
+      tx.objectStore('blobs').put(data, key),
+      tx.done,
+    ]);
+    const read = raw.transaction(['meta', 'blobs']);
+    const [, got] = await Promise.all([
+      read.objectStore('meta').get(key),
+      read.objectStore('blobs').get(key),
+    ]);
+    if (got.length !== bytes) throw new Error('Raw idb returned the wrong bytes.');
+    await raw.delete('blobs', key);
+    await raw.delete('meta', key);
+  };
+  const time = async (body) => {
+    await body();
+    const samples = [];
+    for (let i = 0; i < repeats; i++) {
+      const started = performance.now();
+      await body();
+      samples.push(performance.now() - started);
+    }
+    samples.sort((a, b) => a - b);
+    return samples[samples.length >> 1];
+  };
+  const result = {};
+  // Interleaved, so a slow patch of a shared machine falls on both.
+  result.raw = await time(viaRaw);
+  result.store = await time(viaStore);
+  raw.close();
+  return result;
+};

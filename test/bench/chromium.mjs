@@ -1,0 +1,95 @@
+// Chromium benchmarks (c, d): bundles chromium-page.mjs with esbuild, serves it to a page on a
+// routed origin (IndexedDB needs a real origin) and drives it with playwright-core.
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+
+// A secure origin (crypto.randomUUID, IndexedDB), answered by the route below: no server runs.
+const ORIGIN = 'https://toolctx.bench';
+const launchArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Runs `body(page, cdp)` against the bench page in a fresh headless Chromium. */
+export async function withBenchPage(body) {
+  const bundled = await build({
+    entryPoints: [fileURLToPath(new URL('./chromium-page.mjs', import.meta.url))],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: launchArgs,
+  });
+  try {
+    const page = await browser.newPage();
+    await page.route(`${ORIGIN}/**`, (route) => {
+      const isScript = route.request().url().endsWith('.js');
+      route.fulfill({
+        contentType: isScript ? 'text/javascript' : 'text/html',
+        body: isScript
+          ? bundled.outputFiles[0].text
+          : '<!doctype html><script type="module" src="/page.js"></script>',
+      });
+    });
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${ORIGIN}/`);
+    await page.waitForLoadState('load');
+    if (errors.length) throw new Error(`The bench page failed: ${errors.join('; ')}`);
+    await page.waitForFunction(() => typeof window.benchIdb === 'function');
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    return await body(page, cdp);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Main-thread task time (ms) the page spent while `body` ran, from the DevTools metrics. */
+async function mainThreadMs(cdp, body) {
+  const taskMs = async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    return metrics.find((metric) => metric.name === 'TaskDuration').value * 1000;
+  };
+  const before = await taskMs();
+  const result = await body();
+  return { ...result, busyMs: (await taskMs()) - before };
+}
+
+/** (c) The widget's main-thread cost per frame: the same load with and without it, 3 rounds each. */
+export async function widgetCost(page, cdp, ms = 3_000) {
+  const rounds = [];
+  for (let round = 0; round < 3; round++) {
+    for (const withWidget of [false, true]) {
+      rounds.push({
+        withWidget,
+        ...(await mainThreadMs(cdp, () =>
+          page.evaluate(([w, d]) => window.benchWidget(w, d), [withWidget, ms]),
+        )),
+      });
+    }
+  }
+  return rounds;
+}
+
+/** (d) IndexedDB: the artifact store against raw idb, put then get. */
+export async function idbStore(page, sizes) {
+  const rows = [];
+  for (const bytes of sizes) {
+    const repeats = bytes >= 1e7 ? 5 : 15;
+    rows.push({ bytes, ...(await page.evaluate(([b, r]) => window.benchIdb(b, r), [bytes, repeats])) });
+  }
+  return rows;
+}
