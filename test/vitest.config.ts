@@ -14,7 +14,12 @@ export default defineConfig({
         test: { name: 'core-in-workerd', include: [coreTests], testTimeout: 30_000 },
       },
       {
-        test: { name: 'core-in-chromium', include: [coreTests], browser: chromiumBrowser, testTimeout: 30_000 },
+        test: {
+          name: 'core-in-chromium',
+          include: [coreTests],
+          browser: chromiumBrowser,
+          testTimeout: 30_000,
+        },
       },
       // The secret-hygiene scenario, in-process and through its own Worker (secrets/worker.ts).
       {
