@@ -21,6 +21,16 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
+      // The secret-hygiene scenario, in-process and through its own Worker (secrets/worker.ts).
+      {
+        plugins: [
+          cloudflareTest({
+            main: './secrets/worker.ts',
+            wrangler: { configPath: './secrets/wrangler.jsonc' },
+          }),
+        ],
+        test: { name: 'secrets-in-workerd', include: ['secrets/**/*.test.ts'] },
+      },
       {
         test: { name: 'node', include: ['node/**/*.test.ts'], testTimeout: 60_000 },
       },

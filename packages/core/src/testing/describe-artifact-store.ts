@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { expiryCases, integrityCases, retentionCases } from './artifact-cases-lifecycle.js';
 import { listCases } from './artifact-cases-list.js';
 import { scopeCases } from './artifact-cases-scope.js';
+import { scopePropertyCases } from './artifact-cases-scope-property.js';
 import { streamCases } from './artifact-cases-stream.js';
 import { verbCases } from './artifact-cases-verbs.js';
 import type { ArtifactCaseKit, ArtifactStoreSuiteOptions } from './artifact-suite-kit.js';
@@ -11,7 +12,8 @@ import { createTestClock, registerCases } from './suite-cases.js';
  * Registers the `ArtifactStore` conformance cases with vitest, run through the raw contract with
  * a fresh store per case: every verb for text, binary, JSON and empty payloads; meta fields and
  * digests; unknown and malformed refs; paging with cursors under concurrent puts and deletes;
- * expiry by the injected clock; retention caps; scope isolation; streaming (or its refusal);
+ * expiry by the injected clock; retention caps; scope isolation (fixed lookalikes, and a
+ * fast-check property over random hostile scopes and operation sequences); streaming (or its refusal);
  * and integrity on `get` when a `corrupt` hook is given.
  *
  * With retention caps, repeat the limits `create` configured in `capabilities.retention`, and
@@ -50,7 +52,16 @@ export function describeArtifactStore(name: string, options: ArtifactStoreSuiteO
       return { store: await options.create({ clock: clock.now }), clock };
     },
   };
-  const cases = [verbCases, listCases, expiryCases, retentionCases, scopeCases, streamCases, integrityCases];
+  const cases = [
+    verbCases,
+    listCases,
+    expiryCases,
+    retentionCases,
+    scopeCases,
+    scopePropertyCases,
+    streamCases,
+    integrityCases,
+  ];
   describe(`ArtifactStore conformance: ${name}`, () => {
     registerCases(
       cases.flatMap((make) => make(kit)),

@@ -41,6 +41,8 @@ export const hostilePaths: ReadonlyArray<readonly [what: string, path: string]> 
   ['a 5000-character path', 'a'.repeat(5_000)],
   ['....//', '....//'],
   ['... alone', '...'],
+  ['.. with a trailing space (Windows drops it)', 'a/.. /x'],
+  ['.. with a leading space (a URL parser trims it)', ' ../x'],
   ['unicode one-dot leaders', '\u2024\u2024/x'],
   ['fullwidth dots', '\uff0e\uff0e/x'],
   ['a fullwidth solidus', 'a\uff0fb'],

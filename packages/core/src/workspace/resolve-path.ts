@@ -6,7 +6,9 @@ const MAX_PATH_BYTES = 1024;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 // Percent-encoded `/`, `\`, `.`, `:`, `%` (so double encoding too) and control bytes.
 const ENCODED = /%(2f|5c|2e|3a|25|[01][0-9a-f]|7f)/i;
-const ONLY_DOTS = /^\.+$/;
+// Dots with only whitespace around them: Windows drops trailing dots and spaces from a name, and
+// a URL parser trims the ends of its input, so `.. ` or ` ..` can still read as `..`.
+const ONLY_DOTS = /^\s*\.[\s.]*$/;
 
 function refuse(raw: unknown, problem: string, fix: string): never {
   const shown =
@@ -26,7 +28,7 @@ function refuse(raw: unknown, problem: string, fix: string): never {
  *
  * `..` is refused even where it would stay inside (`a/../b`): a model can always write the
  * normalised path, and a rule without exceptions is easier to prove. Segments made only of dots
- * (`...`) and segments whose Unicode compatibility form (NFKC) is dots or holds a separator
+ * (`...`), of dots and whitespace (`.. `, ` ..`), and segments whose Unicode compatibility form (NFKC) is dots or holds a separator
  * (`\u2024\u2024`, fullwidth `．．` or `／`) are refused too, so no platform can reinterpret them.
  *
  * @example

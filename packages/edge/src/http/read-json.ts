@@ -3,7 +3,7 @@ import { HttpError } from './http-error.js';
 /**
  * Reads a JSON request body, bounded: a declared `Content-Length` over the limit is refused before
  * reading, and the bytes are counted while reading (a body may lie about its length or send
- * none). Returns `undefined` for an absent body when `optional`.
+ * none), and nesting deeper than 64 levels is refused before parsing. Returns `undefined` for an absent body when `optional`.
  */
 export async function readJson(request: Request, maxBytes: number, optional = false): Promise<unknown> {
   const declared = request.headers.get('content-length');
@@ -26,11 +26,43 @@ export async function readJson(request: Request, maxBytes: number, optional = fa
   } catch {
     throw new HttpError(400, 'bad-request', 'The body is not valid UTF-8.');
   }
+  if (nestingDepth(text) > MAX_DEPTH) {
+    throw new HttpError(
+      400,
+      'bad-request',
+      `The body nests arrays or objects deeper than ${MAX_DEPTH} levels; send flatter JSON.`,
+      { maxDepth: MAX_DEPTH },
+    );
+  }
   try {
     return JSON.parse(text);
   } catch {
     throw new HttpError(400, 'bad-request', 'The body is not valid JSON.');
   }
+}
+
+// JSON.parse itself copes with deep nesting, but what walks the value next (schema validation,
+// structured clone across Durable Object RPC) recurses and overflows the stack: a 500. No tool's
+// arguments need more than this.
+const MAX_DEPTH = 64;
+
+/** The deepest nesting of `[` and `{` outside strings; malformed text is left to JSON.parse. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array> {

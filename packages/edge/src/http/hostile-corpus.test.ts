@@ -1,0 +1,300 @@
+import { exports } from 'cloudflare:workers';
+import { describe, expect, it, vi } from 'vitest';
+
+// The first requests start workerd's Durable Objects; allow for it on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
+
+// A corpus of hostile requests sent through the deployable Worker (src/worker.ts: the HTTP door in
+// front, a Durable Object per run behind it). Each must be answered with a 4xx and an ErrorInfo
+// body: never a 5xx, a stack trace, a file path, or the Worker's token (its one secret here).
+const TOKEN = 'test-token';
+const base = 'http://toolctx.test';
+const auth = { authorization: `Bearer ${TOKEN}`, 'x-toolctx-principal': 'ana' };
+const json = { ...auth, 'content-type': 'application/json' };
+
+interface Case {
+  name: string;
+  /** The request; `run` is a live run of the caller. */
+  request: (run: string) => Request;
+  /** Expected status, when one is certain. */
+  status?: number;
+}
+
+const post = (path: string, body: BodyInit, headers: Record<string, string> = json) =>
+  new Request(`${base}${path}`, { method: 'POST', headers, body });
+const call = (body: BodyInit, headers?: Record<string, string>) => (run: string) =>
+  post(`/runs/${run}/calls`, body, headers);
+const callJson = (value: unknown) => call(JSON.stringify(value));
+const get = (path: string, headers: Record<string, string> = auth) =>
+  new Request(`${base}${path}`, { headers });
+const events = (lastEventId: string) => (run: string) =>
+  get(`/runs/${run}/events`, { ...auth, 'last-event-id': lastEventId });
+
+const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+const malformed: Case[] = [
+  '{',
+  '{"tool": "count_steps", "args": ',
+  "{'tool': 'count_steps', 'args': {}}",
+  '{"tool":"count_steps","args":{}}}',
+  'nul',
+  'NaN',
+  '[1,',
+  '{"tool":"count_steps","args":{"steps":1,}}',
+  '\u0000',
+  '{"tool":"count_steps" "args":{}}',
+].map((body) => ({ name: `malformed JSON ${JSON.stringify(body)}`, request: call(body), status: 400 }));
+
+const wrongTypes: Case[] = [
+  null,
+  'count_steps',
+  42,
+  true,
+  [{ tool: 'count_steps', args: {} }],
+  { tool: 5, args: {} },
+  { tool: null, args: {} },
+  { tool: ['count_steps'], args: {} },
+  { tool: { name: 'count_steps' }, args: {} },
+  { tool: '', args: {} },
+  { tool: 'x'.repeat(65), args: {} },
+  { tool: 'count_steps' },
+  { tool: 'count_steps', args: {}, toolCallId: 'a b' },
+  { tool: 'count_steps', args: {}, toolCallId: 7 },
+  { tool: 'count_steps', args: {}, toolCallId: 'c'.repeat(129) },
+  { tool: 'count_steps', args: {}, toolCallId: '../../x' },
+].map((body) => ({
+  name: `wrong types ${JSON.stringify(body).slice(0, 60)}`,
+  request: callJson(body),
+  status: 400,
+}));
+
+const startRunTypes: Case[] = [
+  { phase: 'later' },
+  { phase: 1 },
+  { state: [1] },
+  { state: 'x' },
+  { sessionId: 42 },
+  { sessionId: 's'.repeat(257) },
+].map((body) => ({
+  name: `POST /runs with ${JSON.stringify(body).slice(0, 40)}`,
+  request: () => post('/runs', JSON.stringify(body)),
+  status: 400,
+}));
+
+const sizes: Case[] = [
+  {
+    name: 'a 2 MiB body',
+    request: callJson({ tool: 'count_steps', args: { steps: 1, pad: 'x'.repeat(2 * 1024 * 1024) } }),
+    status: 413,
+  },
+  {
+    name: 'a Content-Length over the limit',
+    request: (run) =>
+      post(`/runs/${run}/calls`, '{}', { ...json, 'content-length': String(10 * 1024 * 1024) }),
+  },
+  { name: 'arrays nested 100 000 deep as the body', request: call(deep(100_000)), status: 400 },
+  {
+    name: 'arrays nested 100 000 deep inside args',
+    request: call(`{"tool":"count_steps","args":{"x":${deep(100_000)}}}`),
+    status: 400,
+  },
+  {
+    name: 'arrays nested 65 deep inside args, just over the limit',
+    request: call(`{"tool":"count_steps","args":{"x":${deep(64)}}}`),
+    status: 400,
+  },
+  {
+    name: 'objects nested 50 000 deep inside state',
+    request: () => post('/runs', `{"state":${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}}`),
+    status: 400,
+  },
+  {
+    name: 'brackets inside strings do not count as nesting',
+    request: callJson({ tool: 'no_such_tool', args: { text: '[{'.repeat(10_000) } }),
+    status: 404,
+  },
+  {
+    name: 'a body of 200 000 keys',
+    request: call(`{${Array.from({ length: 60_000 }, (_, i) => `"k${i}":0`).join(',')}}`),
+    status: 400,
+  },
+  { name: 'an empty body', request: call(''), status: 400 },
+  { name: 'bytes that are not UTF-8', request: call(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])), status: 400 },
+];
+
+const unknownTools: Case[] = [
+  'rm_rf',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  '../count_steps',
+  'count_steps\n',
+  'COUNT_STEPS',
+  '🛠️',
+].map((tool) => ({
+  name: `unknown tool ${JSON.stringify(tool)}`,
+  request: callJson({ tool, args: {} }),
+  status: 404,
+}));
+
+const badIds: Case[] = [
+  {
+    name: 'an unknown run',
+    request: () => post('/runs/run_nope/calls', '{"tool":"count_steps","args":{}}'),
+    status: 404,
+  },
+  { name: 'a run id of 200 characters', request: () => get(`/runs/${'r'.repeat(200)}/events`), status: 400 },
+  { name: 'a run id with an encoded slash', request: () => get('/runs/a%2F..%2Fb/events'), status: 400 },
+  { name: 'a run id with unicode', request: () => get('/runs/%E2%80%AErun/events'), status: 400 },
+  {
+    name: 'a call id with a space, to cancel',
+    request: (run) => post(`/runs/${run}/calls/a%20b/cancel`, '{}'),
+    status: 400,
+  },
+  { name: 'an artifact ref with a NUL', request: () => get('/artifacts/art_%00'), status: 400 },
+  {
+    name: 'an artifact ref of 300 characters',
+    request: () => get(`/artifacts/art_${'x'.repeat(300)}`),
+    status: 400,
+  },
+  { name: 'an artifact ref with a quote', request: () => get("/artifacts/art_'or'1'='1"), status: 400 },
+  {
+    name: 'an approval id with a space',
+    request: () => post('/approvals/a%20b', '{"approved":true}'),
+    status: 400,
+  },
+  {
+    name: 'an approval body with approved as a string',
+    request: () => post('/approvals/apr_1', '{"approved":"yes"}'),
+    status: 400,
+  },
+];
+
+const lastEventIds: Case[] = [
+  'abc',
+  '-1',
+  '1e3',
+  '1.5',
+  '0x10',
+  '99999999999999999999',
+  '١٢',
+  '1;2',
+  '1, 2',
+].map((id) => ({
+  name: `Last-Event-ID ${JSON.stringify(id)}`,
+  request: events(id),
+  status: 400,
+}));
+lastEventIds.push({
+  name: '?after=abc',
+  request: (run) => get(`/runs/${run}/events?after=abc`),
+  status: 400,
+});
+
+const headers: Case[] = [
+  { name: 'no Authorization', request: () => get('/tools', {}), status: 401 },
+  {
+    name: 'a lower-case bearer',
+    request: () => get('/tools', { authorization: `bearer ${TOKEN}` }),
+    status: 401,
+  },
+  {
+    name: 'a token with a trailing space',
+    request: () => get('/tools', { authorization: `Bearer ${TOKEN}x` }),
+    status: 401,
+  },
+  {
+    name: 'Basic credentials',
+    request: () => get('/tools', { authorization: `Basic ${btoa(`u:${TOKEN}`)}` }),
+    status: 401,
+  },
+  { name: 'the token in the query string', request: () => get(`/tools?token=${TOKEN}`, {}), status: 401 },
+  {
+    name: 'a forged MCP identity header on the HTTP door',
+    request: () => get('/tools', { 'x-toolctx-identity': '{"tenant":"other"}' }),
+    status: 401,
+  },
+  {
+    name: 'a tools listing for a phase that does not exist',
+    request: () => get('/tools?phase=root'),
+    status: 400,
+  },
+  {
+    name: 'a principal of 8 KiB',
+    request: () => get('/runs/run_nope/events', { ...auth, 'x-toolctx-principal': 'p'.repeat(8192) }),
+    status: 404,
+  },
+];
+
+const contentTypes: Case[] = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/jsonx',
+  'text/json',
+  'application/xml',
+].map((type) => ({
+  name: `Content-Type ${type}`,
+  request: call('{"tool":"count_steps","args":{"steps":1}}', { ...auth, 'content-type': type }),
+  status: 415,
+}));
+contentTypes.push({
+  name: 'no Content-Type',
+  request: call('{"tool":"count_steps","args":{"steps":1}}', auth),
+  status: 415,
+});
+
+const routes: Case[] = [
+  {
+    name: 'PUT /runs',
+    request: () => new Request(`${base}/runs`, { method: 'PUT', headers: json, body: '{}' }),
+    status: 404,
+  },
+  {
+    name: 'DELETE /tools',
+    request: () => new Request(`${base}/tools`, { method: 'DELETE', headers: auth }),
+    status: 404,
+  },
+  { name: 'a path traversal', request: () => get('/runs/../../etc/passwd'), status: 404 },
+  { name: 'an unknown route', request: () => get('/admin'), status: 404 },
+];
+
+const corpus = [
+  ...malformed,
+  ...wrongTypes,
+  ...startRunTypes,
+  ...sizes,
+  ...unknownTools,
+  ...badIds,
+  ...lastEventIds,
+  ...headers,
+  ...contentTypes,
+  ...routes,
+];
+
+const STACK = /\bat .*[(:]\d+|\.(ts|js|mjs):\d+|\/src\/|node_modules|file:\/\//;
+
+describe('HTTP door: a hostile-input corpus through the Worker', () => {
+  it('has at least 50 cases', () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(50);
+  });
+
+  it.each(corpus.map((c) => [c.name, c] as const))(
+    '%s → a 4xx ErrorInfo, no stack, no secret',
+    async (_name, c) => {
+      const start = await exports.default.fetch(post('/runs', '{}'));
+      const { runId } = (await start.json()) as { runId: string };
+      const response = await exports.default.fetch(c.request(runId));
+      const text = await response.text();
+      expect(response.status, text).toBeGreaterThanOrEqual(400);
+      expect(response.status, text).toBeLessThan(500);
+      if (c.status !== undefined) expect(response.status, text).toBe(c.status);
+      const body = JSON.parse(text) as Record<string, unknown>;
+      expect(body).toMatchObject({ kind: expect.any(String), message: expect.any(String), retryable: false });
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(text).not.toMatch(STACK);
+      expect(text).not.toContain(TOKEN);
+    },
+  );
+});

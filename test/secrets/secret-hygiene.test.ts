@@ -1,0 +1,136 @@
+import { SELF } from 'cloudflare:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createStatusModel, type ToolEvent } from '@toolctx/core';
+import { serveMcp } from '@toolctx/core/mcp';
+import { describe, expect, it, vi } from 'vitest';
+import { deliveredUrls, leaksIn, scenarioCalls, scenarioRuntime } from './scenario.js';
+
+// One scripted scenario, scanned everywhere a secret could surface: events, status lines,
+// results, errors, SSE frames and MCP messages, in-process and through the Worker. The planted
+// credential value and authorization URL must occur nowhere (the URL only in the host's hook).
+vi.setConfig({ testTimeout: 30_000 });
+
+const auth = { authorization: 'Bearer scenario' };
+const statusLines = (events: ToolEvent[]) => {
+  const status = createStatusModel();
+  for (const event of events) status.apply(event);
+  return status.lines();
+};
+
+/** The scenario's answers are what a leak would be hidden in: check they are the expected failures. */
+function expectScenarioOutcomes(results: Array<{ ok: boolean; error?: { kind: string } }>) {
+  expect(results.map((result) => (result.ok ? 'ok' : result.error?.kind))).toEqual([
+    'ok',
+    'tool-error',
+    'tool-error',
+    'authorization-required',
+  ]);
+}
+
+describe('secret hygiene, in-process', () => {
+  it('a run: events, results, errors and status lines hold no planted secret', async () => {
+    deliveredUrls.length = 0;
+    const events: ToolEvent[] = [];
+    const run = scenarioRuntime().startRun({
+      identity: { tenant: 't', principal: 'p' },
+      onEvent: (e) => void events.push(e),
+    });
+    const results = [];
+    for (const call of scenarioCalls) results.push(await run.call(call));
+    await run.end();
+    expectScenarioOutcomes(results);
+    expect(events.some((event) => event.type === 'custom.debug')).toBe(true);
+    expect(leaksIn(JSON.stringify({ events, results, lines: statusLines(events) }))).toEqual([]);
+    expect(deliveredUrls).toHaveLength(1); // the host got the URL, through its hook only
+  });
+
+  it('the MCP door in-process: every message either way holds no planted secret', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const wire: unknown[] = [];
+    const send = serverSide.send.bind(serverSide);
+    serverSide.send = (message, options) => {
+      wire.push(message);
+      return send(message, options);
+    };
+    await serveMcp(scenarioRuntime(), { identify: () => ({ tenant: 't', principal: 'p' }) }).connect(
+      serverSide,
+    );
+    const client = new Client({ name: 'scan', version: '1' });
+    await client.connect(clientSide);
+    const results = [];
+    for (const call of scenarioCalls) {
+      results.push(
+        await client.callTool({ name: call.tool, arguments: call.args }, undefined, { onprogress: () => {} }),
+      );
+    }
+    await client.close();
+    expect(results.map((result) => result.isError === true)).toEqual([false, true, true, true]);
+    expect(wire.some((message) => JSON.stringify(message).includes('notifications/progress'))).toBe(true);
+    expect(leaksIn(JSON.stringify(wire))).toEqual([]);
+  });
+});
+
+describe('secret hygiene, through the Worker', () => {
+  it('HTTP: JSON results, streamed SSE calls, the run event log and its status lines', async () => {
+    const request = (path: string, init: RequestInit = {}) =>
+      SELF.fetch(`http://scenario.test${path}`, { ...init, headers: { ...auth, ...init.headers } });
+    const texts: string[] = [await (await request('/tools')).text()];
+    const start = await request('/runs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const { runId } = (await start.json()) as { runId: string };
+    const results = [];
+    for (const [i, call] of scenarioCalls.entries()) {
+      const response = await request(`/runs/${runId}/calls`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(i % 2 ? { accept: 'text/event-stream' } : {}) },
+        body: JSON.stringify(call),
+      });
+      const text = await response.text();
+      texts.push(`${response.status} ${[...response.headers].join(';')}`, text);
+      const resultData = i % 2 ? /event: result\ndata: (.*)\n/.exec(text)?.[1] : text;
+      results.push(JSON.parse(resultData ?? 'null'));
+    }
+    expectScenarioOutcomes(results);
+    texts.push(await (await request(`/runs/${runId}`, { method: 'DELETE' })).text());
+    const log = await (await request(`/runs/${runId}/events`)).text();
+    const events = log
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as ToolEvent);
+    expect(events.at(-1)?.type).toBe('run.finished');
+    texts.push(log, JSON.stringify(statusLines(events)));
+    expect(leaksIn(texts.join('\n'))).toEqual([]);
+  });
+
+  it('MCP: every response and notification of a session holds no planted secret', async () => {
+    const wire: string[] = [];
+    const transport = new StreamableHTTPClientTransport(new URL('http://scenario.test/mcp'), {
+      fetch: async (input, init) => {
+        const response = await SELF.fetch(new Request(input, init));
+        wire.push(await response.clone().text());
+        return response;
+      },
+      requestInit: { headers: auth },
+    });
+    const client = new Client({ name: 'scan', version: '1' });
+    await client.connect(transport);
+    const progress: unknown[] = [];
+    const results = [];
+    for (const call of scenarioCalls) {
+      results.push(
+        await client.callTool({ name: call.tool, arguments: call.args }, undefined, {
+          onprogress: (p) => void progress.push(p),
+        }),
+      );
+    }
+    await client.close();
+    expect(results.map((result) => result.isError === true)).toEqual([false, true, true, true]);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(leaksIn(wire.join('\n') + JSON.stringify({ results, progress }))).toEqual([]);
+  });
+});
