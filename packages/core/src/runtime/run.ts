@@ -5,7 +5,7 @@ import type { ArtifactScope } from '../artifacts/types.js';
 import type { CallFacts, RunFacts, RunStats } from '../context/create-context.js';
 import type { CallRequest, Identity, RunLedger, ToolDispatch, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
-import type { EventLog, EventSink, RunEvents } from '../events/event-log.js';
+import type { EventLog, RunEvents } from '../events/event-log.js';
 import { budgetCheck } from '../ledger/budget-check.js';
 import { splitBudget } from '../output/split-budget.js';
 import { allowedInPhase, type Phase } from '../policy/phase.js';
@@ -18,66 +18,20 @@ import { admitCall, admitPolicy, type PendingCall } from './admission.js';
 import type { Attempt } from './attempt.js';
 import { completeCall } from './completion.js';
 import { type DispatchFactory, Invocation } from './invocation.js';
+import type { StartRunOptions } from './run-api.js';
+import {
+  cancelledByCaller,
+  nextCallId,
+  parentEnded,
+  runEnded,
+  scopeFor,
+  unknownApproval,
+} from './run-facts.js';
 import type { RuntimeServices } from './services.js';
 import { cachedResult, cacheKeyFor, storeResult } from './tool-cache.js';
 
-/** Options of `runtime.startRun`. */
-export interface StartRunOptions {
-  /** Who the run acts for, as the host established it. Scopes artifacts, credentials and taint. */
-  identity?: Identity;
-  /** The caller's session; caller data, never trusted alone. */
-  sessionId?: string;
-  /** Cancels the whole run. */
-  signal?: AbortSignal;
-  /** Default `act`. */
-  phase?: Phase;
-  /** Read-only host data every call sees as `ctx.state`. */
-  state?: Record<string, unknown>;
-  /** For doors that name runs themselves (a Durable Object per run): the id to use. */
-  runId?: string;
-  /** Spending cap of the run, in US dollars, counted by the runtime's ledger. */
-  maxUsd?: number;
-  /** A workspace for this run instead of the runtime's (see `withWorkspace`). */
-  workspace?: Workspace;
-  /** Receives every event of the run from `run.started` on (a subscription made before it exists). */
-  onEvent?: EventSink;
-}
-
-/**
- * A run: a sequence of tool calls with one ordered event record.
- *
- * @example
- * ```ts
- * const run = runtime.startRun({ identity: { tenant: 'acme', principal: 'ana' } });
- * const result = await run.call({ tool: 'count_words', args: { text: 'a b c' } });
- * if (result.ok) console.log(result.content); // '3'
- * await run.end();
- * ```
- */
-export interface Run {
-  readonly runId: string;
-  /** Every event of the run, in `seq` order. */
-  readonly events: RunEvents;
-  /** Fires when the run is aborted or ended. */
-  readonly signal: AbortSignal;
-  /** Counters of progress reports the run dropped or refused. */
-  readonly stats: Readonly<RunStats>;
-  /** The tools this run may offer a model, as JSON Schemas: in `plan`, only `read` tools. */
-  listTools(): ToolSchema[];
-  /** Calls one tool; a batch of one. Resolves to a `ToolResult`, never rejects for the tool's failure. */
-  call(request: CallRequest): Promise<ToolResult>;
-  /** Calls tools concurrently, one batch; results in the order asked. */
-  callBatch(requests: readonly CallRequest[]): Promise<ToolResult[]>;
-  /**
-   * Decides an approval that a call left pending (`approval-pending`): approved, the call runs
-   * now and this resolves to its result; denied, to an `approval-denied` failure.
-   */
-  resume(approvalId: string, decision: ApprovalDecision): Promise<ToolResult>;
-  /** Cancels every call in flight, then finishes the run as aborted. */
-  abort(reason?: string): Promise<void>;
-  /** Finishes the run: cancels what is still in flight, fires run teardown, emits `run.finished`. */
-  end(): Promise<void>;
-}
+export type { Run, StartRunOptions } from './run-api.js';
+export { artifactScope } from './run-facts.js';
 
 /**
  * A run, or — without a run id — the frame of a single call at a door that has no runs (MCP),
@@ -416,63 +370,4 @@ export class RunImpl implements RunFacts {
     this.log.emit('tool.failed', { tool, durationMs, error }, call.toolCallId, call.parentId, endedAt);
     return { ok: false, error };
   }
-}
-
-/**
- * The artifact scope of a run with this identity: tenant, principal and conversation — or, for an
- * anonymous run (neither tenant nor principal), a scope of its own that nobody else can name.
- * Doors use it to read artifacts back for the caller.
- *
- * @example
- * ```ts
- * import { artifactScope } from '@toolctx/core';
- * artifactScope({ tenant: 'acme', principal: 'ana' }); // { tenant: 'acme', principal: 'ana', conversation: '' }
- * ```
- */
-export function artifactScope(identity: Readonly<Identity> | undefined, runId?: string): ArtifactScope {
-  return scopeFor(identity, runId);
-}
-
-function scopeFor(identity: Readonly<Identity> | undefined, runId: string | undefined): ArtifactScope {
-  if (identity?.tenant === undefined && identity?.principal === undefined) {
-    return {
-      tenant: '',
-      principal: `anonymous:${runId ?? nextCallId()}`,
-      conversation: identity?.conversationId ?? '',
-    };
-  }
-  return {
-    tenant: identity.tenant ?? '',
-    principal: identity.principal ?? '',
-    conversation: identity.conversationId ?? '',
-  };
-}
-
-const runEnded: ErrorInfo = {
-  kind: 'aborted',
-  message: 'The run has ended; start a new run.',
-  retryable: false,
-};
-const cancelledByCaller: ErrorInfo = {
-  kind: 'aborted',
-  message: 'The call was cancelled by its caller.',
-  retryable: false,
-};
-const parentEnded: ErrorInfo = { kind: 'aborted', message: 'The parent call has ended.', retryable: false };
-
-function unknownApproval(approvalId: string): ErrorInfo {
-  return {
-    kind: 'approval-invalid',
-    message: `No call of this run is waiting for approval ${JSON.stringify(approvalId)}.`,
-    retryable: false,
-  };
-}
-
-// Call ids need to be unique, not secret: a random prefix per process and a counter. The prefix is
-// made on first use because Workers refuse random values at module scope (the Worker fails to start).
-let callIdPrefix: string | undefined;
-let callCounter = 0;
-function nextCallId(): string {
-  callIdPrefix ??= `call_${crypto.randomUUID().slice(0, 8)}_`;
-  return callIdPrefix + (++callCounter).toString(36);
 }

@@ -67,6 +67,14 @@ export function resolveWorkspacePath(raw: string): string {
   for (const segment of segments) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') refuse(raw, 'it contains ".."', 'Write the normalised path without "..".');
+    // URL parsers and some file systems trim names, so " /x" could read as the absolute "/x".
+    if (segment !== segment.trim()) {
+      refuse(
+        raw,
+        `its segment ${JSON.stringify(segment)} starts or ends with whitespace`,
+        'Remove the spaces around names.',
+      );
+    }
     const compat = segment.normalize('NFKC');
     if (ONLY_DOTS.test(segment) || ONLY_DOTS.test(compat) || /[/\\:]/.test(compat)) {
       refuse(

@@ -1,0 +1,65 @@
+import type { ApprovalDecision } from '../approval/approval.js';
+import type { RunStats } from '../context/create-context.js';
+import type { CallRequest, Identity, ToolResult } from '../context/types.js';
+import type { EventSink, RunEvents } from '../events/event-log.js';
+import type { Phase } from '../policy/phase.js';
+import type { ToolSchema } from '../tools/define-tool.js';
+import type { Workspace } from '../workspace/workspace.js';
+
+/** Options of `runtime.startRun`. */
+export interface StartRunOptions {
+  /** Who the run acts for, as the host established it. Scopes artifacts, credentials and taint. */
+  identity?: Identity;
+  /** The caller's session; caller data, never trusted alone. */
+  sessionId?: string;
+  /** Cancels the whole run. */
+  signal?: AbortSignal;
+  /** Default `act`. */
+  phase?: Phase;
+  /** Read-only host data every call sees as `ctx.state`. */
+  state?: Record<string, unknown>;
+  /** For doors that name runs themselves (a Durable Object per run): the id to use. */
+  runId?: string;
+  /** Spending cap of the run, in US dollars, counted by the runtime's ledger. */
+  maxUsd?: number;
+  /** A workspace for this run instead of the runtime's (see `withWorkspace`). */
+  workspace?: Workspace;
+  /** Receives every event of the run from `run.started` on (a subscription made before it exists). */
+  onEvent?: EventSink;
+}
+
+/**
+ * A run: a sequence of tool calls with one ordered event record.
+ *
+ * @example
+ * ```ts
+ * const run = runtime.startRun({ identity: { tenant: 'acme', principal: 'ana' } });
+ * const result = await run.call({ tool: 'count_words', args: { text: 'a b c' } });
+ * if (result.ok) console.log(result.content); // '3'
+ * await run.end();
+ * ```
+ */
+export interface Run {
+  readonly runId: string;
+  /** Every event of the run, in `seq` order. */
+  readonly events: RunEvents;
+  /** Fires when the run is aborted or ended. */
+  readonly signal: AbortSignal;
+  /** Counters of progress reports the run dropped or refused. */
+  readonly stats: Readonly<RunStats>;
+  /** The tools this run may offer a model, as JSON Schemas: in `plan`, only `read` tools. */
+  listTools(): ToolSchema[];
+  /** Calls one tool; a batch of one. Resolves to a `ToolResult`, never rejects for the tool's failure. */
+  call(request: CallRequest): Promise<ToolResult>;
+  /** Calls tools concurrently, one batch; results in the order asked. */
+  callBatch(requests: readonly CallRequest[]): Promise<ToolResult[]>;
+  /**
+   * Decides an approval that a call left pending (`approval-pending`): approved, the call runs
+   * now and this resolves to its result; denied, to an `approval-denied` failure.
+   */
+  resume(approvalId: string, decision: ApprovalDecision): Promise<ToolResult>;
+  /** Cancels every call in flight, then finishes the run as aborted. */
+  abort(reason?: string): Promise<void>;
+  /** Finishes the run: cancels what is still in flight, fires run teardown, emits `run.finished`. */
+  end(): Promise<void>;
+}
