@@ -10,4 +10,4 @@ if [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
 fi
 
-pnpm exec turbo run lint typecheck build publint test docs --output-logs=errors-only --continue "$@"
+pnpm exec turbo run lint typecheck build publint test docs --output-logs=errors-only --continue --concurrency=2 "$@"

@@ -29,7 +29,7 @@ export default defineConfig({
             wrangler: { configPath: './secrets/wrangler.jsonc' },
           }),
         ],
-        test: { name: 'secrets-in-workerd', include: ['secrets/**/*.test.ts'] },
+        test: { name: 'secrets-in-workerd', include: ['secrets/**/*.test.ts'], testTimeout: 60_000 },
       },
       {
         test: { name: 'node', include: ['node/**/*.test.ts'], testTimeout: 60_000 },

@@ -93,7 +93,11 @@ describe('the demo page', () => {
     await shoot(`${side}-progress`);
 
     expect(await resultIn(side, 'ok')).toMatch(/build_report → \{\s+"steps": 6,\s+"report": "art_/);
-    await column(side).locator('.toolctx-status__line[data-state="done"]').first().waitFor();
+    // Finished lines fold behind the widget's summary button: present, not necessarily visible.
+    await column(side)
+      .locator('.toolctx-status__line[data-state="done"]')
+      .first()
+      .waitFor({ state: 'attached' });
   });
 
   it.each(sides)('%s side: Cancel aborts the long tool and the status says cancelled', async (side) => {
@@ -102,7 +106,9 @@ describe('the demo page', () => {
     await progressOf(side, 100, 1);
     await action(side, 'cancel').click();
     expect(await resultIn(side, 'aborted')).toContain('"kind": "aborted"');
-    await column(side).locator('.toolctx-status__line[data-state="cancelled"]').waitFor();
+    await column(side)
+      .locator('.toolctx-status__line[data-state="cancelled"]')
+      .waitFor({ state: 'attached' });
     await shoot(`${side}-cancelled`);
   });
 

@@ -4,13 +4,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createStatusModel, type ToolEvent } from '@toolctx/core';
 import { serveMcp } from '@toolctx/core/mcp';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliveredUrls, leaksIn, scenarioCalls, scenarioRuntime } from './scenario.js';
 
 // One scripted scenario, scanned everywhere a secret could surface: events, status lines,
 // results, errors, SSE frames and MCP messages, in-process and through the Worker. The planted
 // credential value and authorization URL must occur nowhere (the URL only in the host's hook).
-vi.setConfig({ testTimeout: 30_000 });
 
 const auth = { authorization: 'Bearer scenario' };
 const statusLines = (events: ToolEvent[]) => {

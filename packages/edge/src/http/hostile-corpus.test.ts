@@ -1,8 +1,5 @@
 import { exports } from 'cloudflare:workers';
-import { describe, expect, it, vi } from 'vitest';
-
-// The first requests start workerd's Durable Objects; allow for it on a busy machine.
-vi.setConfig({ testTimeout: 30_000 });
+import { describe, expect, it } from 'vitest';
 
 // A corpus of hostile requests sent through the deployable Worker (src/worker.ts: the HTTP door in
 // front, a Durable Object per run behind it). Each must be answered with a 4xx and an ErrorInfo

@@ -1,10 +1,9 @@
 import { SELF } from 'cloudflare:test';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 // A corpus of hostile MCP traffic, raw JSON-RPC over streamable HTTP, against the test Worker in
 // workerd. Each answer must be a 4xx at the HTTP layer with a JSON-RPC error body, a JSON-RPC
 // error, or an `isError` result carrying an ErrorInfo: never a 5xx, a stack trace or a file path.
-vi.setConfig({ testTimeout: 30_000 });
 
 const url = 'http://toolctx.test/mcp';
 const accept = 'application/json, text/event-stream';

@@ -1,10 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { describeCachePort } from '@toolctx/core/testing';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createKvCache } from './kv-cache.js';
 
 // Real KV writes in Miniflare take about 15 ms each; some cases make 50+.
-vi.setConfig({ testTimeout: 30_000 });
 
 // A prefix per cache keeps each case's keys apart in the shared namespace: a fresh cache per case.
 describeCachePort('KV in workerd', {

@@ -1,12 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { type ArtifactScope, type ArtifactStore, scopeKey } from '@toolctx/core';
 import { describeArtifactStore } from '@toolctx/core/testing';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createKvR2ArtifactStore } from './kv-r2-artifact-store.js';
 
 // A put here is a real R2 write and two KV writes in Miniflare, about 30 ms on this machine, so
 // the suite's cases of 100+ puts need more than vitest's default 5 s.
-vi.setConfig({ testTimeout: 30_000 });
 
 // Every case runs in workerd against Miniflare's real KV and R2. A fresh store per case gets a
 // prefix of its own in the shared namespace and bucket, so cases never see each other's keys.

@@ -1,11 +1,10 @@
 import { env } from 'cloudflare:workers';
 import { withWorkspace } from '@toolctx/core';
 import { describeWorkspace } from '@toolctx/core/testing';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createR2Workspace } from './r2-workspace.js';
 
 // Real R2 operations in Miniflare take about 25 ms each; the hostile-path cases make many.
-vi.setConfig({ testTimeout: 30_000 });
 
 // A root per workspace keeps each case's objects apart in the shared bucket: a fresh one per case.
 const fresh = () => createR2Workspace({ bucket: env.ARTIFACTS, root: `ws-${crypto.randomUUID()}` });

@@ -1,11 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { type ArtifactMeta, type ArtifactStore, scopeKey } from '@toolctx/core';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createKvR2ArtifactStore } from './kv-r2-artifact-store.js';
 import { PART_BYTES } from './r2-stream-io.js';
 import { rebuildArtifactIndex } from './rebuild-artifact-index.js';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const scope = { tenant: 'acme', principal: 'ada', conversation: 'c/1' };
 
