@@ -11,26 +11,37 @@ import { validate } from '../tools/schema.js';
  * copy made and — when over the call's share of the budget — spilled whole to an artifact before
  * it is cut; the conversation's taint raised by what the tool read.
  */
-export async function completeCall(
+export function completeCall(
   run: RunFacts,
   tool: AnyTool,
   call: CallFacts,
   value: unknown,
   budgetBytes: number,
-): Promise<ToolResult | ErrorInfo> {
-  if (tool.output) {
-    let checked = validate(tool.output, value);
-    if (checked instanceof Promise) checked = await checked;
-    if (checked.issues) {
-      return {
-        kind: 'tool-error',
-        message: `"${tool.name}" returned a value that does not match its output schema.`,
-        retryable: false,
-        details: { issues: checked.issues.map((issue) => issue.message) },
-      };
-    }
-    value = checked.value;
-  }
+): ToolResult | ErrorInfo | Promise<ToolResult | ErrorInfo> {
+  if (!tool.output) return transcript(run, tool, call, value, budgetBytes);
+  const checked = validate(tool.output, value);
+  const after = (
+    result: Awaited<typeof checked>,
+  ): ToolResult | ErrorInfo | Promise<ToolResult | ErrorInfo> =>
+    result.issues
+      ? {
+          kind: 'tool-error',
+          message: `"${tool.name}" returned a value that does not match its output schema.`,
+          retryable: false,
+          details: { issues: result.issues.map((issue) => issue.message) },
+        }
+      : transcript(run, tool, call, result.value, budgetBytes);
+  return checked instanceof Promise ? checked.then(after) : after(checked);
+}
+
+/** The transcript copy; asynchronous only when it must spill to the artifact store. */
+function transcript(
+  run: RunFacts,
+  tool: AnyTool,
+  call: CallFacts,
+  value: unknown,
+  budgetBytes: number,
+): ToolResult | ErrorInfo | Promise<ToolResult | ErrorInfo> {
   raiseTaint(run, tool, value);
   let text: string;
   try {
@@ -45,6 +56,17 @@ export async function completeCall(
   }
   // Cheap test first: a string's UTF-8 size is at most three bytes per code unit.
   if (text.length * 3 <= budgetBytes) return { ok: true, value, content: text };
+  return spill(run, tool, call, value, text, budgetBytes);
+}
+
+async function spill(
+  run: RunFacts,
+  tool: AnyTool,
+  call: CallFacts,
+  value: unknown,
+  text: string,
+  budgetBytes: number,
+): Promise<ToolResult> {
   const store = run.services.artifacts;
   const spill = await spillAndCut({
     text,

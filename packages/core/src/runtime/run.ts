@@ -290,12 +290,15 @@ export class RunImpl implements RunFacts {
           return this.finishCall(tool, call, hit.value, budgetBytes, startedAt);
         }
       }
-      const outcome = tool.retry
-        ? await invocation.withRetries(tool, args, this, call, this.dispatchFactory)
-        : await invocation.attemptOnce(tool, args, this, call, this.dispatchFactory);
+      // A tool that finishes at once is not made to wait a turn of the event loop.
+      let outcome = tool.retry
+        ? invocation.withRetries(tool, args, this, call, this.dispatchFactory)
+        : invocation.attemptOnce(tool, args, this, call, this.dispatchFactory);
+      if (outcome instanceof Promise) outcome = await outcome;
       if (!outcome.ok) return this.fail(tool.name, call, outcome.error, startedAt);
       if (cacheKey) await storeResult(this.services.cache!, cacheKey, outcome.value, tool.cache!.ttlMs);
-      return await this.finishCall(tool, call, outcome.value, budgetBytes, startedAt);
+      const finished = this.finishCall(tool, call, outcome.value, budgetBytes, startedAt);
+      return finished instanceof Promise ? await finished : finished;
     } finally {
       if (call.callTeardown) {
         const key = toolSessionKey(
@@ -307,14 +310,25 @@ export class RunImpl implements RunFacts {
     }
   }
 
-  private async finishCall(
+  private finishCall(
     tool: PendingCall['tool'],
     call: CallFacts,
     value: unknown,
     budgetBytes: number,
     startedAt: number,
-  ): Promise<ToolResult> {
-    const result = await completeCall(this, tool, call, value, budgetBytes);
+  ): ToolResult | Promise<ToolResult> {
+    const result = completeCall(this, tool, call, value, budgetBytes);
+    return result instanceof Promise
+      ? result.then((settled) => this.recordFinish(tool, call, settled, startedAt))
+      : this.recordFinish(tool, call, result, startedAt);
+  }
+
+  private recordFinish(
+    tool: PendingCall['tool'],
+    call: CallFacts,
+    result: ToolResult | ErrorInfo,
+    startedAt: number,
+  ): ToolResult {
     if (!('ok' in result)) return this.fail(tool.name, call, result, startedAt);
     const endedAt = Date.now();
     const data: { tool: string; durationMs: number; spilled?: boolean } = {
