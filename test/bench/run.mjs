@@ -129,7 +129,7 @@ console.error('sizes…');
 const sizes = sizeTable(await measureBundles());
 
 const machine = [
-  `- Machine: ${cpus()[0].model}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; load average ${load.toFixed(1)} at the start. The machine was shared with other engineers' builds and tests while this ran, so absolute times are inflated; the ratios (both sides measured in the same process, minutes apart) are the figures to read.`,
+  `- Machine: ${cpus()[0].model}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; load average ${load.toFixed(1)} at the start${load > 2 ? ': the machine was busy with other work, so absolute times are inflated' : ''}. The ratios (both sides measured in the same process, minutes apart) are the figures to compare across machines.`,
   `- Node ${process.versions.node}, V8 ${process.versions.v8}; Chromium ${execSync('/usr/bin/chromium --version 2>/dev/null').toString().trim()}; zod ${version('zod')}, @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}, idb ${version('idb')}, esbuild ${version('esbuild')}, playwright-core ${version('playwright-core')}.`,
   `- Run on ${new Date().toISOString().slice(0, 10)} with \`pnpm bench\`. Medians over repeats after a warm-up.`,
 ].join('\n');
