@@ -4,6 +4,9 @@ import {
   type ArtifactPut,
   type ArtifactScope,
   type ArtifactStore,
+  admitArtifactSize,
+  admitToScope,
+  checkArtifactLimits,
   createArtifactMeta,
   decodeArtifactData,
   encodeArtifactData,
@@ -63,16 +66,6 @@ function invalid(message: string): ToolctxError {
   return new ToolctxError('invalid-argument', message);
 }
 
-function quota(message: string, details: Record<string, unknown>): ToolctxError {
-  return new ToolctxError(
-    'quota-exceeded',
-    `${message} Nothing was stored; delete artifacts or store less.`,
-    {
-      details,
-    },
-  );
-}
-
 /**
  * An {@link ArtifactStore} in IndexedDB (through idb), for pages and Workers of one origin. Every
  * put writes metadata, bytes and the scope's totals in ONE transaction, so a failure (a cap, the
@@ -93,12 +86,7 @@ function quota(message: string, details: Record<string, unknown>): ToolctxError 
  */
 export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): ArtifactStore {
   const clock = options.clock ?? Date.now;
-  const limits = Object.freeze({ ...options.limits });
-  for (const [name, value] of Object.entries(limits)) {
-    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-      throw invalid(`Artifact limit "${name}" must be a whole number ≥ 0, got ${value}.`);
-    }
-  }
+  const limits = checkArtifactLimits(options.limits ?? {});
   const transaction = idbConnection(
     options.name ?? 'toolctx-artifacts',
     ALL,
@@ -154,31 +142,12 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
   ): Promise<ArtifactMeta> => {
     const key = scopeKey(scope);
     const size = encoded.bytes.byteLength;
-    const { maxArtifactBytes: maxSize, maxCountPerScope: maxCount, maxBytesPerScope: maxBytes } = limits;
-    if (maxSize !== undefined && size > maxSize) {
-      throw quota(`The artifact is ${size} bytes; the limit is ${maxSize}.`, {
-        limit: 'maxArtifactBytes',
-        max: maxSize,
-        requested: size,
-      });
-    }
+    admitArtifactSize(limits, size);
     // The digest is awaited before the transaction opens: a transaction cannot outlive a non-IDB await.
     const meta = await createArtifactMeta(input, { ...encoded, ref: newRef(), now: clock() });
     return inScope(async (tx) => {
       const totals = await sweep(tx, key, clock());
-      if (maxCount !== undefined && totals.count + 1 > maxCount) {
-        throw quota(`This scope already holds ${totals.count} artifacts; the limit is ${maxCount}.`, {
-          limit: 'maxCountPerScope',
-          max: maxCount,
-          used: totals.count,
-        });
-      }
-      if (maxBytes !== undefined && totals.bytes + size > maxBytes) {
-        throw quota(
-          `This scope holds ${totals.bytes} bytes; ${size} more would pass the limit of ${maxBytes}.`,
-          { limit: 'maxBytesPerScope', max: maxBytes, used: totals.bytes, requested: size },
-        );
-      }
+      admitToScope(limits, totals, size);
       const seq = totals.seq + 1;
       await tx.objectStore(IDB_STORES.bytes).put(encoded.bytes, [key, meta.ref]);
       const record: MetaRecord = { s: key, q: seq, m: meta };

@@ -1,4 +1,5 @@
 export { decodeArtifactData, defaultMediaType, encodeArtifactData } from './encoding.js';
+export { admitArtifactSize, admitToScope, checkArtifactLimits, type ScopeTotals } from './limits.js';
 export { createMemoryArtifactStore, type MemoryArtifactStoreOptions } from './memory-store.js';
 export { createArtifactMeta, isArtifactExpired, verifyArtifactBytes } from './meta.js';
 export { isRef, newRef } from './ref.js';

@@ -1,5 +1,6 @@
 import { ToolctxError } from '../errors.js';
 import { decodeArtifactData, encodeArtifactData } from './encoding.js';
+import { admitArtifactSize, admitToScope, checkArtifactLimits } from './limits.js';
 import { createArtifactMeta, isArtifactExpired, verifyArtifactBytes } from './meta.js';
 import { isRef, newRef } from './ref.js';
 import { scopeKey } from './scope-key.js';
@@ -36,28 +37,6 @@ interface ScopeState {
 const CURSOR = /^cur_([0-9a-z]{1,11})$/;
 const MAX_REMEMBERED_EXPIRED = 1000;
 
-function checkLimits(limits: ArtifactLimits): Readonly<ArtifactLimits> {
-  for (const [name, value] of Object.entries(limits)) {
-    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-      throw new ToolctxError(
-        'invalid-argument',
-        `Artifact limit "${name}" must be a whole number ≥ 0, got ${value}.`,
-      );
-    }
-  }
-  return Object.freeze({ ...limits });
-}
-
-function quota(message: string, details: Record<string, unknown>): ToolctxError {
-  return new ToolctxError(
-    'quota-exceeded',
-    `${message} Nothing was stored; delete artifacts or store less.`,
-    {
-      details,
-    },
-  );
-}
-
 /**
  * An {@link ArtifactStore} in memory, with streaming, expiry and per-scope caps. Good for tests,
  * a single process, or a page that needs no persistence. `list` pages in insertion order; its
@@ -75,7 +54,7 @@ function quota(message: string, details: Record<string, unknown>): ToolctxError 
  */
 export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = {}): ArtifactStore {
   const clock = options.clock ?? Date.now;
-  const limits = checkLimits(options.limits ?? {});
+  const limits = checkArtifactLimits(options.limits ?? {});
   const blobs = options.blobs ?? new Map<string, Uint8Array>();
   const scopes = new Map<string, ScopeState>();
 
@@ -129,37 +108,11 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
   ): Promise<ArtifactMeta> => {
     const { key, state } = stateOf(scope);
     const { bytes } = encoded;
-    if (limits.maxArtifactBytes !== undefined && bytes.byteLength > limits.maxArtifactBytes) {
-      throw quota(`The artifact is ${bytes.byteLength} bytes; the limit is ${limits.maxArtifactBytes}.`, {
-        limit: 'maxArtifactBytes',
-        max: limits.maxArtifactBytes,
-        requested: bytes.byteLength,
-      });
-    }
+    admitArtifactSize(limits, bytes.byteLength);
     const meta = await createArtifactMeta(input, { ...encoded, ref: newRef(), now: clock() });
     // Checked after the await, right before storing, so concurrent puts cannot both slip under a cap.
     sweep(key, state, clock());
-    if (limits.maxCountPerScope !== undefined && state.entries.size + 1 > limits.maxCountPerScope) {
-      throw quota(
-        `This scope already holds ${state.entries.size} artifacts; the limit is ${limits.maxCountPerScope}.`,
-        {
-          limit: 'maxCountPerScope',
-          max: limits.maxCountPerScope,
-          used: state.entries.size,
-        },
-      );
-    }
-    if (limits.maxBytesPerScope !== undefined && state.bytes + bytes.byteLength > limits.maxBytesPerScope) {
-      throw quota(
-        `This scope holds ${state.bytes} bytes; ${bytes.byteLength} more would pass the limit of ${limits.maxBytesPerScope}.`,
-        {
-          limit: 'maxBytesPerScope',
-          max: limits.maxBytesPerScope,
-          used: state.bytes,
-          requested: bytes.byteLength,
-        },
-      );
-    }
+    admitToScope(limits, { count: state.entries.size, bytes: state.bytes }, bytes.byteLength);
     state.entries.set(meta.ref, { meta, seq: state.nextSeq++ });
     state.bytes += bytes.byteLength;
     blobs.set(`${key}/${meta.ref}`, bytes);

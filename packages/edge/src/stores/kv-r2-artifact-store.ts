@@ -3,6 +3,9 @@ import {
   type ArtifactMeta,
   type ArtifactScope,
   type ArtifactStore,
+  admitArtifactSize,
+  admitToScope,
+  checkArtifactLimits,
   createArtifactMeta,
   decodeArtifactData,
   encodeArtifactData,
@@ -25,13 +28,7 @@ import {
 } from './artifact-index.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
 import { uploadStream, verifyingStream } from './r2-stream-io.js';
-import {
-  checkArtifactSize,
-  checkLimits,
-  checkScopeBytes,
-  checkScopeCount,
-  scopeUsage,
-} from './scope-usage.js';
+import { scopeUsage } from './scope-usage.js';
 import { checkStreamDigest, type StreamSkeleton, streamSkeleton } from './stream-meta.js';
 
 /**
@@ -81,7 +78,7 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
   const { kv, bucket } = options;
   const prefix = options.prefix ?? 'artifacts/';
   const clock = options.clock ?? Date.now;
-  const limits = checkLimits(options.limits ?? {});
+  const limits = checkArtifactLimits(options.limits ?? {});
   const capped = limits.maxBytesPerScope !== undefined || limits.maxCountPerScope !== undefined;
 
   // Removes an expired artifact: bytes first (R2 is the truth), then its listing; its ref key
@@ -136,7 +133,7 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
 
     async put(scope, input) {
       const { encoding, bytes } = encodeArtifactData(input?.data);
-      checkArtifactSize(limits, bytes.byteLength);
+      admitArtifactSize(limits, bytes.byteLength);
       const meta = await createArtifactMeta(input, { ref: newRef(), bytes, encoding, now: clock() });
       assertMetaFits(meta);
       const part = await scopePart(scope);
@@ -154,8 +151,7 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
       try {
         if (usage.status === 'rejected') throw usage.reason;
         if (usage.value) {
-          checkScopeCount(limits, usage.value);
-          checkScopeBytes(limits, usage.value, bytes.byteLength);
+          admitToScope(limits, usage.value, bytes.byteLength);
         }
       } catch (error) {
         await bucket.delete(keys.object);
@@ -240,7 +236,7 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
       }
       const part = await scopePart(scope);
       const usage = capped ? await usageOf(part) : undefined;
-      if (usage) checkScopeCount(limits, usage);
+      if (usage) admitToScope(limits, usage, 0);
       const keys = artifactKeys(prefix, part, skeleton);
       const supplied = input.digest?.toLowerCase();
       const { bytes, digest } = await uploadStream({
@@ -253,8 +249,8 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
         earlyMetadata: customMetadataOf(supplied ? { ...skeleton, digest: supplied } : skeleton),
         finalMetadata: (size, sha) => customMetadataOf({ ...skeleton, bytes: size, digest: sha }),
         onProgress: (total) => {
-          checkArtifactSize(limits, total);
-          if (usage) checkScopeBytes(limits, usage, total);
+          admitArtifactSize(limits, total);
+          if (usage) admitToScope(limits, usage, total);
         },
         beforeCommit: (_size, sha) => checkStreamDigest(supplied, sha),
       });

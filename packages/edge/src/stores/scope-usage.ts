@@ -1,4 +1,4 @@
-import { type ArtifactLimits, isArtifactExpired, ToolctxError } from '@toolctx/core';
+import { isArtifactExpired } from '@toolctx/core';
 import type { ListingMetadata } from './artifact-index.js';
 
 /** What a scope holds: live artifacts counted from its KV listing, expired ones found on the way. */
@@ -33,58 +33,4 @@ export async function scopeUsage(kv: KVNamespace, prefix: string, now: number): 
     if (page.list_complete) return usage;
     cursor = page.cursor;
   }
-}
-
-function quota(message: string, details: Record<string, unknown>): ToolctxError {
-  return new ToolctxError(
-    'quota-exceeded',
-    `${message} Nothing was stored; delete artifacts or store less.`,
-    {
-      details,
-    },
-  );
-}
-
-export function checkArtifactSize(limits: ArtifactLimits, bytes: number): void {
-  if (limits.maxArtifactBytes !== undefined && bytes > limits.maxArtifactBytes) {
-    throw quota(`The artifact is at least ${bytes} bytes; the limit is ${limits.maxArtifactBytes}.`, {
-      limit: 'maxArtifactBytes',
-      max: limits.maxArtifactBytes,
-      requested: bytes,
-    });
-  }
-}
-
-export function checkScopeCount(limits: ArtifactLimits, usage: ScopeUsage): void {
-  if (limits.maxCountPerScope !== undefined && usage.count + 1 > limits.maxCountPerScope) {
-    throw quota(
-      `This scope already holds ${usage.count} artifacts; the limit is ${limits.maxCountPerScope}.`,
-      {
-        limit: 'maxCountPerScope',
-        max: limits.maxCountPerScope,
-        used: usage.count,
-      },
-    );
-  }
-}
-
-export function checkScopeBytes(limits: ArtifactLimits, usage: ScopeUsage, bytes: number): void {
-  if (limits.maxBytesPerScope !== undefined && usage.bytes + bytes > limits.maxBytesPerScope) {
-    throw quota(
-      `This scope holds ${usage.bytes} bytes; ${bytes} more would pass the limit of ${limits.maxBytesPerScope}.`,
-      { limit: 'maxBytesPerScope', max: limits.maxBytesPerScope, used: usage.bytes, requested: bytes },
-    );
-  }
-}
-
-export function checkLimits(limits: ArtifactLimits): Readonly<ArtifactLimits> {
-  for (const [name, value] of Object.entries(limits)) {
-    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-      throw new ToolctxError(
-        'invalid-argument',
-        `Artifact limit "${name}" must be a whole number ≥ 0, got ${value}.`,
-      );
-    }
-  }
-  return Object.freeze({ ...limits });
 }
