@@ -70,12 +70,13 @@ describe('ctx.progress', () => {
     let saved: ToolExecutionContext | undefined;
     const { run, events } = harness((_args, ctx) => {
       saved = ctx;
-      setTimeout(() => ctx.progress({ message: 'from a timer, too late' }), 5);
+      // The timer fires long after the call settled (it settles within a few microtasks).
+      setTimeout(() => ctx.progress({ message: 'from a timer, too late' }), 50);
       Promise.resolve().then(() => ctx.progress({ message: 'from a promise, in time' }));
-      return new Promise((resolve) => setTimeout(resolve, 1));
+      return Promise.resolve().then(() => Promise.resolve());
     });
     await run.call({ tool: 'reporter', args: { id: 'a' } });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     saved!.progress({ message: 'much later' });
     expect(events.map((event) => event.type)).toEqual([
       'run.started',
