@@ -1,4 +1,4 @@
-import { type CachePort, ToolctxError } from '@toolctx/core';
+import { type CachePort, checkCacheEntry, checkCacheKey } from '@toolctx/core';
 import { type IdbConnectionChange, idbConnection } from './idb-connection.js';
 
 /**
@@ -27,16 +27,6 @@ interface Entry {
   expiresAt: number;
 }
 
-function checkKey(key: unknown): string {
-  if (typeof key !== 'string') {
-    throw new ToolctxError(
-      'invalid-argument',
-      `A cache key must be a string, got ${typeof key}. Use toolCacheKey().`,
-    );
-  }
-  return key;
-}
-
 /**
  * A {@link CachePort} in IndexedDB (through idb): tool results survive reloads and are shared by
  * the tabs and Workers of one origin. An entry is gone from `set time + ttlMs` on, and deleted
@@ -63,7 +53,7 @@ export function createIdbCache(options: IdbCacheOptions = {}): CachePort {
   );
   return {
     async get(key) {
-      checkKey(key);
+      checkCacheKey(key);
       const entry: Entry | undefined = await transaction([ENTRIES], 'readonly', (tx) =>
         tx.objectStore(ENTRIES).get(key),
       );
@@ -77,22 +67,14 @@ export function createIdbCache(options: IdbCacheOptions = {}): CachePort {
       return null;
     },
     async set(key, value, { ttlMs } = { ttlMs: Number.NaN }) {
-      checkKey(key);
-      if (!(value instanceof Uint8Array)) {
-        throw new ToolctxError(
-          'invalid-argument',
-          'A cache value must be a Uint8Array; encode text with TextEncoder.',
-        );
-      }
-      if (!(typeof ttlMs === 'number' && ttlMs > 0)) {
-        throw new ToolctxError('invalid-argument', `A cache entry needs "ttlMs" > 0, got ${String(ttlMs)}.`);
-      }
+      checkCacheKey(key);
+      checkCacheEntry(value, ttlMs);
       // Copied now: IndexedDB clones only when the put runs, after the connection opens.
       const entry: Entry = { value: new Uint8Array(value), expiresAt: clock() + ttlMs };
       await transaction([ENTRIES], 'readwrite', (tx) => tx.objectStore(ENTRIES).put(entry, key));
     },
     async delete(key) {
-      checkKey(key);
+      checkCacheKey(key);
       await transaction([ENTRIES], 'readwrite', (tx) => tx.objectStore(ENTRIES).delete(key));
     },
   };

@@ -1,5 +1,5 @@
-import { ToolctxError } from '../errors.js';
 import type { CachePort } from './cache-port.js';
+import { checkCacheEntry, checkCacheKey } from './check-cache-args.js';
 
 /**
  * Options of {@link createMemoryCache}.
@@ -29,18 +29,9 @@ export interface MemoryCacheOptions {
 export function createMemoryCache(options: MemoryCacheOptions = {}): CachePort {
   const clock = options.clock ?? Date.now;
   const entries = new Map<string, { value: Uint8Array; expiresAt: number }>();
-  const checkKey = (key: unknown): string => {
-    if (typeof key !== 'string') {
-      throw new ToolctxError(
-        'invalid-argument',
-        `A cache key must be a string, got ${typeof key}. Use toolCacheKey().`,
-      );
-    }
-    return key;
-  };
   return {
     async get(key) {
-      const entry = entries.get(checkKey(key));
+      const entry = entries.get(checkCacheKey(key));
       if (!entry) return null;
       if (clock() >= entry.expiresAt) {
         entries.delete(key);
@@ -49,20 +40,12 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): CachePort {
       return new Uint8Array(entry.value);
     },
     async set(key, value, { ttlMs } = { ttlMs: Number.NaN }) {
-      checkKey(key);
-      if (!(value instanceof Uint8Array)) {
-        throw new ToolctxError(
-          'invalid-argument',
-          'A cache value must be a Uint8Array; encode text with TextEncoder.',
-        );
-      }
-      if (!(typeof ttlMs === 'number' && ttlMs > 0)) {
-        throw new ToolctxError('invalid-argument', `A cache entry needs "ttlMs" > 0, got ${String(ttlMs)}.`);
-      }
+      checkCacheKey(key);
+      checkCacheEntry(value, ttlMs);
       entries.set(key, { value: new Uint8Array(value), expiresAt: clock() + ttlMs });
     },
     async delete(key) {
-      entries.delete(checkKey(key));
+      entries.delete(checkCacheKey(key));
     },
   };
 }

@@ -12,6 +12,7 @@ import { createTaintTracker, type TaintTracker } from '../policy/taint.js';
 import type { TrifectaMode } from '../policy/trifecta.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { Workspace } from '../workspace/workspace.js';
+import type { RuntimeOptions } from './create-runtime.js';
 import type { DoorDeclaration } from './door.js';
 import { createSessionTeardown, type SessionTeardown } from './session-teardown.js';
 
@@ -46,22 +47,12 @@ export interface RuntimeServices {
 }
 
 /** What `createServices` takes: the runtime's options after the tool set was checked. */
-export interface ServiceOptions {
+export type ServiceOptions = Omit<RuntimeOptions, 'tools' | 'door' | 'sinks' | 'onSinkError'> & {
   tools: ReadonlyMap<string, AnyTool>;
   door: DoorDeclaration;
   sinks: readonly EventSink[];
   onSinkError: SinkErrorHandler;
-  artifacts?: ArtifactStore;
-  credentials?: CredentialProvider;
-  onAuthorizationUrl?: AuthorizationUrlHandler;
-  approval?: ApprovalPort;
-  cache?: CachePort;
-  ledger?: Ledger;
-  workspace?: Workspace;
-  outputBudgetBytes?: number;
-  security?: SecurityOptions;
-  teardownTimeoutMs?: number;
-}
+};
 
 /** Default transcript budget per batch, in bytes of UTF-8. */
 export const defaultOutputBudgetBytes = 32_000;

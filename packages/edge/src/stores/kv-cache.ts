@@ -1,4 +1,4 @@
-import { type CachePort, sha256Hex, ToolctxError } from '@toolctx/core';
+import { type CachePort, checkCacheEntry, checkCacheKey, sha256Hex, ToolctxError } from '@toolctx/core';
 
 /**
  * Options of {@link createKvCache}.
@@ -49,14 +49,9 @@ export function createKvCache(options: KvCacheOptions): CachePort {
   const clock = options.clock ?? Date.now;
 
   const kvKey = async (key: unknown): Promise<string> => {
-    if (typeof key !== 'string') {
-      throw new ToolctxError(
-        'invalid-argument',
-        `A cache key must be a string, got ${typeof key}. Use toolCacheKey().`,
-      );
-    }
-    const literal = new TextEncoder().encode(key).byteLength <= MAX_LITERAL_KEY;
-    return literal ? `${prefix}k:${key}` : `${prefix}h:${await sha256Hex(key)}`;
+    const text = checkCacheKey(key);
+    const literal = new TextEncoder().encode(text).byteLength <= MAX_LITERAL_KEY;
+    return literal ? `${prefix}k:${text}` : `${prefix}h:${await sha256Hex(text)}`;
   };
 
   return {
@@ -73,13 +68,9 @@ export function createKvCache(options: KvCacheOptions): CachePort {
 
     async set(key, value, { ttlMs } = { ttlMs: Number.NaN }) {
       const name = await kvKey(key);
-      if (!(value instanceof Uint8Array)) {
-        throw new ToolctxError(
-          'invalid-argument',
-          'A cache value must be a Uint8Array; encode text with TextEncoder.',
-        );
-      }
-      if (!(typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs > 0)) {
+      checkCacheEntry(value, ttlMs);
+      // KV's expirationTtl needs a finite number.
+      if (!Number.isFinite(ttlMs)) {
         throw new ToolctxError('invalid-argument', `A cache entry needs "ttlMs" > 0, got ${String(ttlMs)}.`);
       }
       const metadata: EntryMetadata = { expiresAt: clock() + ttlMs };
