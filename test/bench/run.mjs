@@ -91,26 +91,19 @@ row(
 row('(c) DOM write batches per frame', `max ${maxWrites}`, '—', '', '1', maxWrites <= 1);
 
 console.error('(d) memory store…');
-for (const r of await memoryStore(SIZES)) {
+// Both store rows judge the goal against the raw baseline; the second baseline adds the sha-256
+// digest the artifact contract demands, to show what the store costs beyond it.
+const storeRow = (name, r, rawName, digits) =>
   row(
-    `(d) memory store put+get ${sizeName(r.bytes)}`,
-    `${r.store.toFixed(3)} ms`,
-    `Map + copy ${r.raw.toFixed(3)} ms`,
-    `${ratio(r.raw / r.store)} of raw`,
+    `(d) ${name} put+get ${sizeName(r.bytes)}`,
+    `${r.store.toFixed(digits)} ms`,
+    `${rawName} ${r.raw.toFixed(digits)} ms; with sha-256 ${r.hashed.toFixed(digits)} ms`,
+    `${ratio(r.raw / r.store)} of raw; ${ratio(r.hashed / r.store)} of raw + sha-256`,
     '≥ 0.8',
     r.raw / r.store >= 0.8,
   );
-}
-for (const r of idb) {
-  row(
-    `(d) IndexedDB store put+get ${sizeName(r.bytes)}`,
-    `${r.store.toFixed(2)} ms`,
-    `raw idb ${r.raw.toFixed(2)} ms`,
-    `${ratio(r.raw / r.store)} of raw`,
-    '≥ 0.8',
-    r.raw / r.store >= 0.8,
-  );
-}
+for (const r of await memoryStore(SIZES)) storeRow('memory store', r, 'Map + copy', 3);
+for (const r of idb) storeRow('IndexedDB store', r, 'raw idb', 2);
 
 console.error('(f) growth…');
 const grown = await growth();

@@ -20,7 +20,7 @@ import {
   verifyArtifactBytes,
 } from '@toolctx/core';
 import type { IDBPTransaction } from 'idb';
-import { type IdbConnectionChange, idbConnection } from './idb-connection.js';
+import { type IdbConnectionChange, idbConnection, together } from './idb-connection.js';
 
 /**
  * Options of {@link createIdbArtifactStore}.
@@ -59,6 +59,7 @@ interface ScopeTotals {
   seq: number;
 }
 type Tx = IDBPTransaction<unknown, string[], 'readwrite'>;
+type ReadTx = IDBPTransaction<unknown, string[], 'readonly'>;
 
 const CURSOR = /^cur_([0-9a-z]{1,11})$/;
 
@@ -103,35 +104,60 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
     options.onVersionChange,
   );
   const inScope = <T>(work: (tx: Tx) => Promise<T>) => transaction(ALL, 'readwrite', work);
+  const reading = <T>(work: (tx: ReadTx) => Promise<T>) =>
+    transaction([IDB_STORES.meta, IDB_STORES.bytes], 'readonly', work);
 
   const totalsOf = async (tx: Tx, key: string): Promise<ScopeTotals> =>
     (await tx.objectStore(IDB_STORES.scopes).get(key)) ?? { count: 0, bytes: 0, seq: 0 };
 
+  /** Deletes `records` and updates the totals; the requests go out together, as IndexedDB runs them in order anyway. */
   const remove = async (tx: Tx, key: string, records: MetaRecord[]): Promise<void> => {
     if (records.length === 0) return;
     const totals = await totalsOf(tx, key);
+    const requests: (() => Promise<unknown>)[] = [];
     for (const { m } of records) {
-      await tx.objectStore(IDB_STORES.meta).delete([key, m.ref]);
-      await tx.objectStore(IDB_STORES.bytes).delete([key, m.ref]);
+      requests.push(() => tx.objectStore(IDB_STORES.meta).delete([key, m.ref]));
+      requests.push(() => tx.objectStore(IDB_STORES.bytes).delete([key, m.ref]));
       totals.count -= 1;
       totals.bytes -= m.bytes;
     }
-    await tx.objectStore(IDB_STORES.scopes).put(totals, key);
+    requests.push(() => tx.objectStore(IDB_STORES.scopes).put(totals, key));
+    await together(requests);
   };
 
   /** Deletes the scope's expired artifacts (through the expiry index) and gives its totals. */
   const sweep = async (tx: Tx, key: string, now: number): Promise<ScopeTotals> => {
     const range = IDBKeyRange.bound([key, Number.NEGATIVE_INFINITY], [key, now]);
-    await remove(tx, key, await tx.objectStore(IDB_STORES.meta).index('expiry').getAll(range));
+    const [expired, totals] = await Promise.all([
+      tx.objectStore(IDB_STORES.meta).index('expiry').getAll(range),
+      totalsOf(tx, key),
+    ]);
+    if (expired.length === 0) return totals;
+    await remove(tx, key, expired);
     return totalsOf(tx, key);
   };
 
-  /** The live record of `ref`, or null; an expired one is deleted on sight. */
-  const live = async (tx: Tx, key: string, ref: string): Promise<MetaRecord | null> => {
-    const record: MetaRecord | undefined = await tx.objectStore(IDB_STORES.meta).get([key, ref]);
+  /**
+   * The live record of `ref` (with its bytes when asked), or null. Reads run in a read-only
+   * transaction, which IndexedDB lets overlap; an expired record is then deleted in a write
+   * transaction of its own that looks again, so a concurrent put is never undone.
+   */
+  const live = async (key: string, ref: string, withBytes: boolean) => {
+    if (!isRef(ref)) return null;
+    const [record, bytes] = await reading((tx) =>
+      Promise.all([
+        tx.objectStore(IDB_STORES.meta).get([key, ref]) as Promise<MetaRecord | undefined>,
+        withBytes
+          ? (tx.objectStore(IDB_STORES.bytes).get([key, ref]) as Promise<Uint8Array | undefined>)
+          : undefined,
+      ]),
+    );
     if (!record) return null;
-    if (!isArtifactExpired(record.m, clock())) return record;
-    await remove(tx, key, [record]);
+    if (!isArtifactExpired(record.m, clock())) return { meta: record.m, bytes: bytes ?? new Uint8Array() };
+    await inScope(async (tx) => {
+      const again: MetaRecord | undefined = await tx.objectStore(IDB_STORES.meta).get([key, ref]);
+      if (again && isArtifactExpired(again.m, clock())) await remove(tx, key, [again]);
+    });
     return null;
   };
 
@@ -149,38 +175,24 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
       const totals = await sweep(tx, key, clock());
       admitToScope(limits, totals, size);
       const seq = totals.seq + 1;
-      await tx.objectStore(IDB_STORES.bytes).put(encoded.bytes, [key, meta.ref]);
       const record: MetaRecord = { s: key, q: seq, m: meta };
       if (meta.expiresAt !== undefined) record.e = meta.expiresAt;
-      await tx.objectStore(IDB_STORES.meta).put(record, [key, meta.ref]);
-      await tx
-        .objectStore(IDB_STORES.scopes)
-        .put({ count: totals.count + 1, bytes: totals.bytes + size, seq }, key);
+      await together([
+        () => tx.objectStore(IDB_STORES.bytes).put(encoded.bytes, [key, meta.ref]),
+        () => tx.objectStore(IDB_STORES.meta).put(record, [key, meta.ref]),
+        () =>
+          tx
+            .objectStore(IDB_STORES.scopes)
+            .put({ count: totals.count + 1, bytes: totals.bytes + size, seq }, key),
+      ]);
       return meta;
     });
   };
 
   const readVerified = async (scope: ArtifactScope, ref: string) => {
-    const key = scopeKey(scope);
-    if (!isRef(ref)) return null;
-    const read = await inScope(async (tx) => {
-      const record = await live(tx, key, ref);
-      const bytes: Uint8Array | undefined =
-        record && (await tx.objectStore(IDB_STORES.bytes).get([key, ref]));
-      return record ? { meta: record.m, bytes: bytes ?? new Uint8Array() } : null;
-    });
+    const read = await live(scopeKey(scope), ref, true);
     if (read) await verifyArtifactBytes(read.meta, read.bytes);
     return read;
-  };
-
-  const visible = async (scope: ArtifactScope, ref: string, drop: boolean): Promise<ArtifactMeta | null> => {
-    const key = scopeKey(scope);
-    if (!isRef(ref)) return null;
-    return inScope(async (tx) => {
-      const record = await live(tx, key, ref);
-      if (record && drop) await remove(tx, key, [record]);
-      return record?.m ?? null;
-    });
   };
 
   return {
@@ -188,14 +200,23 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
 
     put: async (scope, input) => store(scope, input, encodeArtifactData(input?.data)),
 
-    head: (scope, ref) => visible(scope, ref, false),
+    head: async (scope, ref) => (await live(scopeKey(scope), ref, false))?.meta ?? null,
 
     async get(scope, ref) {
       const read = await readVerified(scope, ref);
       return read ? { meta: read.meta, data: decodeArtifactData(read.meta.encoding, read.bytes) } : null;
     },
 
-    delete: async (scope, ref) => (await visible(scope, ref, true)) !== null,
+    delete: (scope, ref) => {
+      const key = scopeKey(scope);
+      if (!isRef(ref)) return Promise.resolve(false);
+      return inScope(async (tx) => {
+        const record: MetaRecord | undefined = await tx.objectStore(IDB_STORES.meta).get([key, ref]);
+        if (!record) return false;
+        await remove(tx, key, [record]);
+        return !isArtifactExpired(record.m, clock());
+      });
+    },
 
     async list(scope, { cursor, limit = 100 } = {}) {
       if (!(Number.isSafeInteger(limit) && limit >= 1)) {

@@ -90,6 +90,22 @@ export function idbConnection(
   };
 }
 
+/**
+ * Issues IndexedDB requests of one transaction together (IndexedDB runs them in order anyway) and
+ * waits for all. When issuing one throws (a quota check, a bad key), the requests already issued
+ * fail with the aborted transaction; they are marked handled so only the first error surfaces.
+ */
+export function together(requests: readonly (() => Promise<unknown>)[]): Promise<unknown[]> {
+  const issued: Promise<unknown>[] = [];
+  try {
+    for (const request of requests) issued.push(request());
+  } catch (error) {
+    for (const promise of issued) promise.catch(() => {});
+    throw error;
+  }
+  return Promise.all(issued);
+}
+
 function asQuotaError(error: unknown): unknown {
   if ((error as Error | null)?.name !== 'QuotaExceededError') return error;
   return new ToolctxError(

@@ -71,7 +71,8 @@ export function encodeArtifactData(data: ArtifactData): { encoding: ArtifactEnco
 }
 
 /**
- * The payload back from stored bytes, in the encoding it was put with.
+ * The payload back from stored bytes, in the encoding it was put with. Binary payloads are
+ * `bytes` itself, not a copy: pass bytes nobody else holds (a store's fresh read).
  *
  * @example
  * ```ts
@@ -80,7 +81,7 @@ export function encodeArtifactData(data: ArtifactData): { encoding: ArtifactEnco
  * ```
  */
 export function decodeArtifactData(encoding: ArtifactEncoding, bytes: Uint8Array): ArtifactData {
-  if (encoding === 'binary') return new Uint8Array(bytes);
+  if (encoding === 'binary') return bytes;
   const text = new TextDecoder().decode(bytes);
   return encoding === 'json' ? (JSON.parse(text) as JsonValue) : text;
 }

@@ -55,7 +55,7 @@ describeArtifactStore('memory that does not verify digests (a deliberately broke
       async get(scope, ref) {
         const meta = await store.head(scope, ref);
         const bytes = meta && blobs.get(`${scopeKey(scope)}/${ref}`);
-        return meta && bytes ? { meta, data: decodeArtifactData(meta.encoding, bytes) } : null;
+        return meta && bytes ? { meta, data: decodeArtifactData(meta.encoding, bytes.slice()) } : null;
       },
     };
     blobsOf.set(broken, blobs);

@@ -9,6 +9,9 @@ const TOKENS = /[^\uD800-\uDFFF]+|[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDFFF]
 // characters left are [A-Za-z0-9_-], and `~` and `/` are free for the markers below.
 const EXTRA = /[!'()*.~]/g;
 
+// Fields made only of these characters encode to themselves; most real ids are such.
+const LITERAL = /^[A-Za-z0-9_-]+$/;
+
 const hex = (code: number, width: number): string => code.toString(16).toUpperCase().padStart(width, '0');
 
 /**
@@ -21,6 +24,7 @@ const hex = (code: number, width: number): string => code.toString(16).toUpperCa
  */
 function encodeField(value: string): string {
   if (value === '') return '~';
+  if (LITERAL.test(value)) return value;
   return value.replace(TOKENS, (token) => {
     const code = token.charCodeAt(0);
     if (token.length === 1 && code >= 0xd800 && code <= 0xdfff) return `~u${hex(code, 4)}`;
