@@ -58,7 +58,7 @@ export class RunImpl implements RunFacts {
   readonly sessionId: string | undefined;
   readonly identity: Readonly<Identity> | undefined;
   readonly scope: ArtifactScope;
-  readonly taintKey: string;
+  private madeTaintKey: string | undefined;
   readonly teardown: TeardownRegistry;
   readonly ledger: RunLedger | undefined;
   readonly workspace: Workspace | undefined;
@@ -67,7 +67,8 @@ export class RunImpl implements RunFacts {
   private calls = 0;
   private budgetWarned = false;
   private finished: Promise<void> | undefined;
-  private readonly controller = new AbortController();
+  /** Made when `signal` is first read: an AbortController costs microseconds, a run at a door may last one call. */
+  private controller: AbortController | undefined;
   private readonly dispatchFactory: DispatchFactory | undefined;
   /** Calls in flight. */
   private readonly inflight = new InflightCalls();
@@ -85,7 +86,6 @@ export class RunImpl implements RunFacts {
     this.identity = options.identity ? Object.freeze({ ...options.identity }) : undefined;
     this.state = Object.freeze({ ...options.state });
     this.scope = scopeFor(this.identity, runId);
-    this.taintKey = scopeKey(this.scope);
     this.workspace = options.workspace ?? services.workspace;
     this.maxUsd = options.maxUsd;
     this.ledger = services.ledger && this.bindLedger();
@@ -109,11 +109,21 @@ export class RunImpl implements RunFacts {
     else outer?.addEventListener('abort', () => void this.abort('the run signal fired'), { once: true });
   }
 
+  /** Made on first use: most calls neither read nor raise the conversation's taint. */
+  get taintKey(): string {
+    this.madeTaintKey ??= scopeKey(this.scope);
+    return this.madeTaintKey;
+  }
+
   get events(): RunEvents {
     return this.log;
   }
 
   get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.finished) this.controller.abort();
+    }
     return this.controller.signal;
   }
 
@@ -179,7 +189,7 @@ export class RunImpl implements RunFacts {
 
   private finish(status: 'ended' | 'aborted', error: ErrorInfo): Promise<void> {
     this.finished ??= (async () => {
-      this.controller.abort();
+      this.controller?.abort();
       const live = this.inflight.list();
       for (const invocation of live) invocation.abort(error);
       await Promise.all(live.map((invocation) => invocation.done));
