@@ -47,10 +47,7 @@ export class EventLog implements RunEvents {
     ts = Date.now(),
   ): ToolEvent<T> {
     checkEvent(type, data);
-    const event: ToolEvent<T> = { type, seq: ++this.seq, ts, data };
-    if (this.runId !== undefined) event.runId = this.runId;
-    if (callId !== undefined) event.callId = callId;
-    if (parentId !== undefined) event.parentId = parentId;
+    const event = makeEvent(type, ++this.seq, ts, data, this.runId, callId, parentId);
     const listeners = this.listeners;
     for (let i = 0; i < listeners.length; i++) {
       const listener = listeners[i]!;
@@ -112,4 +109,27 @@ export class EventLog implements RunEvents {
     const index = this.listeners.indexOf(listener);
     if (index >= 0) this.listeners.splice(index, 1);
   }
+}
+
+/**
+ * A call's event in a run (the most made) is one literal: one fixed shape, with no out-of-object
+ * property store. An id that is absent stays absent, not `undefined`.
+ */
+function makeEvent<T extends EventType>(
+  type: T,
+  seq: number,
+  ts: number,
+  data: EventData<T>,
+  runId: string | undefined,
+  callId: string | undefined,
+  parentId: string | undefined,
+): ToolEvent<T> {
+  if (runId !== undefined && callId !== undefined && parentId === undefined) {
+    return { type, seq, ts, data, runId, callId };
+  }
+  const event: ToolEvent<T> = { type, seq, ts, data };
+  if (runId !== undefined) event.runId = runId;
+  if (callId !== undefined) event.callId = callId;
+  if (parentId !== undefined) event.parentId = parentId;
+  return event;
 }

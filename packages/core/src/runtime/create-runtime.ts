@@ -118,7 +118,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     async callOnce({ onEvent, ...request }) {
       const log = new EventLog(undefined, onEvent ? [...sinks, onEvent] : sinks, onSinkError);
       const frame = new RunImpl(services, undefined, log, request);
-      const result = await frame.call(request);
+      // The frame listens to the signal and cancels the call with it; the call need not listen too.
+      const { tool, args, toolCallId } = request;
+      const result = await frame.call({ tool, args, toolCallId });
       await frame.end();
       return result;
     },

@@ -13,10 +13,23 @@ export type DispatchFactory = (attempt: Attempt, call: CallFacts) => ToolDispatc
  */
 export class Invocation {
   aborted: ErrorInfo | undefined;
-  /** The call's result, for whoever waits for every call of the run. */
+  /** The call's result, for whoever waits for every call of the run; unset for a call that ended at once. */
   done: Promise<unknown> | undefined;
+  /** Neighbours in the run's list of calls in flight. */
+  older: Invocation | undefined;
+  newer: Invocation | undefined;
   private attempt: Attempt | undefined;
   private wake: (() => void) | undefined;
+  /** Stops listening to the caller's signal. */
+  unlisten: (() => void) | undefined;
+
+  /** Aborts the call with `error` when the caller's signal fires, until `unlisten`. */
+  listen(signal: AbortSignal, error: ErrorInfo): void {
+    const onAbort = () => this.abort(error);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.unlisten = () => signal.removeEventListener('abort', onAbort);
+  }
 
   abort(error: ErrorInfo): void {
     if (this.aborted) return;

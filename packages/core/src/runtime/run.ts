@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { ApprovalDecision } from '../approval/approval.js';
 import { approvalDenial } from '../approval/approval.js';
 import { scopeKey } from '../artifacts/scope-key.js';
@@ -11,12 +12,13 @@ import { splitBudget } from '../output/split-budget.js';
 import { allowedInPhase, type Phase } from '../policy/phase.js';
 import { createTeardownRegistry, type TeardownRegistry } from '../teardown/teardown-registry.js';
 import { toolSessionKey } from '../teardown/tool-session-key.js';
-import { type ToolSchema, toolSchema } from '../tools/define-tool.js';
+import { type AnyTool, type ToolSchema, toolSchema } from '../tools/define-tool.js';
 import { argsInvalid, validate } from '../tools/schema.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { admitCall, admitPolicy, type PendingCall } from './admission.js';
-import type { Attempt } from './attempt.js';
+import { admitCall, admitPolicy } from './admission.js';
+import type { Attempt, Outcome } from './attempt.js';
 import { completeCall } from './completion.js';
+import { InflightCalls } from './inflight-calls.js';
 import { type DispatchFactory, Invocation } from './invocation.js';
 import type { StartRunOptions } from './run-api.js';
 import {
@@ -31,6 +33,18 @@ import type { RuntimeServices } from './services.js';
 import { cachedResult, cacheKeyFor, storeResult } from './tool-cache.js';
 
 export type { Run, StartRunOptions } from './run-api.js';
+
+/** A call on its way through the run: its facts, and what the run needs to finish it. */
+interface CallState extends CallFacts {
+  readonly tool: AnyTool;
+  invocation: Invocation;
+  budgetBytes: number;
+  startedAt: number;
+}
+
+/** The approval a resumed call carries. */
+type Approved = { token: string; approvalId: string; reason?: string };
+
 export { artifactScope } from './run-facts.js';
 
 /**
@@ -44,7 +58,7 @@ export class RunImpl implements RunFacts {
   readonly sessionId: string | undefined;
   readonly identity: Readonly<Identity> | undefined;
   readonly scope: ArtifactScope;
-  readonly taintKey: string;
+  private madeTaintKey: string | undefined;
   readonly teardown: TeardownRegistry;
   readonly ledger: RunLedger | undefined;
   readonly workspace: Workspace | undefined;
@@ -53,12 +67,13 @@ export class RunImpl implements RunFacts {
   private calls = 0;
   private budgetWarned = false;
   private finished: Promise<void> | undefined;
-  private readonly controller = new AbortController();
+  /** Made when `signal` is first read: an AbortController costs microseconds, a run at a door may last one call. */
+  private controller: AbortController | undefined;
   private readonly dispatchFactory: DispatchFactory | undefined;
   /** Calls in flight. */
-  private readonly inflight = new Set<Invocation>();
+  private readonly inflight = new InflightCalls();
   /** Calls waiting for a person's approval, by approval id. */
-  private readonly pending = new Map<string, PendingCall>();
+  private readonly pending = new Map<string, { call: CallState; args: unknown }>();
 
   constructor(
     readonly services: RuntimeServices,
@@ -71,7 +86,6 @@ export class RunImpl implements RunFacts {
     this.identity = options.identity ? Object.freeze({ ...options.identity }) : undefined;
     this.state = Object.freeze({ ...options.state });
     this.scope = scopeFor(this.identity, runId);
-    this.taintKey = scopeKey(this.scope);
     this.workspace = options.workspace ?? services.workspace;
     this.maxUsd = options.maxUsd;
     this.ledger = services.ledger && this.bindLedger();
@@ -95,11 +109,21 @@ export class RunImpl implements RunFacts {
     else outer?.addEventListener('abort', () => void this.abort('the run signal fired'), { once: true });
   }
 
+  /** Made on first use: most calls neither read nor raise the conversation's taint. */
+  get taintKey(): string {
+    this.madeTaintKey ??= scopeKey(this.scope);
+    return this.madeTaintKey;
+  }
+
   get events(): RunEvents {
     return this.log;
   }
 
   get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.finished) this.controller.abort();
+    }
     return this.controller.signal;
   }
 
@@ -128,24 +152,21 @@ export class RunImpl implements RunFacts {
       return { ok: false, error: resolution.ok ? unknownApproval(approvalId) : resolution.error };
     }
     this.pending.delete(approvalId);
-    const { tool, call, args } = waiting;
+    const { call, args } = waiting;
+    const { tool } = call;
     const data = { tool: tool.name, approvalId, approved: decision.approved };
     this.log.emit('approval.decided', data, call.toolCallId, call.parentId);
-    if (!decision.approved)
-      return this.fail(tool.name, call, approvalDenial(tool.name, decision), Date.now());
+    call.startedAt = Date.now();
+    if (!decision.approved) return this.fail(call, approvalDenial(tool.name, decision));
     const token = this.services.approvals.issue(resolution.request);
     const approval = { token, approvalId, ...(decision.reason ? { reason: decision.reason } : {}) };
     const invocation = new Invocation();
     this.inflight.add(invocation);
-    const done = this.admitAndRun(
-      tool,
-      call,
-      args,
-      invocation,
-      this.services.outputBudgetBytes,
-      Date.now(),
-      approval,
-    ).finally(() => this.inflight.delete(invocation));
+    call.invocation = invocation;
+    call.budgetBytes = this.services.outputBudgetBytes;
+    const done = Promise.resolve(this.admitAndRun(call, args, approval)).finally(() =>
+      this.inflight.delete(invocation),
+    );
     invocation.done = done;
     return done;
   }
@@ -168,8 +189,8 @@ export class RunImpl implements RunFacts {
 
   private finish(status: 'ended' | 'aborted', error: ErrorInfo): Promise<void> {
     this.finished ??= (async () => {
-      this.controller.abort();
-      const live = [...this.inflight];
+      this.controller?.abort();
+      const live = this.inflight.list();
       for (const invocation of live) invocation.abort(error);
       await Promise.all(live.map((invocation) => invocation.done));
       if (this.runId !== undefined) {
@@ -187,6 +208,10 @@ export class RunImpl implements RunFacts {
     return this.finished;
   }
 
+  /**
+   * Starts a call. A call that can end at once (a synchronous tool with no guards) ends before
+   * this returns: no async frame, no extra turns of the event loop, nothing to clean up later.
+   */
   private start(
     request: CallRequest,
     iteration: number,
@@ -200,105 +225,118 @@ export class RunImpl implements RunFacts {
       parent.children ??= new Set();
       parent.children.add(invocation);
     }
-    const done = this.perform(request, iteration, budgetBytes, invocation, parent, parentId);
+    let result: ToolResult | Promise<ToolResult>;
+    try {
+      result = this.perform(request, iteration, budgetBytes, invocation, parentId);
+    } catch (thrown) {
+      result = Promise.reject(thrown);
+    }
+    if (!(result instanceof Promise)) {
+      this.release(invocation, parent);
+      return Promise.resolve(result);
+    }
+    const done = result.finally(() => this.release(invocation, parent));
     invocation.done = done;
     return done;
   }
 
-  private async perform(
+  /** The call has ended: no longer in flight, nor listening to its caller. */
+  private release(invocation: Invocation, parent: Attempt | undefined): void {
+    invocation.unlisten?.();
+    this.inflight.delete(invocation);
+    parent?.children?.delete(invocation);
+  }
+
+  private perform(
     request: CallRequest,
     iteration: number,
     budgetBytes: number,
     invocation: Invocation,
-    parent: Attempt | undefined,
     parentId: string | undefined,
-  ): Promise<ToolResult> {
-    const signal = request.signal;
-    let onAbort: (() => void) | undefined;
-    try {
-      const toolCallId = request.toolCallId ?? nextCallId();
-      const tool = this.services.tools.get(request.tool);
-      const call: CallFacts = {
+  ): ToolResult | Promise<ToolResult> {
+    const toolCallId = request.toolCallId ?? nextCallId();
+    const tool = this.services.tools.get(request.tool);
+    if (!tool || this.finished) {
+      const call = {
         toolCallId,
-        toolName: tool?.name ?? request.tool,
+        toolName: request.tool,
         parentId,
         iteration,
         effect: tool?.effect ?? 'read',
       };
-      if (!tool) return this.fail(request.tool, call, this.unknownTool(request.tool), 0);
-      if (this.finished) return this.fail(tool.name, call, runEnded, 0);
-      this.calls++;
-      const startedAt = Date.now();
-      // The timeout travels with the start so a status line can warn before it fires.
-      const started =
-        tool.timeoutMs === undefined ? { tool: tool.name } : { tool: tool.name, timeoutMs: tool.timeoutMs };
-      this.log.emit('tool.started', started, toolCallId, parentId, startedAt);
-      if (signal) {
-        onAbort = () => invocation.abort(cancelledByCaller);
-        if (signal.aborted) onAbort();
-        else signal.addEventListener('abort', onAbort, { once: true });
-      }
-      let refused = admitPolicy(this, tool, call, this.maxUsd);
-      if (refused instanceof Promise) refused = await refused;
-      if (refused) return this.fail(tool.name, call, refused, startedAt);
-      let parsed = validate(tool.input, request.args);
-      if (parsed instanceof Promise) parsed = await parsed;
-      if (parsed.issues) return this.fail(tool.name, call, argsInvalid(tool.name, parsed.issues), startedAt);
-      return await this.admitAndRun(tool, call, parsed.value, invocation, budgetBytes, startedAt, undefined);
-    } finally {
-      if (onAbort) signal!.removeEventListener('abort', onAbort);
-      this.inflight.delete(invocation);
-      parent?.children?.delete(invocation);
+      return this.fail(call, tool ? runEnded : this.unknownTool(request.tool));
     }
+    this.calls++;
+    const startedAt = Date.now();
+    const call: CallState = {
+      toolCallId,
+      toolName: tool.name,
+      parentId,
+      iteration,
+      effect: tool.effect,
+      tool,
+      invocation,
+      budgetBytes,
+      startedAt,
+    };
+    // The timeout travels with the start so a status line can warn before it fires.
+    const started =
+      tool.timeoutMs === undefined ? { tool: tool.name } : { tool: tool.name, timeoutMs: tool.timeoutMs };
+    this.log.emit('tool.started', started, toolCallId, parentId, startedAt);
+    if (request.signal) invocation.listen(request.signal, cancelledByCaller);
+    const refused = admitPolicy(this, tool, call, this.maxUsd);
+    if (refused instanceof Promise) {
+      return refused.then((error) =>
+        error ? this.fail(call, error) : this.validateAndRun(call, request.args),
+      );
+    }
+    return refused ? this.fail(call, refused) : this.validateAndRun(call, request.args);
   }
 
-  /** From valid arguments to a result: the guards, the cache, the tool, the transcript copy. */
-  private async admitAndRun(
-    tool: PendingCall['tool'],
-    call: CallFacts,
+  private validateAndRun(call: CallState, args: unknown): ToolResult | Promise<ToolResult> {
+    const parsed = validate(call.tool.input, args);
+    return parsed instanceof Promise
+      ? parsed.then((checked) => this.runValid(call, checked))
+      : this.runValid(call, parsed);
+  }
+
+  private runValid(
+    call: CallState,
+    parsed: StandardSchemaV1.Result<unknown>,
+  ): ToolResult | Promise<ToolResult> {
+    if (parsed.issues) return this.fail(call, argsInvalid(call.toolName, parsed.issues));
+    return this.admitAndRun(call, parsed.value, undefined);
+  }
+
+  /**
+   * From valid arguments to a result: the guards, the cache, the tool, the transcript copy. A
+   * call with no guards and no cache whose tool finishes at once gets its result at once.
+   */
+  private admitAndRun(
+    call: CallState,
     args: unknown,
-    invocation: Invocation,
-    budgetBytes: number,
-    startedAt: number,
-    approved: { token: string; approvalId: string; reason?: string } | undefined,
+    approved: Approved | undefined,
+  ): ToolResult | Promise<ToolResult> {
+    const { tool } = call;
+    let result: ToolResult | Promise<ToolResult>;
+    try {
+      result =
+        hasGuards(tool, approved) || (tool.cache && this.services.cache)
+          ? this.guardedRun(call, args, approved)
+          : this.runTool(call, args);
+    } catch (thrown) {
+      result = Promise.reject(thrown);
+    }
+    return call.callTeardown || result instanceof Promise ? this.thenCallTeardown(call, result) : result;
+  }
+
+  /** Fires the call's `call`-scope cleanups, if it registered any, once its result is known. */
+  private async thenCallTeardown(
+    call: CallFacts,
+    result: ToolResult | Promise<ToolResult>,
   ): Promise<ToolResult> {
     try {
-      const needsGuards =
-        tool.wants || tool.needs || tool.needsApproval || tool.effect === 'send' || approved;
-      if (needsGuards) {
-        const admission = await admitCall(this, tool, call, args, approved, (waiting, id) =>
-          this.pending.set(id, waiting),
-        );
-        if (!admission.ok) {
-          if (
-            admission.error.kind === 'approval-pending' ||
-            admission.error.kind === 'authorization-required'
-          ) {
-            return { ok: false, error: admission.error };
-          }
-          return this.fail(tool.name, call, admission.error, startedAt);
-        }
-        args = admission.args;
-      }
-      if (invocation.aborted) return this.fail(tool.name, call, invocation.aborted, startedAt);
-      const cacheKey =
-        tool.cache && this.services.cache ? await cacheKeyFor(tool, args, this.scope) : undefined;
-      if (cacheKey) {
-        const hit = await cachedResult(this.services.cache!, cacheKey);
-        if (hit) {
-          this.log.emit('tool.cached', { tool: tool.name }, call.toolCallId, call.parentId);
-          return this.finishCall(tool, call, hit.value, budgetBytes, startedAt);
-        }
-      }
-      // A tool that finishes at once is not made to wait a turn of the event loop.
-      let outcome = tool.retry
-        ? invocation.withRetries(tool, args, this, call, this.dispatchFactory)
-        : invocation.attemptOnce(tool, args, this, call, this.dispatchFactory);
-      if (outcome instanceof Promise) outcome = await outcome;
-      if (!outcome.ok) return this.fail(tool.name, call, outcome.error, startedAt);
-      if (cacheKey) await storeResult(this.services.cache!, cacheKey, outcome.value, tool.cache!.ttlMs);
-      const finished = this.finishCall(tool, call, outcome.value, budgetBytes, startedAt);
-      return finished instanceof Promise ? await finished : finished;
+      return await result;
     } finally {
       if (call.callTeardown) {
         const key = toolSessionKey(
@@ -310,30 +348,77 @@ export class RunImpl implements RunFacts {
     }
   }
 
-  private finishCall(
-    tool: PendingCall['tool'],
-    call: CallFacts,
-    value: unknown,
-    budgetBytes: number,
-    startedAt: number,
-  ): ToolResult | Promise<ToolResult> {
-    const result = completeCall(this, tool, call, value, budgetBytes);
-    return result instanceof Promise
-      ? result.then((settled) => this.recordFinish(tool, call, settled, startedAt))
-      : this.recordFinish(tool, call, result, startedAt);
+  /** The guards (artifacts, policy, approval, credentials) and the cache around the tool. */
+  private async guardedRun(
+    call: CallState,
+    args: unknown,
+    approved: Approved | undefined,
+  ): Promise<ToolResult> {
+    const { tool } = call;
+    if (hasGuards(tool, approved)) {
+      const admission = await admitCall(this, tool, call, args, approved, (waiting, id) =>
+        this.pending.set(id, { call, args: waiting.args }),
+      );
+      if (!admission.ok) {
+        if (
+          admission.error.kind === 'approval-pending' ||
+          admission.error.kind === 'authorization-required'
+        ) {
+          return { ok: false, error: admission.error };
+        }
+        return this.fail(call, admission.error);
+      }
+      args = admission.args;
+    }
+    if (call.invocation.aborted) return this.fail(call, call.invocation.aborted);
+    const cacheKey =
+      tool.cache && this.services.cache ? await cacheKeyFor(tool, args, this.scope) : undefined;
+    if (!cacheKey) return this.runTool(call, args);
+    const hit = await cachedResult(this.services.cache!, cacheKey);
+    if (hit) {
+      this.log.emit('tool.cached', { tool: tool.name }, call.toolCallId, call.parentId);
+      return this.finishCall(call, hit.value);
+    }
+    const outcome = await this.attempt(call, args);
+    if (!outcome.ok) return this.fail(call, outcome.error);
+    await storeResult(this.services.cache!, cacheKey, outcome.value, tool.cache!.ttlMs);
+    return this.finishCall(call, outcome.value);
   }
 
-  private recordFinish(
-    tool: PendingCall['tool'],
-    call: CallFacts,
-    result: ToolResult | ErrorInfo,
-    startedAt: number,
-  ): ToolResult {
-    if (!('ok' in result)) return this.fail(tool.name, call, result, startedAt);
+  /** Runs the tool (with its retries) and completes its result; at once when the tool is. */
+  private runTool(call: CallState, args: unknown): ToolResult | Promise<ToolResult> {
+    const { aborted } = call.invocation;
+    if (aborted) return this.fail(call, aborted);
+    const outcome = this.attempt(call, args);
+    return outcome instanceof Promise
+      ? outcome.then((ended) => this.settle(call, ended))
+      : this.settle(call, outcome);
+  }
+
+  private attempt(call: CallState, args: unknown): Outcome | Promise<Outcome> {
+    const { tool, invocation } = call;
+    return tool.retry
+      ? invocation.withRetries(tool, args, this, call, this.dispatchFactory)
+      : invocation.attemptOnce(tool, args, this, call, this.dispatchFactory);
+  }
+
+  private settle(call: CallState, outcome: Outcome): ToolResult | Promise<ToolResult> {
+    return outcome.ok ? this.finishCall(call, outcome.value) : this.fail(call, outcome.error);
+  }
+
+  private finishCall(call: CallState, value: unknown): ToolResult | Promise<ToolResult> {
+    const result = completeCall(this, call.tool, call, value, call.budgetBytes);
+    return result instanceof Promise
+      ? result.then((settled) => this.recordFinish(call, settled))
+      : this.recordFinish(call, result);
+  }
+
+  private recordFinish(call: CallState, result: ToolResult | ErrorInfo): ToolResult {
+    if (!('ok' in result)) return this.fail(call, result);
     const endedAt = Date.now();
     const data: { tool: string; durationMs: number; spilled?: boolean } = {
-      tool: tool.name,
-      durationMs: endedAt - startedAt,
+      tool: call.toolName,
+      durationMs: endedAt - call.startedAt,
     };
     if (result.ok && result.spilled) data.spilled = true;
     this.log.emit('tool.finished', data, call.toolCallId, call.parentId, endedAt);
@@ -378,10 +463,17 @@ export class RunImpl implements RunFacts {
     };
   }
 
-  private fail(tool: string, call: CallFacts, error: ErrorInfo, startedAt: number): ToolResult {
+  /** Files the call as failed; its duration counts from `startedAt`, when it got that far. */
+  private fail(call: CallFacts & { startedAt?: number }, error: ErrorInfo): ToolResult {
     const endedAt = Date.now();
-    const durationMs = startedAt ? endedAt - startedAt : 0;
-    this.log.emit('tool.failed', { tool, durationMs, error }, call.toolCallId, call.parentId, endedAt);
+    const durationMs = call.startedAt ? endedAt - call.startedAt : 0;
+    const data = { tool: call.toolName, durationMs, error };
+    this.log.emit('tool.failed', data, call.toolCallId, call.parentId, endedAt);
     return { ok: false, error };
   }
+}
+
+/** Whether a call must pass guards (artifacts, the trifecta, approval, credentials) before it runs. */
+function hasGuards(tool: AnyTool, approved: Approved | undefined): boolean {
+  return Boolean(tool.wants || tool.needs || tool.needsApproval || tool.effect === 'send' || approved);
 }
