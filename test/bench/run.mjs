@@ -3,14 +3,18 @@
 // of the test command (sizes.mjs is, for the budgets).
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { callOverhead, growth } from './call-overhead.mjs';
 import { idbStore, widgetCost, withBenchPage } from './chromium.mjs';
+import { httpDoor } from './http-door.mjs';
+import { kvR2Store } from './kv-r2-store.mjs';
 import { median, perSecond, us } from './measure.mjs';
 import { memoryStore } from './memory-store.mjs';
 import { progressRate } from './progress-rate.mjs';
 import { measureBundles, sizeTable } from './sizes.mjs';
+import { withBenchWorker } from './workerd.mjs';
 
 const SIZES = [1024, 1 << 20, 10 << 20];
 const sizeName = (bytes) => (bytes >= 1 << 20 ? `${bytes >> 20} MB` : `${bytes >> 10} KB`);
@@ -18,6 +22,9 @@ const ratio = (x) => `${x.toFixed(2)}×`;
 const verdict = (met) => (met ? 'met' : '**missed**');
 const version = (pkg) =>
   JSON.parse(readFileSync(new URL(`../node_modules/${pkg}/package.json`, import.meta.url), 'utf8')).version;
+// workerd is miniflare's own dependency, found from where miniflare is.
+const workerdVersion = () =>
+  createRequire(createRequire(import.meta.url).resolve('miniflare'))('workerd/package.json').version;
 
 const rows = [];
 const row = (benchmark, measured, baseline, result, goal, met) =>
@@ -105,6 +112,34 @@ const storeRow = (name, r, rawName, digits) =>
 for (const r of await memoryStore(SIZES)) storeRow('memory store', r, 'Map + copy', 3);
 for (const r of idb) storeRow('IndexedDB store', r, 'raw idb', 2);
 
+console.error('(d, e) workerd…');
+const { kvR2, door } = await withBenchWorker(async (url) => ({
+  kvR2: await kvR2Store(url, SIZES),
+  door: await httpDoor(url),
+}));
+for (const r of kvR2) {
+  row(
+    `(d) KV+R2 store put+get ${sizeName(r.bytes)} (workerd)`,
+    `${r.store.toFixed(2)} ms`,
+    `raw KV + R2 calls ${r.raw.toFixed(2)} ms`,
+    `${ratio(r.raw / r.store)} of raw`,
+    '≥ 0.8',
+    r.raw / r.store >= 0.8,
+  );
+}
+const cpu = door.cpuMsPerCall;
+const cpuNote = Number.isNaN(cpu.door)
+  ? ''
+  : `; workerd CPU ${cpu.door.toFixed(2)} ms/call, bare ${cpu.bare.toFixed(2)}`;
+row(
+  `(e) HTTP door, JSON calls (workerd, ${door.connections} connections, ${door.seconds} s)`,
+  `${door.door.toFixed(0)} calls/s`,
+  `bare hono route ${door.bare.toFixed(0)} calls/s`,
+  `${ratio(door.door / door.bare)} of bare${cpuNote}`,
+  '≥ 0.7',
+  door.door / door.bare >= 0.7,
+);
+
 console.error('(f) growth…');
 const grown = await growth();
 for (const g of grown) {
@@ -123,7 +158,7 @@ const sizes = sizeTable(await measureBundles());
 
 const machine = [
   `- Machine: ${cpus()[0].model}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; load average ${load.toFixed(1)} at the start${load > 2 ? ': the machine was busy with other work, so absolute times are inflated' : ''}. The ratios (both sides measured in the same process, minutes apart) are the figures to compare across machines.`,
-  `- Node ${process.versions.node}, V8 ${process.versions.v8}; Chromium ${execSync('/usr/bin/chromium --version 2>/dev/null').toString().trim()}; zod ${version('zod')}, @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}, idb ${version('idb')}, esbuild ${version('esbuild')}, playwright-core ${version('playwright-core')}.`,
+  `- Node ${process.versions.node}, V8 ${process.versions.v8}; Chromium ${execSync('/usr/bin/chromium --version 2>/dev/null').toString().trim()}; zod ${version('zod')}, @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}, idb ${version('idb')}, esbuild ${version('esbuild')}, playwright-core ${version('playwright-core')}; miniflare ${version('miniflare')} (workerd ${workerdVersion()}), hono ${version('hono')}, autocannon ${version('autocannon')}.`,
   `- Run on ${new Date().toISOString().slice(0, 10)} with \`pnpm bench\`. Medians over repeats after a warm-up.`,
 ].join('\n');
 

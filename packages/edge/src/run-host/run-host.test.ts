@@ -116,6 +116,19 @@ describe('the Durable Object run host, through the Worker', () => {
     expect(await runDurableObjectAlarm(hostOf(runId))).toBe(false);
   });
 
+  it('a busy run keeps the idle alarm it has instead of writing it again on every call', async () => {
+    const runId = await startRun();
+    const alarmAt = () => runInDurableObject(hostOf(runId), (_host, state) => state.storage.getAlarm());
+    const armed = await alarmAt();
+    // Set at least the default idle time (15 minutes) ahead, at most a tenth more.
+    expect(armed).toBeGreaterThanOrEqual(Date.now() + 15 * 60_000);
+    expect(armed).toBeLessThanOrEqual(Date.now() + 16.5 * 60_000);
+    for (let i = 0; i < 3; i++) {
+      await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1, delayMs: 0 } });
+    }
+    expect(await alarmAt()).toBe(armed);
+  });
+
   it('the idle alarm waits while a call is still running', async () => {
     const runId = await startRun();
     const running = post(`/runs/${runId}/calls`, { tool: 'slow_wait', args: { ms: 300 } });

@@ -1,0 +1,101 @@
+// The Worker that workerd.mjs bundles and runs in Miniflare for benchmarks (d) and (e). One Worker,
+// so each toolctx path and its baseline share the isolate, the bindings and the load:
+// - POST /store?which=store|raw&size=…&reps=…: reps × (put then get) of `size` bytes, through the
+//   KV+R2 artifact store or through the same raw KV and R2 calls; POST /store/clean removes them.
+// - /door/*: the toolctx HTTP door (createToolServer, a Durable Object per run).
+// - POST /bare/runs/:runId/calls: a bare hono route doing the door's work by hand.
+import { createRuntime, defineTool } from '@toolctx/core';
+import { createKvR2ArtifactStore, createRunHost, createToolServer, durableObjectRuns } from '@toolctx/edge';
+import { Hono } from 'hono';
+import { z } from 'zod';
+
+// The trivial tool both HTTP paths run: small zod-validated arguments, a sum back.
+const input = z.object({ a: z.number(), b: z.number() });
+const add = ({ a, b }) => ({ sum: a + b });
+const runtime = createRuntime({
+  tools: [defineTool({ name: 'add', description: 'Adds two numbers.', input, execute: add })],
+});
+
+export class BenchRunHost extends createRunHost(() => runtime) {}
+
+// The same check on both paths: a bearer token names the caller.
+const authenticate = (request) =>
+  request.headers.get('authorization') === 'Bearer bench' ? { tenant: 'bench', principal: 'bench' } : null;
+
+const app = new Hono();
+app.route('/door', createToolServer({ runtime, runs: (env) => durableObjectRuns(env.RUNS), authenticate }));
+
+// What a user would write without toolctx: authenticate, parse the JSON body, validate the args with
+// the same zod schema, run the same function, answer JSON shaped like the door's ToolResult.
+app.post('/bare/runs/:runId/calls', async (c) => {
+  if (!authenticate(c.req.raw)) return c.json({ kind: 'unauthenticated' }, 401);
+  const body = await c.req.json();
+  if (body?.tool !== 'add') return c.json({ kind: 'unknown-tool' }, 404);
+  const parsed = input.safeParse(body.args);
+  if (!parsed.success) return c.json({ ok: false, error: { kind: 'args-invalid' } });
+  const value = add(parsed.data);
+  return c.json({ ok: true, value, content: JSON.stringify(value) });
+});
+
+// (d) One payload per size, made once per isolate so neither side pays for filling it.
+const payloads = new Map();
+const payload = (size) => {
+  if (!payloads.has(size)) payloads.set(size, new Uint8Array(size).fill(7));
+  return payloads.get(size);
+};
+const scope = { tenant: 'bench', principal: 'bench', conversation: 'bench' };
+// What the last /store request left behind, removed by /store/clean outside the timed requests.
+let leftovers = [];
+
+/** put then get through createKvR2ArtifactStore: R2 object + two KV index keys, digests checked. */
+async function storePutGet(env, data) {
+  const store = createKvR2ArtifactStore({ kv: env.KV, bucket: env.BUCKET });
+  const meta = await store.put(scope, { kind: 'bench', data });
+  const got = await store.get(scope, meta.ref);
+  if (got.data.byteLength !== data.byteLength) throw new Error('The store returned the wrong bytes.');
+  leftovers.push(() => store.delete(scope, meta.ref));
+}
+
+/**
+ * The same binding calls by hand, no more no less: put the R2 object (meta copy in its custom
+ * metadata), then the KV key by ref and the KV listing key (meta in its metadata), in parallel as
+ * the store does; get reads the ref key, then the object's bytes. No sha-256: hashing on put and
+ * verifying on get is work the store adds, so the ratio charges it to the store.
+ */
+async function rawPutGet(env, data) {
+  const ref = crypto.randomUUID();
+  const meta = { ref, kind: 'bench', mediaType: 'application/octet-stream', bytes: data.byteLength };
+  const json = JSON.stringify({ ...meta, createdAt: Date.now(), encoding: 'binary' });
+  const object = `raw/${ref}`;
+  const listing = `raw/list/${Date.now().toString(16)}.${ref}`;
+  await env.BUCKET.put(object, data, {
+    customMetadata: { meta: json },
+    httpMetadata: { contentType: meta.mediaType },
+  });
+  await Promise.all([env.KV.put(`raw/ref/${ref}`, json), env.KV.put(listing, json, { metadata: meta })]);
+  const found = await env.KV.get(`raw/ref/${ref}`, 'json');
+  const stored = await env.BUCKET.get(`raw/${found.ref}`);
+  const bytes = new Uint8Array(await stored.arrayBuffer());
+  if (bytes.byteLength !== data.byteLength) throw new Error('R2 returned the wrong bytes.');
+  leftovers.push(() =>
+    Promise.all([env.BUCKET.delete(object), env.KV.delete(`raw/ref/${ref}`), env.KV.delete(listing)]),
+  );
+}
+
+app.post('/store', async (c) => {
+  const size = Number(c.req.query('size'));
+  const reps = Number(c.req.query('reps'));
+  const putGet = c.req.query('which') === 'store' ? storePutGet : rawPutGet;
+  const data = payload(size);
+  for (let i = 0; i < reps; i++) await putGet(c.env, data);
+  return c.body(null, 204);
+});
+
+app.post('/store/clean', async (c) => {
+  const cleanups = leftovers;
+  leftovers = [];
+  for (const cleanup of cleanups) await cleanup();
+  return c.body(null, 204);
+});
+
+export default app;
