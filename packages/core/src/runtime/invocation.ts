@@ -26,7 +26,10 @@ export class Invocation {
   /** Aborts the call with `error` when the caller's signal fires, until `unlisten`. */
   listen(signal: AbortSignal, error: ErrorInfo): void {
     const onAbort = () => this.abort(error);
-    if (signal.aborted) return onAbort();
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
     signal.addEventListener('abort', onAbort, { once: true });
     this.unlisten = () => signal.removeEventListener('abort', onAbort);
   }
