@@ -24,7 +24,8 @@
 // Exits non-zero on any error, loss, duplicate or unbounded growth. Not part of `npm test`: it
 // takes about a minute.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -44,6 +45,9 @@ const headers = { authorization: `Bearer ${TOKEN}`, 'x-toolctx-principal': 'load
 
 /** Starts `wrangler dev` in a process group of its own, so one signal stops node, esbuild and workerd. */
 function startWorker() {
+  // Its own state directory, removed at the end: wrangler's default (.wrangler/state) would keep
+  // every run's Durable Object database, about 1 MB each, from every load test.
+  const state = mkdtempSync(join(tmpdir(), 'toolctx-load-'));
   const child = spawn(
     'pnpm',
     [
@@ -56,6 +60,8 @@ function startWorker() {
       String(PORT),
       '--inspector-port',
       String(INSPECTOR_PORT),
+      '--persist-to',
+      state,
       '--var',
       `TOOLCTX_TOKEN:${TOKEN}`,
       '--log-level',
@@ -82,6 +88,7 @@ function startWorker() {
     } catch {
       // Already gone.
     }
+    rmSync(state, { recursive: true, force: true });
   };
   process.on('exit', stop);
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
