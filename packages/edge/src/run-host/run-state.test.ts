@@ -1,0 +1,57 @@
+import { createRuntime } from '@toolctx/core';
+import { describe, expect, it } from 'vitest';
+import { countSteps } from '../example/index.js';
+import { httpDoor } from './doors.js';
+import { RunLog } from './run-log.js';
+import { RunState } from './run-state.js';
+import { createMemoryRunStorage } from './run-storage.js';
+
+const identity = { tenant: 't', principal: 'p' };
+
+// What a run holds must not grow with the number of calls it has served: `pnpm load` drives
+// thousands of calls through a handful of runs, and any per-call leftover would add up there.
+describe('RunState retention', () => {
+  it('after many streamed calls, holds no reader, no call in flight and only the last maxEvents events', async () => {
+    const storage = createMemoryRunStorage();
+    const maxEvents = 50;
+    const state = new RunState(
+      createRuntime({ tools: [countSteps] }).withDoor(httpDoor),
+      new RunLog(storage, maxEvents),
+      0,
+    );
+    expect(state.start({ runId: 'run_retention', identity }).ok).toBe(true);
+    const calls = 120;
+    for (let i = 0; i < calls; i++) {
+      const call = { tool: 'count_steps', args: { steps: 3, delayMs: 0 }, toolCallId: `call_${i}` };
+      const reply = state.streamCall(identity, call);
+      if (!reply.ok) throw new Error(reply.error.message);
+      expect(await new Response(reply.value).text()).toContain('event: result');
+    }
+    expect(state.readers).toBe(0);
+    expect(state.busy).toBe(false);
+    const kept = [...storage.list({ prefix: 'e:' })];
+    expect(kept).toHaveLength(maxEvents);
+    // run.started, then started + 3 progress + finished per call.
+    expect(kept.at(-1)?.[1]).toMatchObject({ seq: 1 + calls * 5 });
+  });
+
+  it('a reader of the run stream that leaves is dropped, and one that stays sees run.finished and is let go', async () => {
+    const state = new RunState(
+      createRuntime({ tools: [countSteps] }).withDoor(httpDoor),
+      new RunLog(createMemoryRunStorage(), 100),
+      0,
+    );
+    state.start({ runId: 'run_readers', identity });
+    const leaving = state.events(identity, 0);
+    const staying = state.events(identity, 0);
+    if (!leaving.ok || !staying.ok) throw new Error('no stream');
+    expect(state.readers).toBe(2);
+    await leaving.value.cancel();
+    await state.call(identity, { tool: 'count_steps', args: { steps: 1, delayMs: 0 }, toolCallId: 'c1' });
+    expect(state.readers).toBe(1);
+    const text = new Response(staying.value).text();
+    await state.end(identity);
+    expect(await text).toContain('event: run.finished');
+    expect(state.readers).toBe(0);
+  });
+});
