@@ -2,8 +2,9 @@
 export interface Announcer {
   /** A start, a finish, a failure, a wait: said at the next write. */
   milestone(text: string): void;
-  /** A report: said at most once per `everyMs`, the latest one winning. */
-  progress(text: string): void;
+  /** A report: said at most once per `everyMs`, the latest one winning. The line's text is read
+   * only when it is said, so reports in between cost no formatting. */
+  progress(line: { readonly text: string }): void;
   /** Writes what is due into the region; called once per frame, and by the ticker. */
   flush(now: number): void;
 }
@@ -14,7 +15,7 @@ export interface Announcer {
  */
 export function createAnnouncer(region: HTMLElement, everyMs: number): Announcer {
   const due: string[] = [];
-  let waiting: string | undefined;
+  let waiting: { readonly text: string } | undefined;
   let lastProgress = Number.NEGATIVE_INFINITY;
   return {
     milestone(text) {
@@ -22,12 +23,12 @@ export function createAnnouncer(region: HTMLElement, everyMs: number): Announcer
       // A report queued before a finish would be stale after it.
       waiting = undefined;
     },
-    progress(text) {
-      waiting = text;
+    progress(line) {
+      waiting = line;
     },
     flush(now) {
       if (waiting !== undefined && now - lastProgress >= everyMs) {
-        due.push(waiting);
+        due.push(waiting.text);
         waiting = undefined;
         lastProgress = now;
       }

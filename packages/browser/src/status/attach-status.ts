@@ -106,6 +106,9 @@ export function attachStatus(
   const active = new Set<Entry>(); // in flight: what the ticker refreshes
   const dirty = new Set<Entry>(); // waiting for the next frame, one entry per call
   let frame = 0;
+  // What the summary and the toggle last showed, compared here rather than read back from the DOM.
+  let shownSummary = '';
+  let shownLabel = '';
   let ticker: ReturnType<typeof setInterval> | undefined;
   const schedule = () => {
     frame ||= view.requestAnimationFrame(flush);
@@ -116,6 +119,12 @@ export function attachStatus(
   };
   function flush(): void {
     frame = 0;
+    // A frame with nothing to write ends the keep-alive below.
+    if (!dirty.size) return;
+    // While events keep coming, the next frame is asked for from inside this one, before the
+    // writes: in Chromium under load, the first request of a frame blocked the main thread less
+    // here than from an event listener after the frame was drawn, or after the writes.
+    frame = view.requestAnimationFrame(flush);
     const at = now();
     for (const entry of dirty) {
       const parent = entry.line.endedAt === undefined ? lines : finished;
@@ -125,14 +134,15 @@ export function attachStatus(
     dirty.clear();
     const run = model.summary();
     const ended = run.done + run.failed + run.cancelled;
-    summary.hidden = run.total === 0;
-    if (summary.textContent !== run.text) summary.textContent = run.text;
-    fold.hidden = ended === 0;
+    // Reflected attributes are set only on a change: setting one to its value is still a write.
+    if (summary.hidden !== (run.total === 0)) summary.hidden = run.total === 0;
+    if (shownSummary !== run.text) summary.textContent = shownSummary = run.text;
+    if (fold.hidden !== (ended === 0)) fold.hidden = ended === 0;
     const label = model.text(run.failed ? 'finished.toggle.failed' : 'finished.toggle', {
       count: ended,
       failed: run.failed,
     });
-    if (toggle.textContent !== label) toggle.textContent = label;
+    if (shownLabel !== label) toggle.textContent = shownLabel = label;
     announcer.flush(at);
     // One ticker for every call, alive only while something is in flight.
     if (active.size && !ticker) ticker = view.setInterval(tick, 1000);
@@ -155,7 +165,7 @@ export function attachStatus(
       entry.state = line.state;
       announcer.milestone(line.text);
     } else {
-      announcer.progress(line.text);
+      announcer.progress(line);
     }
     if (line.endedAt === undefined) active.add(entry);
     else active.delete(entry);

@@ -3,10 +3,10 @@
  * properties listed in the package README, with defaults for light and dark schemes; a running
  * line pulses, and the toggle's arrow turns, unless motion is reduced.
  */
-export const statusCss = `.toolctx-status{--_fg:var(--toolctx-status-color,#1f1f1f);--_muted:var(--toolctx-status-muted-color,#474c52);--_bg:var(--toolctx-status-background,#fff);--_accent:var(--toolctx-status-accent-color,#0b57d0);--_failed:var(--toolctx-status-failed-color,#b3261e);--_warn:var(--toolctx-status-warning-color,#8a4b00);color-scheme:light dark;font:var(--toolctx-status-font,inherit);color:var(--_fg);background:var(--_bg);display:grid;gap:.35em}
+export const statusCss = `.toolctx-status{--_fg:var(--toolctx-status-color,#1f1f1f);--_muted:var(--toolctx-status-muted-color,#474c52);--_bg:var(--toolctx-status-background,#fff);--_accent:var(--toolctx-status-accent-color,#0b57d0);--_failed:var(--toolctx-status-failed-color,#b3261e);--_warn:var(--toolctx-status-warning-color,#8a4b00);color-scheme:light dark;font:var(--toolctx-status-font,inherit);color:var(--_fg);background:var(--_bg);display:flex;flex-direction:column;gap:.35em}
 @media (prefers-color-scheme:dark){.toolctx-status{--_fg:var(--toolctx-status-color,#e3e3e3);--_muted:var(--toolctx-status-muted-color,#a8adb3);--_bg:var(--toolctx-status-background,#1f1f1f);--_accent:var(--toolctx-status-accent-color,#a8c7fa);--_failed:var(--toolctx-status-failed-color,#f2b8b5);--_warn:var(--toolctx-status-warning-color,#f0c674)}}
 .toolctx-status__summary{font-weight:600}
-.toolctx-status__lines,.toolctx-status__finished{display:grid;gap:.25em}
+.toolctx-status__lines,.toolctx-status__finished{display:flex;flex-direction:column;gap:.25em}
 .toolctx-status__line{display:flex;flex-wrap:wrap;gap:.25em .6em;align-items:center;transition:opacity var(--toolctx-status-fade,.6s) ease}
 .toolctx-status__line::before{content:"";inline-size:.5em;block-size:.5em;border-radius:50%;background:var(--_muted)}
 .toolctx-status__line[data-state=running]::before{background:var(--_accent);animation:toolctx-pulse 1.6s ease-in-out infinite}
@@ -14,7 +14,7 @@ export const statusCss = `.toolctx-status{--_fg:var(--toolctx-status-color,#1f1f
 .toolctx-status__line[data-state=failed]::before{background:var(--_failed)}
 .toolctx-status__line:not([data-state=running],[data-state=pending]){opacity:var(--toolctx-status-ended-opacity,.85)}
 .toolctx-status__line[data-state=failed]{color:var(--_failed)}
-.toolctx-status__text{overflow-wrap:anywhere;white-space:pre-wrap;flex:1 1 12em}
+.toolctx-status__text{overflow-wrap:anywhere;white-space:pre-wrap;flex:1 1 12em;min-width:0}
 .toolctx-status__time{color:var(--_muted);font-variant-numeric:tabular-nums}
 .toolctx-status__note{color:var(--_warn);font-weight:600}
 .toolctx-status__bar{flex:1 0 100%;accent-color:var(--_accent);block-size:.5em}

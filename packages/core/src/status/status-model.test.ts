@@ -148,6 +148,28 @@ describe('the status model', () => {
   });
 });
 
+describe('the status model under a flood of reports', () => {
+  it('formats a line when its text is read, not per report, with the latest values', () => {
+    let fills = 0;
+    const status = createStatusModel({
+      templates: {
+        'tool.progress': (values) =>
+          `${++fills}: ${values.message} (${values.count}, ${values.done}/${values.total})`,
+      },
+    });
+    const line = status.apply(event('tool.started', 'c', { tool: 't' }))!;
+    for (let n = 1; n <= 1000; n++) {
+      status.apply(
+        event('tool.progress', 'c', { tool: 't', payload: { message: ` m${n} `, done: n, total: 1000 }, n }),
+      );
+    }
+    expect(fills).toBe(0);
+    expect(line.text).toBe('1: m1000 (1000, 1000/1000)');
+    expect(status.line('c')?.text).toBe('1: m1000 (1000, 1000/1000)');
+    expect(fills).toBe(1);
+  });
+});
+
 describe('the status model and waiting calls', () => {
   it('shows a call waiting for approval, then running again once decided', () => {
     const status = createStatusModel();

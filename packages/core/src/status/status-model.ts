@@ -61,7 +61,11 @@ export interface LineClock extends LineTiming {
 
 /** Options of `createStatusModel`. */
 export interface StatusModelOptions extends TimingOptions {
-  /** Replace any default template, add per-tool ones (`tool.<name>.progress`, …) or a language pack. */
+  /**
+   * Replace any default template, add per-tool ones (`tool.<name>.progress`, …) or a language pack.
+   * A line's text is filled when it is read, so a function template runs then, with the line's
+   * latest values, and not for reports nobody read.
+   */
   templates?: Templates;
   /** Longest message shown, in graphemes. Default 120. */
   maxMessageLength?: number;
@@ -88,8 +92,22 @@ export interface StatusModel {
 type MutableLine = { -readonly [K in keyof StatusLine]: StatusLine[K] };
 
 /**
+ * What a line last said, kept as plain data: `text` is filled from it when read, so a flood of
+ * reports costs a few field writes each and the formatting runs once per read (a frame, say).
+ */
+interface Said {
+  moment: Moment;
+  values: Omit<TemplateValues, 'tool'>;
+  /** The last report's message as sent (trimmed and cut when read); progress only. */
+  message?: string;
+  /** The text filled from the above, until the line says something new. */
+  text?: string;
+}
+
+/**
  * Creates the status model: a pure, incremental reducer from events to one line per call. It never
  * replays history, so a live run and a recording replayed into a fresh model give the same lines.
+ * Each event only updates plain data; a line's `text` is formatted when it is read, once per change.
  *
  * @example
  * ```ts
@@ -108,6 +126,7 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
   const max = options.maxMessageLength ?? 120;
   const { locale } = options;
   const byCall = new Map<string, MutableLine>();
+  const saidBy = new WeakMap<StatusLine, Said>();
   // Kept per transition so the run line costs the same at the thousandth call as at the first.
   const counts: Record<LineState, number> = { running: 0, pending: 0, done: 0, failed: 0, cancelled: 0 };
   const number = (value: number) => formatNumber(value, locale);
@@ -118,16 +137,22 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
     const callId = event.callId!;
     let line = byCall.get(callId);
     if (!line) {
+      const said: Said = { moment: 'started', values: {}, text: '' };
       line = {
         callId,
         tool,
         state: 'running',
-        text: '',
         reports: 0,
         startedAt: event.ts,
         lastReportAt: event.ts,
-      };
+      } as MutableLine;
+      // An own, enumerable getter, so a spread or a deep equal sees `text` like any field.
+      Object.defineProperty(line, 'text', {
+        enumerable: true,
+        get: () => (said.text ??= fill(line!, said)),
+      });
       if (event.parentId !== undefined) line.parentId = event.parentId;
+      saidBy.set(line, said);
       byCall.set(callId, line);
       counts.running++;
     }
@@ -141,9 +166,20 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
   }
 
   function say(line: MutableLine, moment: Moment, values: Omit<TemplateValues, 'tool'> = {}): void {
-    const generic = moment === 'progress' && values.message === undefined;
-    const template = pickTemplate(templates, line.tool, moment, generic);
-    line.text = fillTemplate(
+    const said = saidBy.get(line)!;
+    said.moment = moment;
+    said.values = values;
+    said.message = undefined;
+    said.text = undefined;
+  }
+
+  // Reads only what `say` and the progress case keep current: the line's tool, reports, done, total.
+  function fill(line: MutableLine, said: Said): string {
+    const message = said.message?.trim() ? cutMessage(said.message, max) : undefined;
+    const values = message === undefined ? said.values : { ...said.values, message };
+    const generic = said.moment === 'progress' && values.message === undefined;
+    const template = pickTemplate(templates, line.tool, said.moment, generic);
+    return fillTemplate(
       template,
       { tool: line.tool, count: line.reports, ...values, ...numbers(line) },
       number,
@@ -200,10 +236,11 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
           if (line.state !== 'running') return undefined;
           line.reports++;
           line.lastReportAt = event.ts;
-          const { message, done, total } = readPayload(data.payload);
-          if (done !== undefined) line.done = done;
-          if (total !== undefined) line.total = total;
-          say(line, 'progress', message === undefined ? {} : { message: cutMessage(message, max) });
+          // Plain data only: the message is trimmed, cut and filled in when the text is read.
+          const said = saidBy.get(line)!;
+          if (said.moment !== 'progress') say(line, 'progress');
+          said.message = readPayload(data.payload, line);
+          said.text = undefined;
           return line;
         }
         case 'tool.finished':
@@ -258,15 +295,14 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
   };
 }
 
-function readPayload(payload: unknown): { message?: string; done?: number; total?: number } {
-  if (typeof payload === 'string') return payload.trim() ? { message: payload } : {};
-  if (typeof payload !== 'object' || payload === null) return {};
+/** Takes `done` and `total` into the line and answers the message, without allocating. */
+function readPayload(payload: unknown, line: MutableLine): string | undefined {
+  if (typeof payload === 'string') return payload;
+  if (typeof payload !== 'object' || payload === null) return undefined;
   const { message, done, total } = payload as Record<string, unknown>;
-  return {
-    ...(typeof message === 'string' && message.trim() ? { message } : {}),
-    ...(isCount(done) ? { done } : {}),
-    ...(isCount(total) ? { total } : {}),
-  };
+  if (isCount(done)) line.done = done;
+  if (isCount(total)) line.total = total;
+  return typeof message === 'string' ? message : undefined;
 }
 
 function isCount(value: unknown): value is number {
