@@ -57,15 +57,28 @@ export async function withBenchPage(body) {
   }
 }
 
-/** Main-thread task time (ms) the page spent while `body` ran, from the DevTools metrics. */
+// DevTools metrics read around a round, in seconds: wall time of main-thread tasks, the main
+// thread's CPU time (what a shared machine's other load does not inflate), and where it went.
+const METRICS = {
+  busyMs: 'TaskDuration',
+  cpuMs: 'ThreadTime',
+  scriptMs: 'ScriptDuration',
+  styleMs: 'RecalcStyleDuration',
+  layoutMs: 'LayoutDuration',
+};
+
+/** Main-thread time (ms) the page spent while `body` ran, wall and CPU, from the DevTools metrics. */
 async function mainThreadMs(cdp, body) {
-  const taskMs = async () => {
+  const read = async () => {
     const { metrics } = await cdp.send('Performance.getMetrics');
-    return metrics.find((metric) => metric.name === 'TaskDuration').value * 1000;
+    const byName = new Map(metrics.map((metric) => [metric.name, metric.value]));
+    return Object.fromEntries(Object.entries(METRICS).map(([key, name]) => [key, byName.get(name) * 1000]));
   };
-  const before = await taskMs();
+  const before = await read();
   const result = await body();
-  return { ...result, busyMs: (await taskMs()) - before };
+  const after = await read();
+  const spent = Object.fromEntries(Object.keys(METRICS).map((key) => [key, after[key] - before[key]]));
+  return { ...result, ...spent };
 }
 
 /** (c) The widget's main-thread cost per frame: the same load with and without it, 3 rounds each. */

@@ -86,6 +86,17 @@ const { widget, idb } = await withBenchPage(async (page, cdp) => ({
 const perFrame = (withWidget) =>
   median(widget.filter((r) => r.withWidget === withWidget).map((r) => r.busyMs / r.frames));
 const widgetMs = perFrame(true) - perFrame(false);
+const cpuPerFrame = (withWidget) =>
+  median(widget.filter((r) => r.withWidget === withWidget).map((r) => r.cpuMs / r.frames));
+const widgetCpuMs = cpuPerFrame(true) - cpuPerFrame(false);
+row(
+  '(c) status widget, main-thread CPU',
+  `${cpuPerFrame(true).toFixed(2)} ms CPU/frame`,
+  `same load, no widget: ${cpuPerFrame(false).toFixed(2)} ms/frame`,
+  `widget ${widgetCpuMs.toFixed(2)} ms/frame`,
+  '≤ 2 ms/frame',
+  widgetCpuMs <= 2,
+);
 const maxWrites = Math.max(...widget.map((r) => r.maxWritesPerFrame));
 row(
   '(c) status widget, 50 calls × 10,000 reports/s',

@@ -85,6 +85,6 @@ describe('connectRun', () => {
     });
     await frames();
     expect(seen.some((text) => /^page \d+$/.test(text))).toBe(true);
-    expect(element.querySelector('progress')?.value).toBe(16);
+    expect(element.querySelector('[role=progressbar]')?.getAttribute('aria-valuenow')).toBe('16');
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cdp } from 'vitest/browser';
 import { z } from 'zod';
 import { attachStatus } from './attach-status.js';
-import { container, fakeSource, frames, lineTexts } from './test-helpers.js';
+import { barValues, container, fakeSource, frames, lineTexts, textSettled } from './test-helpers.js';
 
 afterEach(() => {
   document.body.replaceChildren();
@@ -19,7 +19,7 @@ describe('attachStatus', () => {
     await frames();
     expect(lineTexts(element)).toEqual(['`fetch` started…']);
     source.emit('tool.progress', 'c1', { tool: 'fetch', payload: { message: '  Page 3 of 9  ' }, n: 1 });
-    await frames();
+    await textSettled();
     expect(lineTexts(element)).toEqual(['Page 3 of 9']);
     const regions = element.querySelectorAll('[aria-live]');
     expect(regions).toHaveLength(1);
@@ -68,15 +68,47 @@ describe('attachStatus', () => {
     attachStatus(element, source);
     source.emit('tool.progress', 'a', { tool: 't', payload: { message: 'no numbers' }, n: 1 });
     await frames();
-    expect(element.querySelector('progress')).toBeNull();
+    expect(barValues(element)).toEqual([]);
     source.emit('tool.progress', 'a', { tool: 't', payload: { done: 3, total: 10 }, n: 2 });
-    await frames();
-    const bar = element.querySelector('progress');
-    expect([bar?.value, bar?.max]).toEqual([3, 10]);
+    await textSettled();
+    expect(barValues(element)).toEqual([[3, 10]]);
+    const fill = element.querySelector<HTMLElement>('.toolctx-status__fill')!;
+    expect(fill.style.transform).toBe('scaleX(0.3)');
     source.emit('tool.progress', 'a', { tool: 't', payload: { done: 7, total: 10 }, n: 3 });
+    await textSettled();
+    expect(barValues(element)).toEqual([[7, 10]]);
+  });
+
+  it('writes a running line at most every 100 ms, the latest last; a finish in the next frame', async () => {
+    const source = fakeSource();
+    const element = container();
+    attachStatus(element, source);
+    source.emit('tool.started', 'a', { tool: 't' });
     await frames();
-    expect(element.querySelectorAll('progress')).toHaveLength(1);
-    expect(element.querySelector('progress')?.value).toBe(7);
+    const writes: number[] = [];
+    new MutationObserver(() => writes.push(performance.now())).observe(
+      element.querySelector('.toolctx-status__text')!,
+      {
+        characterData: true,
+        subtree: true,
+      },
+    );
+    let n = 0;
+    const started = performance.now();
+    while (performance.now() - started < 500) {
+      source.emit('tool.progress', 'a', { tool: 't', payload: `r${++n}`, n });
+      await frames(1);
+    }
+    await textSettled();
+    expect(lineTexts(element)).toEqual([`r${n}`]);
+    // Each frame had news, yet the text changed at most 10 times a second (one frame of slack).
+    expect(writes.length).toBeGreaterThanOrEqual(3);
+    expect(writes.length).toBeLessThanOrEqual(7);
+    for (let i = 1; i < writes.length; i++) expect(writes[i]! - writes[i - 1]!).toBeGreaterThan(90);
+    source.emit('tool.progress', 'a', { tool: 't', payload: 'last report', n: ++n });
+    source.emit('tool.finished', 'a', { tool: 't', durationMs: 5 });
+    await frames(1);
+    expect(lineTexts(element)).toEqual(['`t` done']);
   });
 
   it('gives parallel calls of a local run a line each, then done, failed and cancelled end states', async () => {

@@ -1,6 +1,6 @@
-import { createStatusModel, type StatusLine, type StatusModelOptions } from '@toolctx/core';
+import { createStatusModel, lineTiming, type StatusLine, type StatusModelOptions } from '@toolctx/core';
 import { createAnnouncer } from './announcer.js';
-import { createLineView, type LineView } from './line-view.js';
+import { createLineView, type LineClocks, type LineView } from './line-view.js';
 import { listen, type StatusSource } from './status-source.js';
 import { statusCss } from './styles.js';
 
@@ -35,7 +35,10 @@ let widgets = 0;
  * per call in flight with its elapsed time, a note when it has been silent for `stallAfterMs` or its
  * timeout is near, a progress bar where a report has `done` and `total`, and the finished calls
  * folded behind a button that unfolds each with its outcome and duration. Text only, from templates.
- * The DOM is written at most once per animation frame however fast events arrive; one shared
+ * The DOM is written at most once per animation frame however fast events arrive, and a running
+ * line's text and bar at most once per 100 ms (the latest always follows within that time): nobody
+ * reads sixty changes a second, and each costs the page a layout or a style pass. A start, a finish, a
+ * failure, a cancel, a stall or timeout note, and folding are shown in the next frame. One shared
  * one-second ticker runs only while calls are in flight. A visually hidden `aria-live` region reads
  * out starts, waits, finishes and failures, and progress at most once per `announceEveryMs`.
  *
@@ -106,6 +109,11 @@ export function attachStatus(
   const active = new Set<Entry>(); // in flight: what the ticker refreshes
   const dirty = new Set<Entry>(); // waiting for the next frame, one entry per call
   let frame = 0;
+  let at = now(); // the event clock, read once per frame
+  const clocks: LineClocks = {
+    timing: (line) => lineTiming(line, at, options),
+    clock: (line) => model.clock(line, at),
+  };
   // What the summary and the toggle last showed, compared here rather than read back from the DOM.
   let shownSummary = '';
   let shownLabel = '';
@@ -125,13 +133,13 @@ export function attachStatus(
     // writes: in Chromium under load, the first request of a frame blocked the main thread less
     // here than from an event listener after the frame was drawn, or after the writes.
     frame = view.requestAnimationFrame(flush);
-    const at = now();
+    at = now();
     for (const entry of dirty) {
       const parent = entry.line.endedAt === undefined ? lines : finished;
       if (entry.view.row.parentNode !== parent) parent.append(entry.view.row);
-      entry.view.update(entry.line, model.clock(entry.line, at));
+      // A line whose text was held back stays dirty, so its latest text follows in a later frame.
+      if (entry.view.update(entry.line, at)) dirty.delete(entry);
     }
-    dirty.clear();
     const run = model.summary();
     const ended = run.done + run.failed + run.cancelled;
     // Reflected attributes are set only on a change: setting one to its value is still a write.
@@ -158,7 +166,7 @@ export function attachStatus(
     if (!line) return;
     let entry = entries.get(line.callId);
     if (!entry) {
-      entry = { line, view: createLineView(doc), state: line.state };
+      entry = { line, view: createLineView(doc, clocks), state: line.state };
       entries.set(line.callId, entry);
       announcer.milestone(line.text);
     } else if (entry.state !== line.state) {

@@ -1,9 +1,13 @@
-import type { LineClock, StatusLine } from '@toolctx/core';
+import type { LineClock, LineTiming, StatusLine } from '@toolctx/core';
 
 /** The DOM of one call's line, written only through text and attributes, never markup. */
 export interface LineView {
   readonly row: HTMLElement;
-  update(line: StatusLine, clock: LineClock): void;
+  /**
+   * Writes `line` as of `at` (ms, the widget's clock). Returns false when its text was held back by
+   * the throttle: the caller asks again in a later frame, so the latest text always appears.
+   */
+  update(line: StatusLine, at: number): boolean;
 }
 
 function part(doc: Document, tag: string, name: string): HTMLElement {
@@ -30,41 +34,90 @@ function textPart(doc: Document, name: string) {
   };
 }
 
+/**
+ * The shortest time between two writes of a running line's text and bar (message, counts, elapsed
+ * time, note). Nobody reads sixty changes a second, and each write costs the page a layout of the
+ * line (text) or a style pass (the bar's transform); the latest values follow within this time.
+ */
+export const TEXT_EVERY_MS = 100;
+
+/** Silence after which a reporting line counts as quiet again, and its dot pulses. */
+const QUIET_AFTER_MS = 1000;
+
+/** What a line view reads its clock through, so a held-back frame formats nothing. */
+export interface LineClocks {
+  /** Whether the call is stalled or its timeout near, with no formatting. */
+  timing(line: StatusLine): LineTiming;
+  /** The same moment with its words: elapsed time and note. */
+  clock(line: StatusLine): LineClock;
+}
+
+/** Sets an attribute only when it differs: setting one to its value is still a write. */
+function aria(node: HTMLElement, name: string, value: string): void {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
 /** Makes the elements of one line; `update` touches only what changed. */
-export function createLineView(doc: Document): LineView {
+export function createLineView(doc: Document, clocks: LineClocks): LineView {
   const row = part(doc, 'div', 'line');
   const text = textPart(doc, 'text');
   const note = textPart(doc, 'note');
   const time = textPart(doc, 'time');
   row.append(text.node, note.node, time.node);
-  let bar: HTMLProgressElement | undefined;
+  let bar: HTMLElement | undefined;
+  let fill: HTMLElement | undefined;
   let state = '';
   let flag = '';
-  let max = 0;
-  let value = -1;
+  let textAt = Number.NEGATIVE_INFINITY;
+  let scale = -1;
+  let reporting = false;
   return {
     row,
-    update(line, clock) {
+    update(line, at) {
+      const timing = clocks.timing(line);
+      const now = timing.nearTimeout ? 'timeout' : timing.stalled ? 'stalled' : '';
+      // A change of state or of note is news: shown in this frame, whatever the throttle says.
+      const news = state !== line.state || flag !== now;
       if (state !== line.state) row.dataset.state = state = line.state;
-      const now = clock.nearTimeout ? 'timeout' : clock.stalled ? 'stalled' : '';
       if (flag !== now) {
         flag = now;
         if (flag) row.dataset.note = flag;
         else delete row.dataset.note;
       }
+      if (!news && at - textAt < TEXT_EVERY_MS) return false;
+      // A line whose reports keep coming shows it is alive by its text; its dot pulses only when quiet.
+      const busy = line.reports > 0 && timing.silentMs < QUIET_AFTER_MS;
+      if (reporting !== busy) {
+        reporting = busy;
+        row.toggleAttribute('data-reporting', busy);
+      }
+      const { done, total } = line;
+      if (done !== undefined && total) {
+        if (!bar || !fill) {
+          bar = part(doc, 'div', 'bar');
+          bar.setAttribute('role', 'progressbar');
+          bar.setAttribute('aria-label', line.tool);
+          fill = bar.appendChild(part(doc, 'div', 'fill'));
+          row.append(bar);
+        }
+        // A transform moves the fill without a layout.
+        const shown = Math.min(Math.max(done / total, 0), 1);
+        if (scale !== shown) {
+          scale = shown;
+          fill.style.transform = `scaleX(${shown})`;
+        }
+      }
+      textAt = at;
+      const clock = clocks.clock(line);
       text.set(line.text);
       note.set(clock.note);
       time.set(clock.elapsed);
-      const { done, total } = line;
-      if (done === undefined || !total) return;
-      if (!bar) {
-        bar = part(doc, 'progress', 'bar') as HTMLProgressElement;
-        bar.setAttribute('aria-label', line.tool);
-        row.append(bar);
+      // What screen readers get of the bar follows the text's pace.
+      if (bar && done !== undefined && total) {
+        aria(bar, 'aria-valuemax', String(total));
+        aria(bar, 'aria-valuenow', String(Math.min(done, total)));
       }
-      if (max !== total) bar.max = max = total;
-      const shown = Math.min(done, total);
-      if (value !== shown) bar.value = value = shown;
+      return true;
     },
   };
 }

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { attachStatus } from './attach-status.js';
 import { defineStatusElement, type StatusElement } from './status-element.js';
-import { container, frames, lineTexts } from './test-helpers.js';
+import { barValues, container, frames, lineTexts } from './test-helpers.js';
 
 afterEach(() => {
   document.body.replaceChildren();
@@ -48,7 +48,7 @@ describe('what attachStatus can watch', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     await frames();
     expect(lineTexts(element)).toEqual(['`steps` done', '`steps` done']);
-    const bars = [...element.querySelectorAll('progress')].map((bar) => [bar.value, bar.max]);
+    const bars = barValues(element);
     expect(bars.sort()).toEqual([
       [2, 2],
       [3, 3],

@@ -25,6 +25,20 @@ export async function frames(count = 2): Promise<void> {
   for (let i = 0; i < count; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
 }
 
+/** Resolves once a running line's held-back text is due (the widget writes it at most every 100 ms). */
+export async function textSettled(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 110));
+  await frames();
+}
+
+/** The bars shown in `root`, as [value, max]. */
+export function barValues(root: ParentNode): number[][] {
+  return [...root.querySelectorAll('[role=progressbar]')].map((bar) => [
+    Number(bar.getAttribute('aria-valuenow')),
+    Number(bar.getAttribute('aria-valuemax')),
+  ]);
+}
+
 /** A fresh container in the page. */
 export function container(): HTMLElement {
   const element = document.createElement('section');
