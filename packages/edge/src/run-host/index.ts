@@ -7,5 +7,5 @@ export {
 } from './run-directory.js';
 export { createRunHost, type RunHostClass, RunHostObject, type RunHostOptions } from './run-host.js';
 export type { RunRecord } from './run-log.js';
-export { createMemoryRunStorage, type RunStorage } from './run-storage.js';
+export { createMemoryRunStorage, type RunStorage, type RunStorageListOptions } from './run-storage.js';
 export type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';

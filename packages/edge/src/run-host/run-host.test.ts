@@ -104,6 +104,21 @@ describe('the Durable Object run host, through the Worker', () => {
     ]);
   });
 
+  it('keeps the record and one key per event in the object, nothing else', async () => {
+    const runId = await startRun();
+    await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1, delayMs: 0 } });
+    const keys = await runInDurableObject(hostOf(runId), (_host, state) =>
+      [...state.storage.kv.list()].map(([key]) => key),
+    );
+    expect(keys).toEqual([
+      'e:000000000000001',
+      'e:000000000000002',
+      'e:000000000000003',
+      'e:000000000000004',
+      'run',
+    ]);
+  });
+
   it('the idle alarm ends the run; a call after that is a 409', async () => {
     const runId = await startRun();
     expect(await runDurableObjectAlarm(hostOf(runId))).toBe(true);

@@ -5,6 +5,19 @@ import { createMemoryRunStorage } from './run-storage.js';
 
 const event = (seq: number): ToolEvent => ({ type: 'custom.tick', seq, ts: 0, data: { seq } });
 
+describe('createMemoryRunStorage', () => {
+  it('lists by prefix from start, in key order or reversed, at most limit entries', () => {
+    const storage = createMemoryRunStorage();
+    for (const key of ['b:2', 'a:1', 'b:1', 'b:3']) storage.put(key, key);
+    const keys = (options: Parameters<typeof storage.list>[0]) =>
+      [...storage.list(options)].map(([key]) => key);
+    expect(keys({ prefix: 'b:' })).toEqual(['b:1', 'b:2', 'b:3']);
+    expect(keys({ prefix: 'b:', start: 'b:2' })).toEqual(['b:2', 'b:3']);
+    expect(keys({ prefix: 'b:', reverse: true, limit: 1 })).toEqual(['b:3']);
+    expect(keys({ limit: 2 })).toEqual(['a:1', 'b:1']);
+  });
+});
+
 describe('RunLog', () => {
   it('keeps the last maxEvents events, in seq order, and reads after any kept point', () => {
     const log = new RunLog(createMemoryRunStorage(), 3);
@@ -27,6 +40,23 @@ describe('RunLog', () => {
     const first = new RunLog(storage, 10);
     for (let seq = 1; seq <= 4; seq++) first.append(event(seq));
     expect(new RunLog(storage, 10).latest).toBe(4);
+  });
+
+  it('writes one key per event and nothing else, and trims by deleting the oldest', () => {
+    const storage = createMemoryRunStorage();
+    const log = new RunLog(storage, 3);
+    for (let seq = 1; seq <= 5; seq++) log.append(event(seq));
+    const keys = [...storage.list({})].map(([key]) => key);
+    expect(keys).toEqual(['e:000000000000003', 'e:000000000000004', 'e:000000000000005']);
+  });
+
+  it('reads its latest seq back from the last event kept, after trimming', () => {
+    const storage = createMemoryRunStorage();
+    const first = new RunLog(storage, 2);
+    for (let seq = 1; seq <= 12; seq++) first.append(event(seq));
+    const restarted = new RunLog(storage, 2);
+    expect([restarted.latest, restarted.oldest]).toEqual([12, 11]);
+    expect(restarted.after(10).map((e) => e.seq)).toEqual([11, 12]);
   });
 
   it('refuses a bound that is not a positive integer', () => {

@@ -22,16 +22,19 @@ export interface RunRecord {
 }
 
 const recordKey = 'run';
-const latestKey = 'latest';
 const eventPrefix = 'e:';
 const eventKey = (seq: number) => `${eventPrefix}${String(seq).padStart(15, '0')}`;
 
 /**
  * A run's record and its bounded event log, in a {@link RunStorage}: the last `maxEvents` events
- * are kept, each under a key that sorts by `seq`. Appending costs the same however long the run.
+ * are kept, each under a key that sorts by `seq`. Appending costs the same however long the run:
+ * one put and, once the log is full, one delete. The latest `seq` is not stored apart: it is the
+ * last event's key, read once per host, since a key written with every event doubled the writes
+ * per call. The record is kept in memory after its first read, since a host is the only writer.
  */
 export class RunLog {
   private latestSeq: number | undefined;
+  private cachedRecord: RunRecord | undefined;
 
   constructor(
     private readonly storage: RunStorage,
@@ -42,16 +45,21 @@ export class RunLog {
   }
 
   get record(): RunRecord | undefined {
-    return this.storage.get<RunRecord>(recordKey);
+    this.cachedRecord ??= this.storage.get<RunRecord>(recordKey);
+    return this.cachedRecord;
   }
 
   set record(record: RunRecord) {
     this.storage.put(recordKey, record);
+    this.cachedRecord = record;
   }
 
   /** The `seq` of the last event kept (0 before any). */
   get latest(): number {
-    this.latestSeq ??= this.storage.get<number>(latestKey) ?? 0;
+    if (this.latestSeq === undefined) {
+      const [last] = this.storage.list<ToolEvent>({ prefix: eventPrefix, reverse: true, limit: 1 });
+      this.latestSeq = last ? last[1].seq : 0;
+    }
     return this.latestSeq;
   }
 
@@ -62,7 +70,6 @@ export class RunLog {
 
   append(event: ToolEvent): void {
     this.storage.put(eventKey(event.seq), event);
-    this.storage.put(latestKey, event.seq);
     this.latestSeq = event.seq;
     const dropped = event.seq - this.maxEvents;
     if (dropped >= 1) this.storage.delete(eventKey(dropped));

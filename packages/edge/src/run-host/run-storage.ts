@@ -18,8 +18,27 @@ export interface RunStorage {
   put<T>(key: string, value: T): void;
   /** Removes `key`; whether it was there. */
   delete(key: string): boolean;
-  /** Entries in key order, from `start` on, whose keys begin with `prefix`. */
-  list<T = unknown>(options: { start?: string; prefix?: string }): Iterable<[string, T]>;
+  /**
+   * Entries whose keys begin with `prefix`, from `start` on, in key order (descending with
+   * `reverse`), at most `limit` of them.
+   */
+  list<T = unknown>(options: RunStorageListOptions): Iterable<[string, T]>;
+}
+
+/**
+ * What {@link RunStorage.list} selects: the subset of a Durable Object's `SyncKvListOptions` a run log uses.
+ *
+ * @example
+ * ```ts
+ * import type { RunStorageListOptions } from '@toolctx/edge';
+ * const last: RunStorageListOptions = { prefix: 'e:', reverse: true, limit: 1 };
+ * ```
+ */
+export interface RunStorageListOptions {
+  start?: string;
+  prefix?: string;
+  reverse?: boolean;
+  limit?: number;
 }
 
 /**
@@ -40,9 +59,10 @@ export function createMemoryRunStorage(): RunStorage {
     get: <T>(key: string) => entries.get(key) as T | undefined,
     put: (key, value) => void entries.set(key, value),
     delete: (key) => entries.delete(key),
-    *list<T>({ start = '', prefix = '' }: { start?: string; prefix?: string }): Iterable<[string, T]> {
+    *list<T>({ start = '', prefix = '', reverse = false, limit = Infinity }: RunStorageListOptions) {
       const keys = [...entries.keys()].filter((key) => key >= start && key.startsWith(prefix)).sort();
-      for (const key of keys) yield [key, entries.get(key) as T];
+      if (reverse) keys.reverse();
+      for (const key of keys.slice(0, limit)) yield [key, entries.get(key) as T] as [string, T];
     },
   };
 }
