@@ -1,18 +1,16 @@
 // The bench command (`pnpm bench` at the root): runs every benchmark, each against its baseline
-// in this same process, prints the table and writes BENCHMARKS.md at the repository root. Not part
+// in one process (each Node benchmark in a fresh one: isolated.mjs), prints the table and writes BENCHMARKS.md at the repository root. Not part
 // of the test command (sizes.mjs is, for the budgets).
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { callOverhead, growth } from './call-overhead.mjs';
 import { idbStore, widgetCost, withBenchPage } from './chromium.mjs';
 import { httpDoor } from './http-door.mjs';
+import { isolated } from './isolated.mjs';
 import { kvR2Store } from './kv-r2-store.mjs';
 import { median, perSecond, us } from './measure.mjs';
-import { memoryStore } from './memory-store.mjs';
-import { progressRate } from './progress-rate.mjs';
 import { measureBundles, sizeTable } from './sizes.mjs';
 import { withBenchWorker } from './workerd.mjs';
 
@@ -32,7 +30,7 @@ const row = (benchmark, measured, baseline, result, goal, met) =>
 
 const load = loadavg()[0];
 console.error('(a) per-call overhead…');
-const call = await callOverhead();
+const call = await isolated('call-overhead.mjs', 'callOverhead');
 const overhead = call.toolctx - call.direct;
 row(
   '(a) `run.call`, trivial tool, recording sink',
@@ -60,7 +58,7 @@ row(
 );
 
 console.error('(b) progress rate…');
-const progress = await progressRate();
+const progress = await isolated('progress-rate.mjs', 'progressRate');
 row(
   '(b) `ctx.progress`, no listener',
   perSecond(1e9 / progress.none),
@@ -120,7 +118,8 @@ const storeRow = (name, r, rawName, digits) =>
     '≥ 0.8',
     r.raw / r.store >= 0.8,
   );
-for (const r of await memoryStore(SIZES)) storeRow('memory store', r, 'Map + copy', 3);
+for (const r of await isolated('memory-store.mjs', 'memoryStore', SIZES))
+  storeRow('memory store', r, 'Map + copy', 3);
 for (const r of idb) storeRow('IndexedDB store', r, 'raw idb', 2);
 
 console.error('(d, e) workerd…');
@@ -152,7 +151,7 @@ row(
 );
 
 console.error('(f) growth…');
-const grown = await growth();
+const grown = await isolated('call-overhead.mjs', 'growth');
 for (const g of grown) {
   row(
     `(f) \`run.call\` after ${g.earlier.toLocaleString('en')} events`,
@@ -168,7 +167,7 @@ console.error('sizes…');
 const sizes = sizeTable(await measureBundles());
 
 const machine = [
-  `- Machine: ${cpus()[0].model}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; load average ${load.toFixed(1)} at the start${load > 2 ? ': the machine was busy with other work, so absolute times are inflated' : ''}. The ratios (both sides measured in the same process, minutes apart) are the figures to compare across machines.`,
+  `- Machine: ${cpus()[0].model}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; load average ${load.toFixed(1)} at the start${load > 2 ? ': the machine was busy with other work, so absolute times are inflated' : ''}. The ratios (both sides measured in the same process, seconds apart) are the figures to compare across machines; each Node benchmark runs in a fresh process of its own, so none inherits another's JIT state or heap.`,
   `- Node ${process.versions.node}, V8 ${process.versions.v8}; Chromium ${execSync('/usr/bin/chromium --version 2>/dev/null').toString().trim()}; zod ${version('zod')}, @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}, idb ${version('idb')}, esbuild ${version('esbuild')}, playwright-core ${version('playwright-core')}; miniflare ${version('miniflare')} (workerd ${workerdVersion()}), hono ${version('hono')}, autocannon ${version('autocannon')}.`,
   `- Run on ${new Date().toISOString().slice(0, 10)} with \`pnpm bench\`. Medians over repeats after a warm-up.`,
 ].join('\n');
