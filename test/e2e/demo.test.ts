@@ -43,9 +43,10 @@ async function progressOf(side: SideName, total: number, atLeast: number) {
       const text = root.querySelector('[data-role="status"]')?.textContent ?? '';
       const item = Number(new RegExp(`Checked item (\\d+) of ${total}`).exec(text)?.[1] ?? 0);
       if (item < atLeast) return undefined;
-      const bar = root.querySelector('progress');
+      const bar = root.querySelector('[role="progressbar"]');
       const result = (root.querySelector('[data-role="result"]') as HTMLElement).dataset.state;
-      return { item, result, bar: bar && { value: bar.value, max: bar.max } };
+      const aria = (name: string) => Number(bar?.getAttribute(name));
+      return { item, result, bar: bar && { value: aria('aria-valuenow'), max: aria('aria-valuemax') } };
     },
     { selector: `[data-side="${side}"]`, total, atLeast },
     { timeout: 20_000 },
