@@ -111,6 +111,22 @@ describe('attachStatus', () => {
     expect(lineTexts(element)).toEqual(['`t` done']);
   });
 
+  it('folds finished lines in the order the calls ended, a line whose text was held back too', async () => {
+    const source = fakeSource();
+    const element = container();
+    attachStatus(element, source);
+    source.emit('tool.started', 'a', { tool: 'first' });
+    source.emit('tool.started', 'b', { tool: 'second' });
+    await frames();
+    // Within 100 ms of its last write, so b's text is held back and b stays queued for a later frame.
+    source.emit('tool.progress', 'b', { tool: 'second', payload: 'held back', n: 1 });
+    await frames(1);
+    source.emit('tool.finished', 'a', { tool: 'first', durationMs: 1 });
+    source.emit('tool.finished', 'b', { tool: 'second', durationMs: 1 });
+    await frames();
+    expect(lineTexts(element)).toEqual(['`first` done', '`second` done']);
+  });
+
   it('gives parallel calls of a local run a line each, then done, failed and cancelled end states', async () => {
     const gates: Record<string, () => void> = {};
     const step = defineTool({
@@ -146,8 +162,8 @@ describe('attachStatus', () => {
     await results;
     await frames();
     // Finished rows fold in the order they ended; the cancel lands first.
-    expect(states().sort()).toEqual(['cancelled', 'done', 'failed']);
-    expect(lineTexts(element).sort()).toEqual([
+    expect(states()).toEqual(['cancelled', 'done', 'failed']);
+    expect(lineTexts(element)).toEqual([
       '`step` cancelled',
       '`step` done',
       '`step` failed: Could not finish b.',

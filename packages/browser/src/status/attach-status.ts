@@ -176,7 +176,12 @@ export function attachStatus(
       announcer.progress(line);
     }
     if (line.endedAt === undefined) active.add(entry);
-    else active.delete(entry);
+    else {
+      active.delete(entry);
+      // Out and in again, so the next frame moves finished rows to the fold in the order the calls
+      // ended, whatever frame a held-back line was first marked in.
+      dirty.delete(entry);
+    }
     dirty.add(entry);
     schedule();
   });
