@@ -4,6 +4,7 @@ import { attachStatus, createIdbArtifactStore } from '@toolctx/browser';
 import { createRuntime, defineTool } from '@toolctx/core';
 import { openDB } from 'idb';
 import { z } from 'zod';
+import { interleaved } from './measure.mjs';
 
 const CALLS = 50;
 const REPORTS_PER_SECOND = 10_000;
@@ -97,18 +98,9 @@ window.benchIdb = async (bytes, repeats) => {
     raw: () => rawPutGet(raw, data),
     hashed: () => rawPutGet(raw, data, sha256),
   };
-  const samples = { store: [], raw: [], hashed: [] };
-  for (const body of Object.values(bodies)) await body();
-  for (let i = 0; i < repeats; i++) {
-    for (const [name, body] of Object.entries(bodies)) {
-      const started = performance.now();
-      await body();
-      samples[name].push(performance.now() - started);
-    }
-  }
+  const times = await interleaved(bodies, repeats);
   raw.close();
-  const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
-  return { store: median(samples.store), raw: median(samples.raw), hashed: median(samples.hashed) };
+  return times;
 };
 
 async function rawPutGet(db, data, digest) {

@@ -24,6 +24,24 @@ export async function nsPerOp(body, { n = 20_000, repeats = 7 } = {}) {
   return median(samples);
 }
 
+/**
+ * Median milliseconds of each body over `repeats`, after one warm-up each. The bodies take turns
+ * within every repeat, so a slow patch of a shared machine falls on all of them alike. Runs in
+ * Node and in the bench page alike.
+ */
+export async function interleaved(bodies, repeats) {
+  const samples = Object.fromEntries(Object.keys(bodies).map((name) => [name, []]));
+  for (const body of Object.values(bodies)) await body();
+  for (let i = 0; i < repeats; i++) {
+    for (const [name, body] of Object.entries(bodies)) {
+      const started = performance.now();
+      await body();
+      samples[name].push(performance.now() - started);
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
+}
+
 export const us = (ns) => `${(ns / 1000).toFixed(3)} µs`;
 export const perSecond = (ns) => `${formatCount(1e9 / ns)}/s`;
 export function formatCount(n) {

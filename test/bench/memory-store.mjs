@@ -2,29 +2,12 @@
 // caller cannot change what was stored, and the bytes back out) and, as a second baseline, the
 // same Map plus what the artifact contract itself demands: a sha-256 digest on put, verified on get.
 import { createMemoryArtifactStore } from '@toolctx/core';
-import { median } from './measure.mjs';
+import { interleaved } from './measure.mjs';
 
 const scope = { tenant: 'bench', principal: 'bench', conversation: 'bench' };
 
 const sha256 = (bytes) => crypto.subtle.digest('SHA-256', bytes);
 const same = (a, b) => Buffer.from(a).equals(Buffer.from(b));
-
-/**
- * Median milliseconds of each body over `repeats`, after one warm-up each. The bodies take turns
- * within every repeat, so a slow patch of a shared machine falls on all of them alike.
- */
-export async function interleaved(bodies, repeats) {
-  const samples = Object.fromEntries(Object.keys(bodies).map((name) => [name, []]));
-  for (const body of Object.values(bodies)) await body();
-  for (let i = 0; i < repeats; i++) {
-    for (const [name, body] of Object.entries(bodies)) {
-      const started = performance.now();
-      await body();
-      samples[name].push(performance.now() - started);
-    }
-  }
-  return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
-}
 
 export async function memoryStore(sizes) {
   const rows = [];

@@ -7,7 +7,6 @@ import type { CallFacts, RunFacts, RunStats } from '../context/create-context.js
 import type { CallRequest, Identity, RunLedger, ToolDispatch, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import type { EventLog, RunEvents } from '../events/event-log.js';
-import { budgetCheck } from '../ledger/budget-check.js';
 import { splitBudget } from '../output/split-budget.js';
 import { allowedInPhase, type Phase } from '../policy/phase.js';
 import { createTeardownRegistry, type TeardownRegistry } from '../teardown/teardown-registry.js';
@@ -29,6 +28,7 @@ import {
   scopeFor,
   unknownApproval,
 } from './run-facts.js';
+import { bindRunLedger } from './run-ledger.js';
 import type { RuntimeServices } from './services.js';
 import { cachedResult, cacheKeyFor, storeResult } from './tool-cache.js';
 
@@ -65,7 +65,6 @@ export class RunImpl implements RunFacts {
   private readonly maxUsd: number | undefined;
   private iterations = 0;
   private calls = 0;
-  private budgetWarned = false;
   private finished: Promise<void> | undefined;
   /** Made when `signal` is first read: an AbortController costs microseconds, a run at a door may last one call. */
   private controller: AbortController | undefined;
@@ -88,7 +87,8 @@ export class RunImpl implements RunFacts {
     this.scope = scopeFor(this.identity, runId);
     this.workspace = options.workspace ?? services.workspace;
     this.maxUsd = options.maxUsd;
-    this.ledger = services.ledger && this.bindLedger();
+    this.ledger =
+      services.ledger && bindRunLedger(services.ledger, runId ?? `frame_${nextCallId()}`, this.maxUsd, log);
     this.teardown = createTeardownRegistry({
       honours: services.door.teardownScopes,
       doorName: services.door.name,
@@ -432,24 +432,6 @@ export class RunImpl implements RunFacts {
         if (parent.settled) return Promise.resolve({ ok: false, error: parentEnded });
         return this.start(request, call.iteration, this.services.outputBudgetBytes, parent, call.toolCallId);
       },
-    };
-  }
-
-  private bindLedger(): RunLedger {
-    const ledger = this.services.ledger!;
-    const runId = this.runId ?? `frame_${nextCallId()}`;
-    return {
-      record: async (entry) => {
-        await ledger.record({ ...entry, runId });
-        if (this.maxUsd === undefined) return;
-        const spentUsd = await ledger.totalUsd(runId);
-        const verdict = budgetCheck({ spentUsd, maxUsd: this.maxUsd });
-        if (verdict === 'warning' && !this.budgetWarned) {
-          this.budgetWarned = true;
-          this.log.emit('budget.warning', { spentUsd, maxUsd: this.maxUsd });
-        }
-      },
-      totalUsd: () => ledger.totalUsd(runId),
     };
   }
 
