@@ -1,7 +1,7 @@
 // (d) the memory artifact store against a raw Map doing the same put and get (a copy in, so the
 // caller cannot change what was stored, and the bytes back out) and, as a second baseline, the
 // same Map plus what the artifact contract itself demands: a sha-256 digest on put, verified on get.
-import { createMemoryArtifactStore } from '@toolctx/core';
+import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { interleaved } from './measure.mjs';
 
 const scope = { tenant: 'bench', principal: 'bench', conversation: 'bench' };

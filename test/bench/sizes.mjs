@@ -17,18 +17,15 @@ const workerBuild = {
 
 const widget = browserBudgets.find((budget) => budget.name === 'status widget');
 
-/**
- * Every bundle measured. `maxBytes` is the ceiling the test command enforces; `goalBytes`, where it
- * differs, is the goal of issue 10 that is not met yet (the table says so) — the ceiling then stops
- * it growing, and comes down to the goal once the bundle does.
- */
+/** Every bundle measured; `maxBytes` is the budget the test command enforces (issue 10). */
 export const bundles = [
-  // zod is a dev dependency of core (the user's tools bring it), so it is left out.
+  // zod is a dev dependency of core (the user's tools bring it), so it is left out. The main entry
+  // is the runtime and the contract types; the guards only some calls meet (ctx.fetch's egress
+  // guard, artifact wants, credentials, the output spill) load on first use, in chunks of their own.
   {
-    name: '@toolctx/core (whole main entry)',
+    name: '@toolctx/core (main entry: the runtime)',
     entry: 'packages/core/src/index.ts',
-    maxBytes: 26 * KiB, // 24.95 KiB after the door suite, artifact routes and status work landed
-    goalBytes: 15 * KiB,
+    maxBytes: 15 * KiB,
     options: { external: ['zod'] },
   },
   {
@@ -36,6 +33,10 @@ export const bundles = [
     contents: "export { createRuntime, defineTool } from './packages/core/src/index.ts';",
     options: { external: ['zod'] },
   },
+  { name: '@toolctx/core/status', entry: 'packages/core/src/status/index.ts' },
+  { name: '@toolctx/core/memory', entry: 'packages/core/src/memory/index.ts' },
+  { name: '@toolctx/core/ports', entry: 'packages/core/src/ports/index.ts' },
+  { name: '@toolctx/core/guards', entry: 'packages/core/src/guards/index.ts' },
   {
     name: '@toolctx/browser/status (widget)',
     entry: fileURLToPath(new URL(widget.entry, new URL('../../packages/browser/scripts/', import.meta.url))),
@@ -48,7 +49,8 @@ export const bundles = [
     name: 'example Worker (edge/src/worker.ts)',
     entry: 'packages/edge/src/worker.ts',
     maxBytes: 300 * KiB,
-    options: workerBuild,
+    // wrangler bundles a Worker into one file: code behind import() is inlined, not split.
+    options: { ...workerBuild, splitting: false },
   },
 ];
 
@@ -56,21 +58,20 @@ export const bundles = [
 export async function measureBundles() {
   const rows = [];
   for (const bundle of bundles) {
-    const { minBytes, gzipBytes, metafile } = bundle.contents
+    const { minBytes, gzipBytes, lazyGzipBytes, entryOutput } = bundle.contents
       ? await minGzipSize(undefined, {
           ...bundle.options,
           entryPoints: undefined,
           stdin: { contents: bundle.contents, resolveDir: root(''), loader: 'ts' },
         })
       : await minGzipSize(bundle.entry.startsWith('/') ? bundle.entry : root(bundle.entry), bundle.options);
-    rows.push({ ...bundle, minBytes, gzipBytes, heaviest: heaviestPackages(metafile) });
+    rows.push({ ...bundle, minBytes, gzipBytes, lazyGzipBytes, heaviest: heaviestPackages(entryOutput) });
   }
   return rows;
 }
 
 /** The shares of the minified output the three heaviest packages (or our folders) make up. */
-function heaviestPackages(metafile) {
-  const [output] = Object.values(metafile.outputs);
+function heaviestPackages(output) {
   const byPackage = new Map();
   let total = 0;
   for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
@@ -90,21 +91,14 @@ function heaviestPackages(metafile) {
 
 export function sizeTable(rows) {
   const lines = [
-    '| bundle | min | min+gzip | enforced ceiling | goal | verdict | largest parts (share of min) |',
+    '| bundle | min | min+gzip | loaded on first use (min+gzip) | budget | verdict | largest parts (share of min) |',
     '|---|---:|---:|---:|---:|---|---|',
   ];
   for (const row of rows) {
-    const goal = row.goalBytes ?? row.maxBytes;
-    const verdict = !row.maxBytes
-      ? ''
-      : row.gzipBytes > row.maxBytes
-        ? '**OVER the ceiling**'
-        : row.gzipBytes > goal
-          ? 'goal missed'
-          : 'within';
+    const verdict = !row.maxBytes ? '' : row.gzipBytes > row.maxBytes ? '**OVER budget**' : 'within';
     lines.push(
-      `| ${row.name} | ${kib(row.minBytes)} | ${kib(row.gzipBytes)} | ${row.maxBytes ? kib(row.maxBytes) : '—'} | ` +
-        `${goal ? kib(goal) : '—'} | ${verdict} | ${row.heaviest} |`,
+      `| ${row.name} | ${kib(row.minBytes)} | ${kib(row.gzipBytes)} | ${row.lazyGzipBytes ? kib(row.lazyGzipBytes) : '—'} | ` +
+        `${row.maxBytes ? kib(row.maxBytes) : '—'} | ${verdict} | ${row.heaviest} |`,
     );
   }
   return lines.join('\n');

@@ -1,7 +1,8 @@
 // The secret-hygiene scenario: a runtime that holds a planted credential value and hands out a
 // planted authorization URL, with tools that misuse the credential the ways a tool author might
 // by accident. Shared by the in-process test and the Worker (worker.ts) so both run the same tools.
-import { type CredentialProvider, createRuntime, defineTool, staticCredentials } from '@toolctx/core';
+import { type CredentialProvider, createRuntime, defineTool } from '@toolctx/core';
+import { staticCredentials } from '@toolctx/core/memory';
 import { z } from 'zod';
 
 export const SECRET = 'sk-PLANTED-7f3a9c1e5b';

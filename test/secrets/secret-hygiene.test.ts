@@ -2,8 +2,9 @@ import { SELF } from 'cloudflare:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createStatusModel, type ToolEvent } from '@toolctx/core';
+import type { ToolEvent } from '@toolctx/core';
 import { serveMcp } from '@toolctx/core/mcp';
+import { createStatusModel } from '@toolctx/core/status';
 import { describe, expect, it } from 'vitest';
 import { deliveredUrls, leaksIn, scenarioCalls, scenarioRuntime } from './scenario.js';
 

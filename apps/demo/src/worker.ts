@@ -1,6 +1,7 @@
 // The demo Worker: serves the page (static assets built by vite) and, under /api, the same tools
 // the page runs in its Web Worker, through the HTTP+SSE door with one Durable Object per run.
-import { createMemoryApprovalPort, createRuntime, type Identity, staticCredentials } from '@toolctx/core';
+import { createRuntime, type Identity } from '@toolctx/core';
+import { createMemoryApprovalPort, staticCredentials } from '@toolctx/core/memory';
 import {
   createKvR2ArtifactStore,
   createRunHost,

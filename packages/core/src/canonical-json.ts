@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { canonicalJson } from '@toolctx/core';
+ * import { canonicalJson } from '@toolctx/core/ports';
  * canonicalJson({ b: 1, a: [2, { d: 3, c: 4 }] }); // '{"a":[2,{"c":4,"d":3}],"b":1}'
  * ```
  */
@@ -22,7 +22,7 @@ export function canonicalJson(value: unknown): string {
  *
  * @example
  * ```ts
- * import { sha256Hex } from '@toolctx/core';
+ * import { sha256Hex } from '@toolctx/core/ports';
  * await sha256Hex('abc'); // 'ba7816bf…'
  * ```
  */

@@ -2,7 +2,11 @@
  * `@toolctx/core`: the execution context for AI-agent tool calls, on web standards only.
  *
  * Define tools with {@link defineTool}, serve them with {@link createRuntime}, call them through
- * a run, and watch what they do through the run's events and {@link createStatusModel}.
+ * a run, and watch what they do through the run's events. This entry is the runtime and every
+ * contract type; the rest ships apart so a page pays only for what it imports:
+ * `@toolctx/core/status` (the live-status model), `@toolctx/core/memory` (in-memory ports),
+ * `@toolctx/core/ports` (helpers for writing a port), `@toolctx/core/guards` (the runtime's checks,
+ * usable on their own), `@toolctx/core/mcp`, `@toolctx/core/ai-sdk` and `@toolctx/core/testing`.
  *
  * @example
  * ```ts
@@ -31,11 +35,23 @@ export {
   toOpenAiResponsesTools,
   toOpenAiTools,
 } from './adapters/index.js';
-
-export * from './approval/index.js';
-export * from './artifacts/index.js';
-export * from './cache/index.js';
-export { canonicalJson, sha256Hex } from './canonical-json.js';
+export type { ApprovalDecision, ApprovalPort, ApprovalRequest } from './approval/approval.js';
+export type { NeedsApproval } from './approval/requires-approval.js';
+export type {
+  ArtifactData,
+  ArtifactEncoding,
+  ArtifactLimits,
+  ArtifactMeta,
+  ArtifactOrigin,
+  ArtifactPage,
+  ArtifactPut,
+  ArtifactScope,
+  ArtifactStore,
+  ArtifactStoreCapabilities,
+  ArtifactStreamPut,
+  JsonValue,
+} from './artifacts/types.js';
+export type { CachePort } from './cache/cache-port.js';
 export type { ToolArtifacts } from './context/bound-artifacts.js';
 export { type CallFacts, createToolContext, type RunFacts, type RunStats } from './context/create-context.js';
 export type {
@@ -46,7 +62,14 @@ export type {
   ToolExecutionContext,
   ToolResult,
 } from './context/types.js';
-export * from './credentials/index.js';
+export type { Credential } from './credentials/credential.js';
+export type {
+  CredentialAnswer,
+  CredentialProvider,
+  CredentialRequest,
+  CredentialSubject,
+} from './credentials/credential-provider.js';
+export type { CredentialsAccess } from './credentials/credentials-access.js';
 export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';
 export {
   type CatalogueEventType,
@@ -58,9 +81,11 @@ export {
   type ToolEvent,
 } from './events/catalogue.js';
 export type { EventSink, RunEvents, SinkErrorHandler } from './events/event-log.js';
-export * from './ledger/index.js';
-export * from './output/index.js';
-export * from './policy/index.js';
+export type { Ledger, LedgerEntry } from './ledger/ledger.js';
+export type { EgressPolicy } from './policy/egress.js';
+export type { Effect, Phase } from './policy/phase.js';
+export type { ResultTaint, Taint, TaintLeg, TaintReads } from './policy/taint.js';
+export type { TrifectaMode } from './policy/trifecta.js';
 export { cloneSafetyProblem } from './progress/clone-safe.js';
 export {
   type CallOnceRequest,
@@ -71,26 +96,8 @@ export {
 export { type DoorDeclaration, inProcessDoor } from './runtime/door.js';
 export { artifactScope, type Run, type StartRunOptions } from './runtime/run.js';
 export type { SecurityOptions } from './runtime/services.js';
-export { formatDuration, formatNumber } from './status/format.js';
-export { cutMessage } from './status/grapheme-cut.js';
-export { type LineTiming, lineTiming, type TimingOptions } from './status/line-timing.js';
-export {
-  createStatusModel,
-  type LineClock,
-  type RunSummary,
-  type StatusLine,
-  type StatusModel,
-  type StatusModelOptions,
-} from './status/status-model.js';
-export {
-  defaultTemplates,
-  type LineState,
-  type Template,
-  type Templates,
-  type TemplateValues,
-} from './status/templates.js';
-export { germanTemplates } from './status/templates-de.js';
-export * from './teardown/index.js';
+export { TEARDOWN_SCOPES, type TeardownScope } from './teardown/teardown-registry.js';
+export { type TeardownKeyFacts, toolSessionKey } from './teardown/tool-session-key.js';
 export {
   type AnyTool,
   defineTool,
@@ -101,4 +108,5 @@ export {
   toolSchema,
 } from './tools/define-tool.js';
 export type { ArgumentIssue, JsonSchema } from './tools/schema.js';
-export * from './workspace/index.js';
+export { withWorkspace } from './workspace/with-workspace.js';
+export type { Workspace } from './workspace/workspace.js';

@@ -1,7 +1,8 @@
 // The page side's tools: the same tools as the Cloudflare Worker's, served to the page from this
 // Web Worker, with artifacts in IndexedDB.
 import { createIdbArtifactStore, serveInWorker } from '@toolctx/browser';
-import { createMemoryApprovalPort, createRuntime, staticCredentials } from '@toolctx/core';
+import { createRuntime } from '@toolctx/core';
+import { createMemoryApprovalPort, staticCredentials } from '@toolctx/core/memory';
 import { DEMO_CREDENTIAL, demoTools } from '../tools.js';
 import { ARTIFACT_DB } from './artifact-db.js';
 import { pageKey } from './page-key.js';

@@ -1,4 +1,9 @@
-import { createStatusModel, lineTiming, type StatusLine, type StatusModelOptions } from '@toolctx/core';
+import {
+  createStatusModel,
+  lineTiming,
+  type StatusLine,
+  type StatusModelOptions,
+} from '@toolctx/core/status';
 import { createAnnouncer } from './announcer.js';
 import { createLineView, type LineClocks, type LineView } from './line-view.js';
 import { listen, type StatusSource } from './status-source.js';

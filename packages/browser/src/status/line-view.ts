@@ -1,4 +1,4 @@
-import type { LineClock, LineTiming, StatusLine } from '@toolctx/core';
+import type { LineClock, LineTiming, StatusLine } from '@toolctx/core/status';
 
 /** The DOM of one call's line, written only through text and attributes, never markup. */
 export interface LineView {

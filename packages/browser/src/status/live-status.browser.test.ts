@@ -1,4 +1,4 @@
-import { germanTemplates } from '@toolctx/core';
+import { germanTemplates } from '@toolctx/core/status';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { attachStatus } from './attach-status.js';

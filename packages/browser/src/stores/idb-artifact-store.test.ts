@@ -1,4 +1,5 @@
-import { type ArtifactScope, type ArtifactStore, scopeKey } from '@toolctx/core';
+import type { ArtifactScope, ArtifactStore } from '@toolctx/core';
+import { scopeKey } from '@toolctx/core/ports';
 import { describeArtifactStore } from '@toolctx/core/testing';
 import { openDB } from 'idb';
 import { createIdbArtifactStore, IDB_STORES } from './idb-artifact-store.js';

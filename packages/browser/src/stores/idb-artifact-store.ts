@@ -4,6 +4,9 @@ import {
   type ArtifactPut,
   type ArtifactScope,
   type ArtifactStore,
+  ToolctxError,
+} from '@toolctx/core';
+import {
   admitArtifactSize,
   admitToScope,
   checkArtifactLimits,
@@ -16,9 +19,8 @@ import {
   readAllBytes,
   scopeKey,
   streamBytes,
-  ToolctxError,
   verifyArtifactBytes,
-} from '@toolctx/core';
+} from '@toolctx/core/ports';
 import type { IDBPTransaction } from 'idb';
 import { type IdbConnectionChange, idbConnection, together } from './idb-connection.js';
 

@@ -1,4 +1,5 @@
-import { type CachePort, checkCacheEntry, checkCacheKey } from '@toolctx/core';
+import type { CachePort } from '@toolctx/core';
+import { checkCacheEntry, checkCacheKey } from '@toolctx/core/ports';
 import { type IdbConnectionChange, idbConnection } from './idb-connection.js';
 
 /**

@@ -8,7 +8,7 @@ import { randomId } from './random-id.js';
  *
  * @example
  * ```ts
- * import { argsHash, type ApprovalBinding } from '@toolctx/core';
+ * import { argsHash, type ApprovalBinding } from '@toolctx/core/guards';
  * const binding: ApprovalBinding = { runId: 'run_1', callId: 'call_7', toolName: 'send_email', argsHash: await argsHash(args) };
  * ```
  */
@@ -24,7 +24,7 @@ export interface ApprovalBinding {
  *
  * @example
  * ```ts
- * import type { ApprovalCheck } from '@toolctx/core';
+ * import type { ApprovalCheck } from '@toolctx/core/guards';
  * const check = tokens.consume(token, binding);
  * if (!check.ok) return { ok: false, error: check.error };
  * ```
@@ -36,7 +36,7 @@ export type ApprovalCheck = { ok: true } | { ok: false; error: ErrorInfo };
  *
  * @example
  * ```ts
- * import type { ApprovalResolution } from '@toolctx/core';
+ * import type { ApprovalResolution } from '@toolctx/core/guards';
  * const settled = tokens.decide(approvalId, { approved: true }, { runId: run.runId });
  * if (settled.ok && settled.decision.approved) tokens.issue(settled.request);
  * ```
@@ -50,7 +50,7 @@ export type ApprovalResolution =
  *
  * @example
  * ```ts
- * import { type ApprovalTokens, createApprovalTokens } from '@toolctx/core';
+ * import { type ApprovalTokens, createApprovalTokens } from '@toolctx/core/guards';
  * const tokens: ApprovalTokens = createApprovalTokens();
  * ```
  */
@@ -74,7 +74,7 @@ export interface ApprovalTokens {
  *
  * @example
  * ```ts
- * import { type ApprovalTokensOptions, createApprovalTokens } from '@toolctx/core';
+ * import { type ApprovalTokensOptions, createApprovalTokens } from '@toolctx/core/guards';
  * const tokens = createApprovalTokens({ ttlMs: 60_000 });
  * ```
  */
@@ -99,7 +99,7 @@ interface IssuedToken {
  *
  * @example
  * ```ts
- * import { argsHash, createApprovalTokens } from '@toolctx/core';
+ * import { argsHash, createApprovalTokens } from '@toolctx/core/guards';
  * const tokens = createApprovalTokens();
  * const binding = { runId: 'run_1', callId: 'call_7', toolName: 'send_email', argsHash: await argsHash(args) };
  * const token = tokens.issue(binding);

@@ -55,7 +55,7 @@ export interface ApprovalPort {
  *
  * @example
  * ```ts
- * import { argsHash } from '@toolctx/core';
+ * import { argsHash } from '@toolctx/core/guards';
  * (await argsHash({ to: 'a', body: 'b' })) === (await argsHash({ body: 'b', to: 'a' })); // true
  * ```
  */
@@ -69,7 +69,7 @@ export function argsHash(args: unknown): Promise<string> {
  *
  * @example
  * ```ts
- * import { createApprovalRequest } from '@toolctx/core';
+ * import { createApprovalRequest } from '@toolctx/core/guards';
  * const request = await createApprovalRequest({ runId: 'run_1', callId: 'call_1', toolName: 'send_email', args });
  * ```
  */
@@ -96,7 +96,7 @@ export async function createApprovalRequest(call: {
  *
  * @example
  * ```ts
- * import { askApproval } from '@toolctx/core';
+ * import { askApproval } from '@toolctx/core/guards';
  * const decision = await askApproval(port, request); // ApprovalDecision | 'pending'
  * ```
  */
@@ -121,7 +121,7 @@ export async function askApproval(
  *
  * @example
  * ```ts
- * import { isDecision } from '@toolctx/core';
+ * import { isDecision } from '@toolctx/core/guards';
  * isDecision({ approved: true }); // true
  * isDecision({ approved: 'yes' }); // false
  * ```
@@ -141,7 +141,7 @@ export function isDecision(value: unknown): value is ApprovalDecision {
  *
  * @example
  * ```ts
- * import { approvalPending } from '@toolctx/core';
+ * import { approvalPending } from '@toolctx/core/guards';
  * approvalPending(request).details?.approvalId; // 'apr_…'
  * ```
  */
@@ -167,7 +167,7 @@ export function approvalPending(request: ApprovalRequest): ErrorInfo {
  *
  * @example
  * ```ts
- * import { approvalDenial } from '@toolctx/core';
+ * import { approvalDenial } from '@toolctx/core/guards';
  * approvalDenial('send_email', { approved: false, reason: 'Wrong recipient.' }).message;
  * ```
  */

@@ -5,7 +5,7 @@ import type { ApprovalDecision, ApprovalPort, ApprovalRequest } from './approval
  *
  * @example
  * ```ts
- * import { type MemoryApprovalPort, createMemoryApprovalPort } from '@toolctx/core';
+ * import { type MemoryApprovalPort, createMemoryApprovalPort } from '@toolctx/core/memory';
  * const approval: MemoryApprovalPort = createMemoryApprovalPort();
  * approval.requests.length; // how many approvals were asked for
  * ```
@@ -20,7 +20,7 @@ export interface MemoryApprovalPort extends ApprovalPort {
  *
  * @example
  * ```ts
- * import { createMemoryApprovalPort } from '@toolctx/core';
+ * import { createMemoryApprovalPort } from '@toolctx/core/memory';
  * const approval = createMemoryApprovalPort({ decide: (req) => ({ approved: req.toolName !== 'delete_all' }) });
  * ```
  */

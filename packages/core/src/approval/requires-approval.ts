@@ -15,7 +15,7 @@ export type NeedsApproval<Args = unknown> = boolean | ((args: Args) => boolean |
  *
  * @example
  * ```ts
- * import { requiresApproval } from '@toolctx/core';
+ * import { requiresApproval } from '@toolctx/core/guards';
  * await requiresApproval((args: { amount: number }) => args.amount > 100, { amount: 500 }); // true
  * await requiresApproval(undefined, {}); // false
  * ```

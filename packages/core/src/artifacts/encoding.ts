@@ -6,7 +6,7 @@ import type { ArtifactData, ArtifactEncoding, JsonValue } from './types.js';
  *
  * @example
  * ```ts
- * import { defaultMediaType } from '@toolctx/core';
+ * import { defaultMediaType } from '@toolctx/core/ports';
  * defaultMediaType('json'); // 'application/json'
  * ```
  */
@@ -53,7 +53,7 @@ function findNonJson(value: unknown, path: string, seen: Set<object>): string | 
  *
  * @example
  * ```ts
- * import { encodeArtifactData } from '@toolctx/core';
+ * import { encodeArtifactData } from '@toolctx/core/ports';
  * encodeArtifactData({ a: 1 }); // { encoding: 'json', bytes: Uint8Array of '{"a":1}' }
  * ```
  */
@@ -76,7 +76,7 @@ export function encodeArtifactData(data: ArtifactData): { encoding: ArtifactEnco
  *
  * @example
  * ```ts
- * import { decodeArtifactData } from '@toolctx/core';
+ * import { decodeArtifactData } from '@toolctx/core/ports';
  * decodeArtifactData('text', new TextEncoder().encode('hi')); // 'hi'
  * ```
  */

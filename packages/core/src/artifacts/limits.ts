@@ -12,7 +12,7 @@ export interface ScopeTotals {
  *
  * @example
  * ```ts
- * import { checkArtifactLimits } from '@toolctx/core';
+ * import { checkArtifactLimits } from '@toolctx/core/ports';
  * const limits = checkArtifactLimits({ maxBytesPerScope: 50_000_000 });
  * ```
  */
@@ -34,7 +34,7 @@ export function checkArtifactLimits(limits: ArtifactLimits): Readonly<ArtifactLi
  *
  * @example
  * ```ts
- * import { admitArtifactSize } from '@toolctx/core';
+ * import { admitArtifactSize } from '@toolctx/core/ports';
  * admitArtifactSize({ maxArtifactBytes: 1024 }, 2048); // throws quota-exceeded
  * ```
  */
@@ -54,7 +54,7 @@ export function admitArtifactSize(limits: ArtifactLimits, bytes: number): void {
  *
  * @example
  * ```ts
- * import { admitToScope } from '@toolctx/core';
+ * import { admitToScope } from '@toolctx/core/ports';
  * admitToScope({ maxCountPerScope: 10 }, { count: 10, bytes: 0 }, 5); // throws quota-exceeded
  * ```
  */

@@ -12,7 +12,7 @@ import type { ArtifactLimits, ArtifactMeta, ArtifactPut, ArtifactScope, Artifact
  *
  * @example
  * ```ts
- * import type { MemoryArtifactStoreOptions } from '@toolctx/core';
+ * import type { MemoryArtifactStoreOptions } from '@toolctx/core/memory';
  * const options: MemoryArtifactStoreOptions = { limits: { maxCountPerScope: 100 } };
  * ```
  */
@@ -45,7 +45,7 @@ const MAX_REMEMBERED_EXPIRED = 1000;
  *
  * @example
  * ```ts
- * import { createMemoryArtifactStore } from '@toolctx/core';
+ * import { createMemoryArtifactStore } from '@toolctx/core/memory';
  * const store = createMemoryArtifactStore({ limits: { maxBytesPerScope: 10_000_000 } });
  * const scope = { tenant: 't', principal: 'p', conversation: 'c' };
  * const meta = await store.put(scope, { kind: 'report', data: { rows: [1, 2] } });

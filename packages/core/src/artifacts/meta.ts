@@ -25,7 +25,7 @@ function optionalString(input: Record<string, unknown>, field: string): string |
  *
  * @example
  * ```ts
- * import { createArtifactMeta, encodeArtifactData, newRef } from '@toolctx/core';
+ * import { createArtifactMeta, encodeArtifactData, newRef } from '@toolctx/core/ports';
  * const { encoding, bytes } = encodeArtifactData('hi');
  * const meta = await createArtifactMeta({ kind: 'note' }, { ref: newRef(), bytes, encoding, now: Date.now() });
  * ```
@@ -85,7 +85,7 @@ export async function createArtifactMeta(
  *
  * @example
  * ```ts
- * import { verifyArtifactBytes } from '@toolctx/core';
+ * import { verifyArtifactBytes } from '@toolctx/core/ports';
  * await verifyArtifactBytes(meta, bytes); // throws when a stored byte changed
  * ```
  */
@@ -105,7 +105,7 @@ export async function verifyArtifactBytes(meta: ArtifactMeta, bytes: Uint8Array)
  *
  * @example
  * ```ts
- * import { isArtifactExpired } from '@toolctx/core';
+ * import { isArtifactExpired } from '@toolctx/core/ports';
  * isArtifactExpired({ expiresAt: 10 }, 10); // true
  * ```
  */

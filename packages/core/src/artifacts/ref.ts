@@ -11,7 +11,7 @@ const UNBIASED_LIMIT = 248;
  *
  * @example
  * ```ts
- * import { newRef } from '@toolctx/core';
+ * import { newRef } from '@toolctx/core/ports';
  * newRef(); // 'art_4fV0q…' (26 characters)
  * ```
  */
@@ -34,7 +34,7 @@ export function newRef(): string {
  *
  * @example
  * ```ts
- * import { isRef } from '@toolctx/core';
+ * import { isRef } from '@toolctx/core/ports';
  * isRef('art_0123456789abcdefghijkl'); // true
  * isRef('../etc/passwd'); // false
  * ```

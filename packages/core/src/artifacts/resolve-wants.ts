@@ -8,7 +8,7 @@ import type { ArtifactMeta, ArtifactScope, ArtifactStore } from './types.js';
  *
  * @example
  * ```ts
- * import type { WantProblem } from '@toolctx/core';
+ * import type { WantProblem } from '@toolctx/core/guards';
  * const problem: WantProblem = { arg: 'doc', reason: 'wrong-kind', ref: 'art_…', expected: 'report', actual: 'image', message: '…' };
  * ```
  */
@@ -26,7 +26,7 @@ export interface WantProblem {
  *
  * @example
  * ```ts
- * import type { WantsResolution } from '@toolctx/core';
+ * import type { WantsResolution } from '@toolctx/core/guards';
  * const answer: WantsResolution = { ok: true, args: {}, wanted: {} };
  * ```
  */
@@ -112,7 +112,8 @@ async function validRefs(store: ArtifactStore, scope: ArtifactScope, kind: strin
  *
  * @example
  * ```ts
- * import { createMemoryArtifactStore, resolveWants } from '@toolctx/core';
+ * import { resolveWants } from '@toolctx/core/guards';
+ * import { createMemoryArtifactStore } from '@toolctx/core/memory';
  * const store = createMemoryArtifactStore();
  * const scope = { tenant: 't', principal: 'p', conversation: 'c' };
  * const { ref } = await store.put(scope, { kind: 'report', data: { rows: [] } });

@@ -37,7 +37,7 @@ function encodeField(value: string): string {
  *
  * @example
  * ```ts
- * import { assertArtifactScope } from '@toolctx/core';
+ * import { assertArtifactScope } from '@toolctx/core/ports';
  * assertArtifactScope({ tenant: 't', principal: 'p', conversation: 'c' }); // passes
  * ```
  */
@@ -69,7 +69,7 @@ export function assertArtifactScope(scope: unknown): asserts scope is ArtifactSc
  *
  * @example
  * ```ts
- * import { scopeKey } from '@toolctx/core';
+ * import { scopeKey } from '@toolctx/core/ports';
  * scopeKey({ tenant: 'acme', principal: 'a/b', conversation: '' }); // 'acme/a%2Fb/~'
  * ```
  */

@@ -6,7 +6,7 @@ import { ToolctxError } from '../errors.js';
  *
  * @example
  * ```ts
- * import { readAllBytes } from '@toolctx/core';
+ * import { readAllBytes } from '@toolctx/core/ports';
  * const bytes = await readAllBytes(new Blob(['hello']).stream());
  * ```
  */
@@ -52,7 +52,7 @@ export async function readAllBytes(
  *
  * @example
  * ```ts
- * import { streamBytes } from '@toolctx/core';
+ * import { streamBytes } from '@toolctx/core/ports';
  * const body = streamBytes(new Uint8Array([1, 2, 3]));
  * ```
  */

@@ -103,7 +103,7 @@ export interface ArtifactStreamPut extends Omit<ArtifactPut, 'data'> {
  *
  * @example
  * ```ts
- * import { createMemoryArtifactStore } from '@toolctx/core';
+ * import { createMemoryArtifactStore } from '@toolctx/core/memory';
  * const store = createMemoryArtifactStore();
  * const scope = { tenant: 't', principal: 'p', conversation: 'c' };
  * const meta = await store.put(scope, { kind: 'note', data: 'hi' });
@@ -145,7 +145,7 @@ export interface ArtifactLimits {
  *
  * @example
  * ```ts
- * import { createMemoryArtifactStore } from '@toolctx/core';
+ * import { createMemoryArtifactStore } from '@toolctx/core/memory';
  * createMemoryArtifactStore().capabilities.streaming; // true
  * ```
  */
@@ -175,7 +175,8 @@ export interface ArtifactPage {
  *
  * @example
  * ```ts
- * import { type ArtifactStore, createMemoryArtifactStore } from '@toolctx/core';
+ * import { type ArtifactStore } from '@toolctx/core';
+ * import { createMemoryArtifactStore } from '@toolctx/core/memory';
  * const store: ArtifactStore = createMemoryArtifactStore();
  * const scope = { tenant: 't', principal: 'p', conversation: 'c' };
  * const { ref } = await store.put(scope, { kind: 'note', data: 'hello' });

@@ -5,7 +5,7 @@ import { ToolctxError } from '../errors.js';
  *
  * @example
  * ```ts
- * import { checkCacheKey } from '@toolctx/core';
+ * import { checkCacheKey } from '@toolctx/core/ports';
  * checkCacheKey('tc1_abc'); // 'tc1_abc'
  * ```
  */
@@ -24,7 +24,7 @@ export function checkCacheKey(key: unknown): string {
  *
  * @example
  * ```ts
- * import { checkCacheEntry } from '@toolctx/core';
+ * import { checkCacheEntry } from '@toolctx/core/ports';
  * checkCacheEntry(new Uint8Array([1]), 60_000); // fine
  * ```
  */

@@ -6,7 +6,7 @@ import { checkCacheEntry, checkCacheKey } from './check-cache-args.js';
  *
  * @example
  * ```ts
- * import type { MemoryCacheOptions } from '@toolctx/core';
+ * import type { MemoryCacheOptions } from '@toolctx/core/memory';
  * const options: MemoryCacheOptions = { clock: () => Date.now() };
  * ```
  */
@@ -21,7 +21,7 @@ export interface MemoryCacheOptions {
  *
  * @example
  * ```ts
- * import { createMemoryCache } from '@toolctx/core';
+ * import { createMemoryCache } from '@toolctx/core/memory';
  * const cache = createMemoryCache();
  * await cache.set('k', new Uint8Array([1]), { ttlMs: 1_000 });
  * ```

@@ -8,7 +8,8 @@ import type { CachePort } from './cache-port.js';
  *
  * @example
  * ```ts
- * import { createMemoryCache, createSafeCache } from '@toolctx/core';
+ * import { createSafeCache } from '@toolctx/core/guards';
+ * import { createMemoryCache } from '@toolctx/core/memory';
  * const cache = createSafeCache(createMemoryCache(), (error, verb) => console.warn(`cache ${verb} failed`, error));
  * ```
  */

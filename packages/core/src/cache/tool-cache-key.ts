@@ -10,7 +10,7 @@ import { canonicalJson, sha256Hex } from '../canonical-json.js';
  *
  * @example
  * ```ts
- * import { toolCacheKey } from '@toolctx/core';
+ * import { toolCacheKey } from '@toolctx/core/guards';
  * const key = await toolCacheKey({
  *   toolName: 'weather',
  *   args: { city: 'Oslo' },

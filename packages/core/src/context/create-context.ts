@@ -1,10 +1,9 @@
 import type { ArtifactMeta, ArtifactScope } from '../artifacts/types.js';
 import type { CachePort } from '../cache/cache-port.js';
 import type { Credential } from '../credentials/credential.js';
-import { type CredentialsAccess, credentialsAccess } from '../credentials/credentials-access.js';
+import type { CredentialsAccess } from '../credentials/credentials-access.js';
 import { ToolctxError } from '../errors.js';
 import type { EventLog } from '../events/event-log.js';
-import { createGuardedFetch } from '../policy/guarded-fetch.js';
 import type { Effect, Phase } from '../policy/phase.js';
 import type { Taint } from '../policy/taint.js';
 import { trifectaDecision, trifectaRefusal } from '../policy/trifecta.js';
@@ -74,12 +73,29 @@ export function createToolContext(
   return new ToolContext(run, call, attempt, dispatch);
 }
 
+/**
+ * Credentials for the run's tenant and principal, as `ctx.credentials` and a tool's `needs` get
+ * them. The checks behind `get` load on first use: only tools that ask for credentials need them.
+ */
+export function runCredentials(run: RunFacts): CredentialsAccess {
+  const { services, identity } = run;
+  const who = { tenant: identity?.tenant, principal: identity?.principal };
+  return {
+    async get(request) {
+      const { credentialsAccess } = await import('../credentials/credentials-access.js');
+      return credentialsAccess(services.credentials, who, services.onAuthorizationUrl).get(request);
+    },
+  };
+}
+
 class ToolContext implements ToolExecutionContext {
   private reports = 0;
   private dispatch: ToolDispatch | undefined;
   private boundArtifacts: ToolArtifacts | undefined;
   private access: CredentialsAccess | undefined;
-  private guardedFetch: ((input: RequestInfo | URL, init?: RequestInit) => Promise<Response>) | undefined;
+  private guardedFetch:
+    | Promise<(input: RequestInfo | URL, init?: RequestInit) => Promise<Response>>
+    | undefined;
 
   constructor(
     private readonly run: RunFacts,
@@ -151,12 +167,7 @@ class ToolContext implements ToolExecutionContext {
     return this.run.services.credentials !== undefined;
   }
   get credentials(): CredentialsAccess {
-    const { services, identity } = this.run;
-    this.access ??= credentialsAccess(
-      services.credentials,
-      { tenant: identity?.tenant, principal: identity?.principal },
-      services.onAuthorizationUrl,
-    );
+    this.access ??= runCredentials(this.run);
     return this.access;
   }
   get teardownScopes(): readonly TeardownScope[] {
@@ -211,16 +222,20 @@ class ToolContext implements ToolExecutionContext {
         ),
       );
     }
-    this.guardedFetch ??= createGuardedFetch({
-      policy: this.run.services.egress,
-      signal: () => this.attempt.signal,
-      beforeSend: () => {
-        const decision = trifectaDecision(this.taint, 'send', this.run.services.trifecta);
-        if (decision === 'allow' || (decision === 'approve' && this.call.approval)) return null;
-        return trifectaRefusal(this.call.toolName);
-      },
-    });
-    return this.guardedFetch(input, init);
+    // The egress guard loads on the first fetch: only send tools use it, and a page whose tools
+    // never fetch does not download it (it is a third of the runtime's code).
+    this.guardedFetch ??= import('../policy/guarded-fetch.js').then(({ createGuardedFetch }) =>
+      createGuardedFetch({
+        policy: this.run.services.egress,
+        signal: () => this.attempt.signal,
+        beforeSend: () => {
+          const decision = trifectaDecision(this.taint, 'send', this.run.services.trifecta);
+          if (decision === 'allow' || (decision === 'approve' && this.call.approval)) return null;
+          return trifectaRefusal(this.call.toolName);
+        },
+      }),
+    );
+    return this.guardedFetch.then((guarded) => guarded(input, init));
   }
 
   progress(payload: ProgressPayload): void {

@@ -45,7 +45,7 @@ export type CredentialAnswer =
 
 /**
  * Resolves credentials for a tenant and principal: a vault, an OAuth broker, or
- * {@link staticCredentials} for tests and simple apps. Attach one with `createRuntime({ credentials })`.
+ * `staticCredentials` (`@toolctx/core/memory`) for tests and simple apps. Attach one with `createRuntime({ credentials })`.
  *
  * @example
  * ```ts

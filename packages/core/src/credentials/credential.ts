@@ -24,7 +24,7 @@ export interface Credential {
  *
  * @example
  * ```ts
- * import { REDACTED, createCredential } from '@toolctx/core';
+ * import { REDACTED, createCredential } from '@toolctx/core/ports';
  * JSON.stringify(createCredential({ credential: 'github', value: 'ghp_…' })).includes(REDACTED); // true
  * ```
  */
@@ -49,7 +49,7 @@ const credentialPrototype = {
  *
  * @example
  * ```ts
- * import { createCredential } from '@toolctx/core';
+ * import { createCredential } from '@toolctx/core/ports';
  * const github = createCredential({ credential: 'github', value: 'ghp_…' });
  * JSON.stringify(github); // '{"credential":"github","value":"[redacted]"}'
  * `${github}`; // '[credential github]'

@@ -29,7 +29,7 @@ export interface CredentialsAccess {
  *
  * @example
  * ```ts
- * import type { AuthorizationUrlHandler } from '@toolctx/core';
+ * import type { AuthorizationUrlHandler } from '@toolctx/core/guards';
  * const onAuthorizationUrl: AuthorizationUrlHandler = (id, url) => pendingLinks.set(id, url);
  * ```
  */
@@ -47,7 +47,8 @@ export type AuthorizationUrlHandler = (authorizationId: string, authorizationUrl
  *
  * @example
  * ```ts
- * import { credentialsAccess, staticCredentials } from '@toolctx/core';
+ * import { credentialsAccess } from '@toolctx/core/guards';
+ * import { staticCredentials } from '@toolctx/core/memory';
  * const credentials = credentialsAccess(staticCredentials({ github: 'ghp_…' }), { tenant: 'acme' });
  * const github = await credentials.get({ credential: 'github' });
  * ```

@@ -7,7 +7,7 @@ import type { CredentialAnswer, CredentialProvider, CredentialRequest } from './
  *
  * @example
  * ```ts
- * import type { StaticCredential } from '@toolctx/core';
+ * import type { StaticCredential } from '@toolctx/core/memory';
  * const entries: Record<string, StaticCredential> = { weather: 'key-…', github: { value: 'ghp_…', scopes: ['repo'] } };
  * ```
  */
@@ -20,7 +20,8 @@ export type StaticCredential = string | { value: string; scopes?: readonly strin
  *
  * @example
  * ```ts
- * import { createRuntime, staticCredentials } from '@toolctx/core';
+ * import { createRuntime } from '@toolctx/core';
+ * import { staticCredentials } from '@toolctx/core/memory';
  * const runtime = createRuntime({
  *   tools,
  *   credentials: staticCredentials({ github: { value: 'ghp_…', scopes: ['repo'] }, weather: 'key-…' }),

@@ -6,7 +6,7 @@ import { ToolctxError } from '../errors.js';
  *
  * @example
  * ```ts
- * import { budgetCheck } from '@toolctx/core';
+ * import { budgetCheck } from '@toolctx/core/guards';
  * budgetCheck({ spentUsd: 0.85, maxUsd: 1 }); // 'warning'
  * budgetCheck({ spentUsd: 1.01, maxUsd: 1 }); // 'exceeded'
  * ```

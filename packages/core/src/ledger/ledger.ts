@@ -21,7 +21,8 @@ export interface LedgerEntry {
  *
  * @example
  * ```ts
- * import { type Ledger, createMemoryLedger } from '@toolctx/core';
+ * import { type Ledger } from '@toolctx/core';
+ * import { createMemoryLedger } from '@toolctx/core/memory';
  * const ledger: Ledger = createMemoryLedger();
  * await ledger.record({ runId: 'r', entryId: 'e1', usd: 0.25 });
  * await ledger.totalUsd('r'); // 0.25

@@ -23,7 +23,7 @@ function checkEntry(entry: LedgerEntry): void {
  *
  * @example
  * ```ts
- * import { createMemoryLedger } from '@toolctx/core';
+ * import { createMemoryLedger } from '@toolctx/core/memory';
  * const ledger = createMemoryLedger();
  * await ledger.record({ runId: 'r', entryId: 'e1', usd: 0.1 });
  * await ledger.record({ runId: 'r', entryId: 'e1', usd: 0.1 }); // no-op

@@ -34,7 +34,7 @@ function graphemeBoundary(text: string, end: number): number {
  *
  * @example
  * ```ts
- * import { cutUtf8 } from '@toolctx/core';
+ * import { cutUtf8 } from '@toolctx/core/guards';
  * cutUtf8('héllo', 2); // 'h' (é takes two bytes)
  * ```
  */
@@ -52,7 +52,7 @@ export function cutUtf8(text: string, maxBytes: number): string {
  *
  * @example
  * ```ts
- * import { utf8Bytes } from '@toolctx/core';
+ * import { utf8Bytes } from '@toolctx/core/guards';
  * utf8Bytes('é😀'); // 6
  * ```
  */

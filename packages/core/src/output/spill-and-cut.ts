@@ -7,7 +7,7 @@ import { cutUtf8, utf8Bytes } from './cut-utf8.js';
  *
  * @example
  * ```ts
- * import type { SpillInput } from '@toolctx/core';
+ * import type { SpillInput } from '@toolctx/core/guards';
  * const input: SpillInput = { text: 'long…', budgetBytes: 4_096, toolName: 'search' };
  * ```
  */
@@ -27,7 +27,7 @@ export interface SpillInput {
  *
  * @example
  * ```ts
- * import type { SpillResult } from '@toolctx/core';
+ * import type { SpillResult } from '@toolctx/core/guards';
  * const result: SpillResult = { content: 'short' };
  * ```
  */
@@ -56,7 +56,8 @@ function marker(kept: number, total: number, lost: number, ref: string | undefin
  *
  * @example
  * ```ts
- * import { createMemoryArtifactStore, spillAndCut } from '@toolctx/core';
+ * import { spillAndCut } from '@toolctx/core/guards';
+ * import { createMemoryArtifactStore } from '@toolctx/core/memory';
  * const artifacts = createMemoryArtifactStore();
  * const scope = { tenant: 't', principal: 'p', conversation: 'c' };
  * const { content, spilled } = await spillAndCut({

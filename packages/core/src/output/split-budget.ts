@@ -6,7 +6,7 @@ import { ToolctxError } from '../errors.js';
  *
  * @example
  * ```ts
- * import { splitBudget } from '@toolctx/core';
+ * import { splitBudget } from '@toolctx/core/guards';
  * splitBudget(10_000, 3); // 3333
  * ```
  */

@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { toTranscript } from '@toolctx/core';
+ * import { toTranscript } from '@toolctx/core/guards';
  * toTranscript('done'); // 'done'
  * toTranscript({ rows: 2 }); // '{"rows":2}'
  * ```

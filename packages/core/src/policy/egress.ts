@@ -15,7 +15,8 @@ import { classifyIp, type IpClass } from './ip.js';
  *
  * @example
  * ```ts
- * import { checkEgress, type EgressPolicy } from '@toolctx/core';
+ * import { type EgressPolicy } from '@toolctx/core';
+ * import { checkEgress } from '@toolctx/core/guards';
  * const policy: EgressPolicy = { allowedDomains: ['example.com'] };
  * checkEgress('https://api.example.com/v1', policy).ok; // true
  * ```
@@ -31,7 +32,8 @@ export interface EgressPolicy {
  *
  * @example
  * ```ts
- * import { type EgressCheck, ToolctxError, checkEgress } from '@toolctx/core';
+ * import { ToolctxError } from '@toolctx/core';
+ * import { type EgressCheck, checkEgress } from '@toolctx/core/guards';
  * const verdict: EgressCheck = checkEgress(url, policy);
  * if (!verdict.ok) throw new ToolctxError(verdict.error.kind, verdict.error.message);
  * ```
@@ -43,7 +45,7 @@ export type EgressCheck = { ok: true; url: URL } | { ok: false; error: ErrorInfo
  *
  * @example
  * ```ts
- * import { type EgressRefusalReason, checkEgress } from '@toolctx/core';
+ * import { type EgressRefusalReason, checkEgress } from '@toolctx/core/guards';
  * const verdict = checkEgress('http://localhost/', {});
  * const reason = verdict.ok ? undefined : (verdict.error.details?.reason as EgressRefusalReason); // 'private-network'
  * ```
@@ -81,7 +83,7 @@ const PRIVATE_SUFFIXES = ['local', 'internal', 'home.arpa', 'localdomain', 'intr
  *
  * @example
  * ```ts
- * import { checkEgress } from '@toolctx/core';
+ * import { checkEgress } from '@toolctx/core/guards';
  * const verdict = checkEgress('http://169.254.169.254/latest/meta-data', {});
  * if (!verdict.ok) verdict.error.details?.reason; // 'metadata'
  * ```

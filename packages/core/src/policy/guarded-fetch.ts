@@ -6,7 +6,7 @@ import { checkEgress, type EgressPolicy, type EgressRefusalReason } from './egre
  *
  * @example
  * ```ts
- * import type { GuardedFetchOptions } from '@toolctx/core';
+ * import type { GuardedFetchOptions } from '@toolctx/core/guards';
  * const options: GuardedFetchOptions = { policy: {}, signal: () => ctx.signal, beforeSend: () => null };
  * ```
  */
@@ -26,7 +26,7 @@ export interface GuardedFetchOptions {
  *
  * @example
  * ```ts
- * import { MAX_REDIRECTS } from '@toolctx/core';
+ * import { MAX_REDIRECTS } from '@toolctx/core/guards';
  * MAX_REDIRECTS; // 5
  * ```
  */
@@ -47,7 +47,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  *
  * @example
  * ```ts
- * import { createGuardedFetch } from '@toolctx/core';
+ * import { createGuardedFetch } from '@toolctx/core/guards';
  * const guardedFetch = createGuardedFetch({ policy: { allowedDomains: ['api.example.com'] } });
  * const response = await guardedFetch('https://api.example.com/v1/items');
  * ```

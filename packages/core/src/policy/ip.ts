@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { type IpClass, classifyIp } from '@toolctx/core';
+ * import { type IpClass, classifyIp } from '@toolctx/core/guards';
  * const reachable = (c: IpClass) => c === 'public';
  * reachable(classifyIp('10.0.0.1') ?? 'public'); // false
  * ```
@@ -29,7 +29,7 @@ export type IpClass =
  *
  * @example
  * ```ts
- * import { classifyIp } from '@toolctx/core';
+ * import { classifyIp } from '@toolctx/core/guards';
  * classifyIp('127.0.0.1'); // 'loopback'
  * classifyIp('[::ffff:7f00:1]'); // 'loopback'
  * classifyIp('169.254.169.254'); // 'metadata'

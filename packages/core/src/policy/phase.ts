@@ -17,7 +17,7 @@ export type Phase = 'plan' | 'act';
  *
  * @example
  * ```ts
- * import { DEFAULT_PHASE } from '@toolctx/core';
+ * import { DEFAULT_PHASE } from '@toolctx/core/guards';
  * const phase = options.phase ?? DEFAULT_PHASE; // 'act'
  * ```
  */
@@ -41,7 +41,7 @@ export type Effect = 'read' | 'write' | 'send';
  *
  * @example
  * ```ts
- * import { allowedInPhase } from '@toolctx/core';
+ * import { allowedInPhase } from '@toolctx/core/guards';
  * allowedInPhase('write', 'plan'); // false
  * allowedInPhase('write', 'act'); // true
  * ```
@@ -56,7 +56,7 @@ export function allowedInPhase(effect: Effect = 'read', phase: Phase = DEFAULT_P
  *
  * @example
  * ```ts
- * import { allowedInPhase, phaseRefusal } from '@toolctx/core';
+ * import { allowedInPhase, phaseRefusal } from '@toolctx/core/guards';
  * if (!allowedInPhase('send', 'plan')) phaseRefusal('send_email', 'send', 'plan').message;
  * ```
  */

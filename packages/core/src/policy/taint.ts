@@ -53,7 +53,7 @@ export type ResultTaint = Partial<Taint> | 'unknown';
  *
  * @example
  * ```ts
- * import { CLEAN_TAINT, createTaintTracker } from '@toolctx/core';
+ * import { CLEAN_TAINT, createTaintTracker } from '@toolctx/core/guards';
  * createTaintTracker().get('new-conversation'); // equals CLEAN_TAINT
  * ```
  */
@@ -64,7 +64,7 @@ export const CLEAN_TAINT: Taint = Object.freeze({ private: false, untrusted: fal
  *
  * @example
  * ```ts
- * import { FULL_TAINT, mergeTaint } from '@toolctx/core';
+ * import { FULL_TAINT, mergeTaint } from '@toolctx/core/guards';
  * mergeTaint('unknown'); // equals FULL_TAINT
  * ```
  */
@@ -76,7 +76,7 @@ export const FULL_TAINT: Taint = Object.freeze({ private: true, untrusted: true 
  *
  * @example
  * ```ts
- * import { mergeTaint } from '@toolctx/core';
+ * import { mergeTaint } from '@toolctx/core/guards';
  * mergeTaint({ private: true }, { untrusted: true }); // { private: true, untrusted: true }
  * mergeTaint({ private: true }, 'unknown'); // { private: true, untrusted: true }
  * ```
@@ -99,7 +99,7 @@ export function mergeTaint(...taints: Array<ResultTaint | undefined>): Taint {
  *
  * @example
  * ```ts
- * import { callTaint } from '@toolctx/core';
+ * import { callTaint } from '@toolctx/core/guards';
  * callTaint('untrusted'); // { private: false, untrusted: true }
  * callTaint(undefined, 'unknown'); // { private: true, untrusted: true }
  * ```
@@ -118,7 +118,7 @@ export function callTaint(reads: TaintReads | undefined, result?: ResultTaint): 
  *
  * @example
  * ```ts
- * import { type TaintTracker, createTaintTracker } from '@toolctx/core';
+ * import { type TaintTracker, createTaintTracker } from '@toolctx/core/guards';
  * const taint: TaintTracker = createTaintTracker();
  * ```
  */
@@ -137,7 +137,7 @@ export interface TaintTracker {
  *
  * @example
  * ```ts
- * import { callTaint, createTaintTracker } from '@toolctx/core';
+ * import { callTaint, createTaintTracker } from '@toolctx/core/guards';
  * const taint = createTaintTracker();
  * taint.raise('conv-1', callTaint('private'));
  * taint.get('conv-1'); // { private: true, untrusted: false }

@@ -20,7 +20,7 @@ export type TrifectaMode = 'block' | 'approve' | 'allow';
  *
  * @example
  * ```ts
- * import { DEFAULT_TRIFECTA_MODE } from '@toolctx/core';
+ * import { DEFAULT_TRIFECTA_MODE } from '@toolctx/core/guards';
  * const mode = security.trifecta ?? DEFAULT_TRIFECTA_MODE; // 'block'
  * ```
  */
@@ -32,7 +32,7 @@ export const DEFAULT_TRIFECTA_MODE: TrifectaMode = 'block';
  *
  * @example
  * ```ts
- * import { trifectaDecision } from '@toolctx/core';
+ * import { trifectaDecision } from '@toolctx/core/guards';
  * trifectaDecision({ private: true, untrusted: true }, 'send'); // 'block'
  * trifectaDecision({ private: true, untrusted: true }, 'send', 'approve'); // 'approve'
  * trifectaDecision({ private: true, untrusted: false }, 'send'); // 'allow'
@@ -53,7 +53,7 @@ export function trifectaDecision(
  *
  * @example
  * ```ts
- * import { trifectaRefusal } from '@toolctx/core';
+ * import { trifectaRefusal } from '@toolctx/core/guards';
  * trifectaRefusal('send_email').details?.reason; // 'private-and-untrusted'
  * ```
  */

@@ -6,9 +6,7 @@ import {
   createApprovalRequest,
 } from '../approval/approval.js';
 import { requiresApproval } from '../approval/requires-approval.js';
-import { resolveWants } from '../artifacts/resolve-wants.js';
-import type { CallFacts, RunFacts } from '../context/create-context.js';
-import { credentialsAccess } from '../credentials/credentials-access.js';
+import { type CallFacts, type RunFacts, runCredentials } from '../context/create-context.js';
 import { type ErrorInfo, toErrorInfo } from '../errors.js';
 import { budgetCheck } from '../ledger/budget-check.js';
 import { allowedInPhase, phaseRefusal } from '../policy/phase.js';
@@ -69,6 +67,8 @@ export async function admitCall(
   const { services, log } = run;
   const { toolCallId, parentId } = call;
   if (tool.wants && services.artifacts) {
+    // Loaded on first use: only tools that declare wants need it (it stays out of the main bundle).
+    const { resolveWants } = await import('../artifacts/resolve-wants.js');
     const resolution = await resolveWants(
       services.artifacts,
       run.scope,
@@ -139,10 +139,7 @@ export async function admitCall(
     const credential = tool.needs.credential;
     log.emit('credential.requested', { tool: tool.name, credential }, toolCallId, parentId);
     try {
-      const { identity } = run;
-      const who = { tenant: identity?.tenant, principal: identity?.principal };
-      const access = credentialsAccess(services.credentials, who, services.onAuthorizationUrl);
-      call.credential = await access.get(tool.needs);
+      call.credential = await runCredentials(run).get(tool.needs);
       log.emit('credential.acquired', { tool: tool.name, credential }, toolCallId, parentId);
     } catch (thrown) {
       const error = toErrorInfo(thrown);

@@ -1,7 +1,6 @@
 import type { CallFacts, RunFacts } from '../context/create-context.js';
 import type { ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
-import { spillAndCut } from '../output/spill-and-cut.js';
 import { callTaint, type ResultTaint } from '../policy/taint.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { validate } from '../tools/schema.js';
@@ -68,6 +67,8 @@ async function spill(
   budgetBytes: number,
 ): Promise<ToolResult> {
   const store = run.services.artifacts;
+  // Loaded on the first result over budget: most results fit and never need it.
+  const { spillAndCut } = await import('../output/spill-and-cut.js');
   const spill = await spillAndCut({
     text,
     budgetBytes,

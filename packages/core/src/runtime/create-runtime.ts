@@ -81,7 +81,8 @@ export interface CallOnceRequest extends CallRequest, Omit<StartRunOptions, 'run
  *
  * @example
  * ```ts
- * import { createMemoryArtifactStore, createRuntime, defineTool } from '@toolctx/core';
+ * import { createRuntime, defineTool } from '@toolctx/core';
+ * import { createMemoryArtifactStore } from '@toolctx/core/memory';
  * import { z } from 'zod';
  *
  * const echo = defineTool({

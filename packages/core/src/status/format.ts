@@ -19,7 +19,7 @@ function formatter(locale: string | undefined, unit?: string, digits = 0): Intl.
  *
  * @example
  * ```ts
- * import { formatNumber } from '@toolctx/core';
+ * import { formatNumber } from '@toolctx/core/status';
  * formatNumber(12345, 'de'); // '12.345'
  * ```
  */
@@ -34,7 +34,7 @@ export function formatNumber(value: number, locale?: string): string {
  *
  * @example
  * ```ts
- * import { formatDuration } from '@toolctx/core';
+ * import { formatDuration } from '@toolctx/core/status';
  * formatDuration(12_400, 'en'); // '12s'
  * formatDuration(75_000, 'en'); // '1m 15s'
  * formatDuration(420, 'de', true); // '0,4 Sek.'

@@ -7,7 +7,7 @@ let segmenter: Intl.Segmenter | undefined;
  *
  * @example
  * ```ts
- * import { cutMessage } from '@toolctx/core';
+ * import { cutMessage } from '@toolctx/core/status';
  * cutMessage('👨‍👩‍👧 family '.repeat(20), 10); // '👨‍👩‍👧 family … (+130 more)'
  * ```
  */

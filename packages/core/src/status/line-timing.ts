@@ -28,7 +28,7 @@ export interface TimingOptions {
  *
  * @example
  * ```ts
- * import { lineTiming } from '@toolctx/core';
+ * import { lineTiming } from '@toolctx/core/status';
  * const { stalled, elapsedMs } = lineTiming(status.line(callId)!, Date.now(), { stallAfterMs: 5000 });
  * ```
  */

@@ -111,7 +111,7 @@ interface Said {
  *
  * @example
  * ```ts
- * import { createStatusModel } from '@toolctx/core';
+ * import { createStatusModel } from '@toolctx/core/status';
  * const status = createStatusModel({ templates: { 'tool.search.done': 'Found it' } });
  * run.events.subscribe((event) => {
  *   const line = status.apply(event);

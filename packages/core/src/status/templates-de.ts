@@ -6,7 +6,7 @@ import type { Templates } from './templates.js';
  *
  * @example
  * ```ts
- * import { createStatusModel, germanTemplates } from '@toolctx/core';
+ * import { createStatusModel, germanTemplates } from '@toolctx/core/status';
  * const status = createStatusModel({ templates: germanTemplates, locale: 'de' });
  * ```
  */

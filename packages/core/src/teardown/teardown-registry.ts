@@ -17,7 +17,8 @@ export type TeardownScope = 'call' | 'run' | 'session' | 'shutdown';
  *
  * @example
  * ```ts
- * import { TEARDOWN_SCOPES, createTeardownRegistry } from '@toolctx/core';
+ * import { TEARDOWN_SCOPES } from '@toolctx/core';
+ * import { createTeardownRegistry } from '@toolctx/core/guards';
  * const inProcess = createTeardownRegistry({ honours: TEARDOWN_SCOPES, doorName: 'in-process' });
  * ```
  */
@@ -33,7 +34,7 @@ export const TEARDOWN_SCOPES: readonly TeardownScope[] = Object.freeze([
  *
  * @example
  * ```ts
- * import type { TeardownRegistration } from '@toolctx/core';
+ * import type { TeardownRegistration } from '@toolctx/core/guards';
  * const registration: TeardownRegistration = { toolName: 'browse', scope: 'run', key: runId, cleanup: () => browser.close() };
  * ```
  */
@@ -50,7 +51,7 @@ export interface TeardownRegistration {
  *
  * @example
  * ```ts
- * import { type TeardownFired, createTeardownRegistry } from '@toolctx/core';
+ * import { type TeardownFired, createTeardownRegistry } from '@toolctx/core/guards';
  * createTeardownRegistry({ honours: ['call'], doorName: 'd', onFired: (info: TeardownFired) => log(info.toolName) });
  * ```
  */
@@ -65,7 +66,7 @@ export interface TeardownFired {
  *
  * @example
  * ```ts
- * import { type TeardownFailed, createTeardownRegistry } from '@toolctx/core';
+ * import { type TeardownFailed, createTeardownRegistry } from '@toolctx/core/guards';
  * createTeardownRegistry({ honours: ['call'], doorName: 'd', onFailed: ({ toolName, error }: TeardownFailed) => log(toolName, error.kind) });
  * ```
  */
@@ -78,7 +79,7 @@ export interface TeardownFailed extends TeardownFired {
  *
  * @example
  * ```ts
- * import type { TeardownRegistryOptions } from '@toolctx/core';
+ * import type { TeardownRegistryOptions } from '@toolctx/core/guards';
  * const options: TeardownRegistryOptions = { honours: ['call', 'run'], doorName: 'Web Worker', timeoutMs: 2000 };
  * ```
  */
@@ -100,7 +101,7 @@ export interface TeardownRegistryOptions {
  *
  * @example
  * ```ts
- * import { type TeardownRegistry, createTeardownRegistry } from '@toolctx/core';
+ * import { type TeardownRegistry, createTeardownRegistry } from '@toolctx/core/guards';
  * const teardown: TeardownRegistry = createTeardownRegistry({ honours: ['call'], doorName: 'MCP' });
  * ```
  */
@@ -120,7 +121,7 @@ const TIMED_OUT = Symbol('timed out');
 
 /**
  * The cleanups of one door. The runtime registers `ctx.onTeardown` calls here and fires a scope's
- * key when it ends (call → callId, run → runId, session → a {@link toolSessionKey}, shutdown → '').
+ * key when it ends (call → callId, run → runId, session → a `toolSessionKey` (`@toolctx/core`), shutdown → '').
  * Each cleanup runs exactly once, bounded by `timeoutMs`: a hanging one is reported as failed
  * (kind `timeout`) and the next goes ahead; failures go to `onFailed`, never thrown. A cleanup
  * registered after its call, run or shutdown ended runs at once, since that scope is over for good;
@@ -129,7 +130,7 @@ const TIMED_OUT = Symbol('timed out');
  *
  * @example
  * ```ts
- * import { createTeardownRegistry } from '@toolctx/core';
+ * import { createTeardownRegistry } from '@toolctx/core/guards';
  * const teardown = createTeardownRegistry({ honours: ['call', 'run'], doorName: 'in-process' });
  * teardown.register({ toolName: 'browse', scope: 'run', key: 'run_1', cleanup: () => browser.close() });
  * await teardown.fire('run', 'run_1');

@@ -8,7 +8,7 @@ import type { SuiteCase, TestClock } from './suite-cases.js';
  * @example
  * ```ts
  * import type { ArtifactStoreSuiteOptions } from '@toolctx/core/testing';
- * import { createMemoryArtifactStore } from '@toolctx/core';
+ * import { createMemoryArtifactStore } from '@toolctx/core/memory';
  * const options: ArtifactStoreSuiteOptions = {
  *   create: ({ clock }) => createMemoryArtifactStore({ clock }),
  *   capabilities: { streaming: true },

@@ -22,7 +22,7 @@ import { createTestClock, registerCases } from './suite-cases.js';
  *
  * @example
  * ```ts
- * import { createMemoryArtifactStore } from '@toolctx/core';
+ * import { createMemoryArtifactStore } from '@toolctx/core/memory';
  * import { describeArtifactStore } from '@toolctx/core/testing';
  *
  * describeArtifactStore('memory', {

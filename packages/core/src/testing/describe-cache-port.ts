@@ -8,7 +8,7 @@ import { createTestClock, registerCases, type SuiteCase, type TestClock } from '
  * @example
  * ```ts
  * import type { CachePortSuiteOptions } from '@toolctx/core/testing';
- * import { createMemoryCache } from '@toolctx/core';
+ * import { createMemoryCache } from '@toolctx/core/memory';
  * const options: CachePortSuiteOptions = { create: ({ clock }) => createMemoryCache({ clock }) };
  * ```
  */
@@ -162,7 +162,7 @@ function cacheCases(fresh: () => Promise<{ cache: CachePort; clock: TestClock }>
  *
  * @example
  * ```ts
- * import { createMemoryCache } from '@toolctx/core';
+ * import { createMemoryCache } from '@toolctx/core/memory';
  * import { describeCachePort } from '@toolctx/core/testing';
  *
  * describeCachePort('memory', { create: ({ clock }) => createMemoryCache({ clock }) });

@@ -10,7 +10,7 @@ import { expectToolctxError, registerCases, type SuiteCase } from './suite-cases
  * @example
  * ```ts
  * import type { WorkspaceSuiteOptions } from '@toolctx/core/testing';
- * import { createMemoryWorkspace } from '@toolctx/core';
+ * import { createMemoryWorkspace } from '@toolctx/core/memory';
  * const options: WorkspaceSuiteOptions = { create: () => createMemoryWorkspace() };
  * ```
  */
@@ -181,7 +181,7 @@ function workspaceCases(fresh: () => Promise<Workspace>): SuiteCase[] {
  *
  * @example
  * ```ts
- * import { createMemoryWorkspace } from '@toolctx/core';
+ * import { createMemoryWorkspace } from '@toolctx/core/memory';
  * import { describeWorkspace } from '@toolctx/core/testing';
  *
  * describeWorkspace('memory', { create: () => createMemoryWorkspace() });

@@ -7,7 +7,7 @@ import type { Workspace } from './workspace.js';
  *
  * @example
  * ```ts
- * import type { MemoryWorkspaceOptions } from '@toolctx/core';
+ * import type { MemoryWorkspaceOptions } from '@toolctx/core/memory';
  * const options: MemoryWorkspaceOptions = { root: '/scratch' };
  * ```
  */
@@ -22,7 +22,7 @@ export interface MemoryWorkspaceOptions {
  *
  * @example
  * ```ts
- * import { createMemoryWorkspace } from '@toolctx/core';
+ * import { createMemoryWorkspace } from '@toolctx/core/memory';
  * const workspace = createMemoryWorkspace();
  * await workspace.write('a/b.txt', 'hello');
  * await workspace.readText('a/b.txt'); // 'hello'

@@ -33,7 +33,7 @@ function refuse(raw: unknown, problem: string, fix: string): never {
  *
  * @example
  * ```ts
- * import { resolveWorkspacePath } from '@toolctx/core';
+ * import { resolveWorkspacePath } from '@toolctx/core/ports';
  * resolveWorkspacePath('notes/./today//todo.md'); // 'notes/today/todo.md'
  * resolveWorkspacePath('../secrets'); // throws ToolctxError (policy-refused)
  * ```

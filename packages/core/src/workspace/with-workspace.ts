@@ -7,7 +7,8 @@ import type { Workspace } from './workspace.js';
  *
  * @example
  * ```ts
- * import { createMemoryWorkspace, withWorkspace } from '@toolctx/core';
+ * import { withWorkspace } from '@toolctx/core';
+ * import { createMemoryWorkspace } from '@toolctx/core/memory';
  * const shared = createMemoryWorkspace();
  * const run = withWorkspace(shared, 'runs/run_1');
  * await run.write('out.txt', 'x');

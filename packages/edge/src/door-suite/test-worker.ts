@@ -1,7 +1,8 @@
 // A Worker for the door conformance suite only: the suite's tools behind the HTTP+SSE door (one
 // Durable Object per run; workerd forbids a run held in the isolate from answering another request)
 // and behind the MCP door (one Durable Object per MCP session).
-import { createMemoryArtifactStore, createRuntime, type Identity } from '@toolctx/core';
+import { createRuntime, type Identity } from '@toolctx/core';
+import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { doorSuiteCredentials, doorSuiteTenant, doorSuiteTools } from '@toolctx/core/testing';
 import { Hono } from 'hono';
 import { createRunHost, createToolServer, durableObjectRuns } from '../index.js';

@@ -1,4 +1,5 @@
-import { type ArtifactMeta, type ArtifactScope, scopeKey, sha256Hex, ToolctxError } from '@toolctx/core';
+import { type ArtifactMeta, type ArtifactScope, ToolctxError } from '@toolctx/core';
+import { scopeKey, sha256Hex } from '@toolctx/core/ports';
 
 // KV keys are at most 512 bytes and R2 keys 1024: a scope key longer than this is replaced by
 // `#` and its sha-256. `#` never appears in a scope key (it is percent-encoded), so the two forms

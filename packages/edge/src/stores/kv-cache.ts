@@ -1,4 +1,5 @@
-import { type CachePort, checkCacheEntry, checkCacheKey, sha256Hex, ToolctxError } from '@toolctx/core';
+import { type CachePort, ToolctxError } from '@toolctx/core';
+import { checkCacheEntry, checkCacheKey, sha256Hex } from '@toolctx/core/ports';
 
 /**
  * Options of {@link createKvCache}.

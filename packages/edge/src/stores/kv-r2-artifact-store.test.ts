@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
-import { type ArtifactScope, type ArtifactStore, scopeKey } from '@toolctx/core';
+import type { ArtifactScope, ArtifactStore } from '@toolctx/core';
+import { scopeKey } from '@toolctx/core/ports';
 import { describeArtifactStore } from '@toolctx/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createKvR2ArtifactStore } from './kv-r2-artifact-store.js';

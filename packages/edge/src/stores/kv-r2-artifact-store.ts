@@ -3,6 +3,9 @@ import {
   type ArtifactMeta,
   type ArtifactScope,
   type ArtifactStore,
+  ToolctxError,
+} from '@toolctx/core';
+import {
   admitArtifactSize,
   admitToScope,
   checkArtifactLimits,
@@ -12,9 +15,8 @@ import {
   isArtifactExpired,
   isRef,
   newRef,
-  ToolctxError,
   verifyArtifactBytes,
-} from '@toolctx/core';
+} from '@toolctx/core/ports';
 import {
   artifactKeys,
   assertMetaFits,

@@ -1,4 +1,5 @@
-import { resolveWorkspacePath, ToolctxError, type Workspace } from '@toolctx/core';
+import { ToolctxError, type Workspace } from '@toolctx/core';
+import { resolveWorkspacePath } from '@toolctx/core/ports';
 
 /**
  * Options of {@link createR2Workspace}.

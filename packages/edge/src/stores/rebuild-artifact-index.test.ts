@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
-import { type ArtifactMeta, type ArtifactStore, scopeKey } from '@toolctx/core';
+import type { ArtifactMeta, ArtifactStore } from '@toolctx/core';
+import { scopeKey } from '@toolctx/core/ports';
 import { describe, expect, it } from 'vitest';
 import { createKvR2ArtifactStore } from './kv-r2-artifact-store.js';
 import { PART_BYTES } from './r2-stream-io.js';

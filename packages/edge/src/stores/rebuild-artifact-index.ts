@@ -1,4 +1,5 @@
-import { type ArtifactMeta, isArtifactExpired, isRef } from '@toolctx/core';
+import type { ArtifactMeta } from '@toolctx/core';
+import { isArtifactExpired, isRef } from '@toolctx/core/ports';
 import { artifactKeys, metaFromObject, writeIndex } from './artifact-index.js';
 import { digestOfObject } from './r2-stream-io.js';
 

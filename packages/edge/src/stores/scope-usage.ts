@@ -1,4 +1,4 @@
-import { isArtifactExpired } from '@toolctx/core';
+import { isArtifactExpired } from '@toolctx/core/ports';
 import type { ListingMetadata } from './artifact-index.js';
 
 /** What a scope holds: live artifacts counted from its KV listing, expired ones found on the way. */

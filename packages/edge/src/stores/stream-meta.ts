@@ -1,4 +1,5 @@
-import { type ArtifactMeta, type ArtifactStreamPut, createArtifactMeta, ToolctxError } from '@toolctx/core';
+import { type ArtifactMeta, type ArtifactStreamPut, ToolctxError } from '@toolctx/core';
+import { createArtifactMeta } from '@toolctx/core/ports';
 
 const DIGEST = /^[0-9a-f]{64}$/;
 

@@ -1,5 +1,6 @@
 // Test helpers: a door over runs in memory, with the example tools, and requests to it.
-import { createMemoryArtifactStore, createRuntime, type Identity } from '@toolctx/core';
+import { createRuntime, type Identity } from '@toolctx/core';
+import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { exampleTools } from '../example/index.js';
 import { createMemoryRunDirectory, createToolServer } from '../index.js';
 
