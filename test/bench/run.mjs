@@ -177,7 +177,7 @@ const table = [
   '|---|---:|---|---|---|---|',
   ...rows,
 ].join('\n');
-const markdown = `# Benchmarks\n\nWritten by \`pnpm bench\` (test/bench/run.mjs); see issue 10 for the goals.\n\n${machine}\n\n## Speed\n\n${table}\n\n## Bundle sizes (min+gzip, esbuild)\n\nBudgets enforced by the test command through test/bench/sizes.mjs. A bundle's size is what loads when its entry is imported (each file gzipped on its own); code behind a dynamic `import()` (the checks only some calls meet) is a chunk of its own, shown as loaded on first use.\n\n${sizes}\n`;
+const markdown = `# Benchmarks\n\nWritten by \`pnpm bench\` (test/bench/run.mjs); see issue 10 for the goals.\n\n${machine}\n\n## Speed\n\n${table}\n\n## Bundle sizes (min+gzip, esbuild)\n\nBudgets enforced by the test command through test/bench/sizes.mjs. A bundle's size is what loads when its entry is imported (each file gzipped on its own); code behind a dynamic \`import()\` (the checks only some calls meet) is a chunk of its own, shown as loaded on first use.\n\n${sizes}\n`;
 console.log(`\n${machine}\n\n${table}\n\n${sizes}`);
 const written = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
 writeFileSync(written, markdown);
