@@ -175,7 +175,7 @@ export interface ArtifactPage {
  *
  * @example
  * ```ts
- * import { type ArtifactStore } from '@toolctx/core';
+ * import type { ArtifactStore } from '@toolctx/core';
  * import { createMemoryArtifactStore } from '@toolctx/core/memory';
  * const store: ArtifactStore = createMemoryArtifactStore();
  * const scope = { tenant: 't', principal: 'p', conversation: 'c' };

@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { type CachePort } from '@toolctx/core';
+ * import type { CachePort } from '@toolctx/core';
  * import { createMemoryCache } from '@toolctx/core/memory';
  * const cache: CachePort = createMemoryCache();
  * await cache.set('k', new TextEncoder().encode('v'), { ttlMs: 60_000 });

@@ -21,7 +21,7 @@ export interface LedgerEntry {
  *
  * @example
  * ```ts
- * import { type Ledger } from '@toolctx/core';
+ * import type { Ledger } from '@toolctx/core';
  * import { createMemoryLedger } from '@toolctx/core/memory';
  * const ledger: Ledger = createMemoryLedger();
  * await ledger.record({ runId: 'r', entryId: 'e1', usd: 0.25 });

@@ -15,7 +15,7 @@ import { classifyIp, type IpClass } from './ip.js';
  *
  * @example
  * ```ts
- * import { type EgressPolicy } from '@toolctx/core';
+ * import type { EgressPolicy } from '@toolctx/core';
  * import { checkEgress } from '@toolctx/core/guards';
  * const policy: EgressPolicy = { allowedDomains: ['example.com'] };
  * checkEgress('https://api.example.com/v1', policy).ok; // true

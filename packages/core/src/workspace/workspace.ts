@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { type Workspace } from '@toolctx/core';
+ * import type { Workspace } from '@toolctx/core';
  * import { createMemoryWorkspace } from '@toolctx/core/memory';
  * const workspace: Workspace = createMemoryWorkspace();
  * await workspace.write('notes/todo.md', '- ship it');
