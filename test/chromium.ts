@@ -1,17 +1,7 @@
 import { playwright } from '@vitest/browser-playwright';
+import { chromiumArgs, chromiumPath } from '../packages/browser/scripts/chromium.mjs';
 
-/** Debian's Chromium, never a downloaded one, with flags that keep it quiet on a closed network. */
-export const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { chromiumArgs, chromiumPath };
 
 /** The vitest browser settings every Chromium project uses. */
 export const chromiumBrowser = {

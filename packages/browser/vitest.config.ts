@@ -1,22 +1,9 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
 import { sseTestServer } from './scripts/sse-test-server.mjs';
 
-// Debian's Chromium, never a downloaded one; flags that keep it quiet on a closed network.
-const chromium = playwright({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  },
-});
+const chromium = playwright({ launchOptions: { executablePath: chromiumPath, args: chromiumArgs } });
 
 // `*.test.ts` run in Node (IndexedDB from fake-indexeddb) and in real Chromium;
 // `*.browser.test.ts` need a real page (DOM, OPFS, Workers) and run in Chromium only.

@@ -3,19 +3,10 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
+import { chromiumArgs, chromiumPath } from '../../packages/browser/scripts/chromium.mjs';
 
 // A secure origin (crypto.randomUUID, IndexedDB), answered by the route below: no server runs.
 const ORIGIN = 'https://toolctx.bench';
-const launchArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /** Runs `body(page, cdp)` against the bench page in a fresh headless Chromium. */
 export async function withBenchPage(body) {
   const bundled = await build({
@@ -28,10 +19,7 @@ export async function withBenchPage(body) {
     write: false,
     logLevel: 'silent',
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: launchArgs,
-  });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     const page = await browser.newPage();
     await page.route(`${ORIGIN}/**`, (route) => {

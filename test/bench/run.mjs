@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { chromiumPath } from '../../packages/browser/scripts/chromium.mjs';
 import { idbStore, widgetCost, withBenchPage } from './chromium.mjs';
 import { httpDoor } from './http-door.mjs';
 import { isolated } from './isolated.mjs';
@@ -168,7 +169,7 @@ const sizes = sizeTable(await measureBundles());
 
 const machine = [
   `- Machine: ${cpus()[0].model}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; load average ${load.toFixed(1)} at the start${load > 2 ? ': the machine was busy with other work, so absolute times are inflated' : ''}. The ratios (both sides measured in the same process, seconds apart) are the figures to compare across machines; each Node benchmark runs in a fresh process of its own, so none inherits another's JIT state or heap.`,
-  `- Node ${process.versions.node}, V8 ${process.versions.v8}; Chromium ${execSync('/usr/bin/chromium --version 2>/dev/null').toString().trim()}; zod ${version('zod')}, @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}, idb ${version('idb')}, esbuild ${version('esbuild')}, playwright-core ${version('playwright-core')}; miniflare ${version('miniflare')} (workerd ${workerdVersion()}), hono ${version('hono')}, autocannon ${version('autocannon')}.`,
+  `- Node ${process.versions.node}, V8 ${process.versions.v8}; Chromium ${execSync(`${chromiumPath} --version 2>/dev/null`).toString().trim()}; zod ${version('zod')}, @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}, idb ${version('idb')}, esbuild ${version('esbuild')}, playwright-core ${version('playwright-core')}; miniflare ${version('miniflare')} (workerd ${workerdVersion()}), hono ${version('hono')}, autocannon ${version('autocannon')}.`,
   `- Run on ${new Date().toISOString().slice(0, 10)} with \`pnpm bench\`. Medians over repeats after a warm-up.`,
 ].join('\n');
 
