@@ -1,6 +1,6 @@
 import { type ErrorInfo, ToolctxError } from '../errors.js';
+import { randomId } from '../random-id.js';
 import { type ApprovalDecision, type ApprovalRequest, isDecision } from './approval.js';
-import { randomId } from './random-id.js';
 
 /**
  * What an approval token is bound to: this run, this call, this tool, these arguments. Runs are

@@ -1,6 +1,6 @@
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { ErrorInfo } from '../errors.js';
-import { randomId } from './random-id.js';
+import { randomId } from '../random-id.js';
 
 /**
  * What a person (or a policy service) is asked to approve: one call of one tool with these

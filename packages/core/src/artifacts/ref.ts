@@ -1,9 +1,6 @@
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const REF_LENGTH = 22;
+import { randomId } from '../random-id.js';
+
 const REF_PATTERN = /^art_[0-9A-Za-z]{22}$/;
-// 248 is the largest multiple of 62 below 256: bytes at or above it are drawn again, so every
-// base62 digit is equally likely (no modulo bias). 22 digits carry about 131 bits.
-const UNBIASED_LIMIT = 248;
 
 /**
  * A fresh artifact ref: `art_` and 22 base62 characters from `crypto.getRandomValues`. Never
@@ -16,17 +13,7 @@ const UNBIASED_LIMIT = 248;
  * ```
  */
 export function newRef(): string {
-  let ref = 'art_';
-  const pool = new Uint8Array(32);
-  while (ref.length < 4 + REF_LENGTH) {
-    crypto.getRandomValues(pool);
-    for (const byte of pool) {
-      if (byte >= UNBIASED_LIMIT) continue;
-      ref += BASE62[byte % 62];
-      if (ref.length === 4 + REF_LENGTH) break;
-    }
-  }
-  return ref;
+  return randomId('art_');
 }
 
 /**

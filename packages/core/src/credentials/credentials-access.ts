@@ -1,5 +1,5 @@
-import { randomId } from '../approval/random-id.js';
 import { ToolctxError, toErrorInfo } from '../errors.js';
+import { randomId } from '../random-id.js';
 import { type Credential, createCredential } from './credential.js';
 import type {
   CredentialAnswer,
