@@ -112,10 +112,18 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
   const totalsOf = async (tx: Tx, key: string): Promise<ScopeTotals> =>
     (await tx.objectStore(IDB_STORES.scopes).get(key)) ?? { count: 0, bytes: 0, seq: 0 };
 
-  /** Deletes `records` and updates the totals; the requests go out together, as IndexedDB runs them in order anyway. */
-  const remove = async (tx: Tx, key: string, records: MetaRecord[]): Promise<void> => {
-    if (records.length === 0) return;
-    const totals = await totalsOf(tx, key);
+  /**
+   * Deletes `records` and gives the scope's updated totals (read here unless the caller has them);
+   * the requests go out together, as IndexedDB runs them in order anyway.
+   */
+  const remove = async (
+    tx: Tx,
+    key: string,
+    records: MetaRecord[],
+    known?: ScopeTotals,
+  ): Promise<ScopeTotals> => {
+    const totals = known ?? (await totalsOf(tx, key));
+    if (records.length === 0) return totals;
     const requests: (() => Promise<unknown>)[] = [];
     for (const { m } of records) {
       requests.push(() => tx.objectStore(IDB_STORES.meta).delete([key, m.ref]));
@@ -125,6 +133,7 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
     }
     requests.push(() => tx.objectStore(IDB_STORES.scopes).put(totals, key));
     await together(requests);
+    return totals;
   };
 
   /** Deletes the scope's expired artifacts (through the expiry index) and gives its totals. */
@@ -134,9 +143,7 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
       tx.objectStore(IDB_STORES.meta).index('expiry').getAll(range),
       totalsOf(tx, key),
     ]);
-    if (expired.length === 0) return totals;
-    await remove(tx, key, expired);
-    return totalsOf(tx, key);
+    return remove(tx, key, expired, totals);
   };
 
   /**
@@ -213,9 +220,12 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
       const key = scopeKey(scope);
       if (!isRef(ref)) return Promise.resolve(false);
       return inScope(async (tx) => {
-        const record: MetaRecord | undefined = await tx.objectStore(IDB_STORES.meta).get([key, ref]);
+        const [record, totals] = await Promise.all([
+          tx.objectStore(IDB_STORES.meta).get([key, ref]) as Promise<MetaRecord | undefined>,
+          totalsOf(tx, key),
+        ]);
         if (!record) return false;
-        await remove(tx, key, [record]);
+        await remove(tx, key, [record], totals);
         return !isArtifactExpired(record.m, clock());
       });
     },
