@@ -1,6 +1,10 @@
 import { checkEvent, type EventData, type EventType, type ToolEvent } from './catalogue.js';
 
-/** Receives every event, synchronously. Must be quick; a sink that throws is detached. */
+/**
+ * Receives every event, synchronously. Must be quick; a sink that throws is detached. Every sink
+ * and subscriber gets the same event object: treat it as read-only (a `tool.started`'s data is
+ * frozen, shared by the calls of one tool).
+ */
 export type EventSink = (event: ToolEvent) => void;
 
 /** Told once about a sink that threw and was detached. */

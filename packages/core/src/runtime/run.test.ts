@@ -109,6 +109,27 @@ describe('runs', () => {
     expect(events[3]!.data).toEqual({ status: 'ended', calls: 1 });
   });
 
+  it("shares one frozen tool.started data per tool, so no sink can change another call's event", async () => {
+    const { events, sink } = recorded();
+    const meddler = (event: ToolEvent) => {
+      if (event.type === 'tool.started') (event.data as { tool: string }).tool = 'changed';
+    };
+    const failures: unknown[] = [];
+    const run = createRuntime({
+      tools: [echo],
+      sinks: [sink, meddler],
+      onSinkError: (error) => failures.push(error),
+    }).startRun();
+    await run.call({ tool: 'echo', args: { text: 'a' } });
+    await run.call({ tool: 'echo', args: { text: 'b' } });
+    const started = events.filter((event) => event.type === 'tool.started');
+    expect(started.map((event) => event.data)).toEqual([{ tool: 'echo' }, { tool: 'echo' }]);
+    expect(started[0]!.data).toBe(started[1]!.data);
+    expect(Object.isFrozen(started[0]!.data)).toBe(true);
+    // The meddling sink threw on the frozen data, was reported once and detached.
+    expect(failures).toHaveLength(1);
+  });
+
   it('refuses calls once the run has ended', async () => {
     const run = createRuntime({ tools: [echo] }).startRun();
     await run.end();
