@@ -26,6 +26,7 @@ import {
   parentEnded,
   runEnded,
   scopeFor,
+  startedData,
   unknownApproval,
 } from './run-facts.js';
 import { bindRunLedger } from './run-ledger.js';
@@ -450,25 +451,6 @@ export class RunImpl implements RunFacts {
     this.log.emit('tool.failed', data, call.toolCallId, call.parentId, endedAt);
     return { ok: false, error };
   }
-}
-
-const started = new WeakMap<AnyTool, Readonly<{ tool: string; timeoutMs?: number }>>();
-
-/**
- * A tool's `tool.started` data, the same every call: one frozen object per tool, shared by its
- * events. A host that keeps every event then keeps one object less per call (each kept object
- * costs a call about a quarter of a microsecond in garbage collection). The timeout travels with
- * the start so a status line can warn before it fires.
- */
-function startedData(tool: AnyTool): Readonly<{ tool: string; timeoutMs?: number }> {
-  let data = started.get(tool);
-  if (!data) {
-    data = Object.freeze(
-      tool.timeoutMs === undefined ? { tool: tool.name } : { tool: tool.name, timeoutMs: tool.timeoutMs },
-    );
-    started.set(tool, data);
-  }
-  return data;
 }
 
 /** Whether a call must pass guards (artifacts, the trifecta, approval, credentials) before it runs. */
