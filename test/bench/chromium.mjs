@@ -7,6 +7,7 @@ import { chromiumArgs, chromiumPath } from '../../packages/browser/scripts/chrom
 
 // A secure origin (crypto.randomUUID, IndexedDB), answered by the route below: no server runs.
 const ORIGIN = 'https://toolctx.bench';
+
 /** Runs `body(page, cdp)` against the bench page in a fresh headless Chromium. */
 export async function withBenchPage(body) {
   const bundled = await build({
