@@ -34,6 +34,11 @@ export default defineConfig({
       {
         test: { name: 'node', include: ['node/**/*.test.ts'], testTimeout: 60_000 },
       },
+      // Worker behaviour where users meet it: the example Worker and the MCP test Worker under
+      // their own `wrangler dev` on loopback (hang-ups, restarts, alarms, sessions, limits).
+      {
+        test: { name: 'worker', include: ['worker/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 },
+      },
       // The demo end to end: its own `wrangler dev` and headless Chromium (screenshots in e2e/output).
       {
         test: { name: 'e2e', include: ['e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 180_000 },

@@ -1,0 +1,129 @@
+// Starts a Worker with `wrangler dev` on loopback, as a user runs it: the tests of Worker behaviour
+// (hang-ups, restarts, alarms, sessions, limits) run against this, not only the vitest pool.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const quiet = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
+
+/** What {@link startWranglerDev} starts. */
+export interface WranglerDevOptions {
+  /** The package folder wrangler runs in (its `wrangler` dev dependency is used). */
+  cwd: string;
+  /** A wrangler config other than the folder's `wrangler.jsonc`, relative to `cwd`. */
+  config?: string;
+  /** `--var NAME:value` pairs. */
+  vars?: Record<string, string>;
+  /** More arguments for `wrangler dev`, such as `--assets <dir>`. */
+  args?: string[];
+  /** The path polled until it answers (any status below 500). Default `/`. */
+  readyPath?: string;
+}
+
+/** A `wrangler dev` this test started, and how to restart and stop it. */
+export interface WranglerDev {
+  url: string;
+  /** Everything wrangler and workerd printed so far. */
+  output(): string;
+  /** Stops wrangler and starts it again on the same port and persist dir, as a user's restart would. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `wrangler dev` on a free port with a fresh persist dir of its own (nothing shared with
+ * `npm run demo` or a parallel test), in its own process group, stopped as a group.
+ */
+export async function startWranglerDev(options: WranglerDevOptions): Promise<WranglerDev> {
+  const work = await mkdtemp(join(tmpdir(), 'toolctx-wrangler-'));
+  const port = await freePort();
+  const args = ['exec', 'wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port)];
+  if (options.config) args.push('--config', options.config);
+  args.push('--persist-to', join(work, 'state'));
+  args.push('--show-interactive-dev-session=false', '--log-level', 'warn');
+  for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
+  args.push(...(options.args ?? []));
+  const url = `http://127.0.0.1:${port}`;
+
+  let child: ChildProcess | undefined;
+  let output = '';
+  const launch = async () => {
+    const started = spawn('pnpm', args, {
+      cwd: options.cwd,
+      env: quiet,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = started;
+    started.stdout?.on('data', (chunk: Buffer) => (output += chunk));
+    started.stderr?.on('data', (chunk: Buffer) => (output += chunk));
+    await waitUntilReady(`${url}${options.readyPath ?? '/'}`, started, () => output);
+  };
+  const stop = async () => {
+    if (child) await stopGroup(child);
+    await rm(work, { recursive: true, force: true });
+  };
+  try {
+    await launch();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    url,
+    output: () => output,
+    async restart() {
+      if (child) await stopGroup(child);
+      await launch();
+    },
+    stop,
+  };
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output()}`);
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`wrangler dev did not answer ${url} within 60 s:\n${output()}`);
+}
+
+/** SIGTERM to the whole group (pnpm, wrangler, esbuild, workerd), then SIGKILL if it lingers. */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // The group is already gone.
+    }
+  };
+  signal('SIGTERM');
+  const timer = setTimeout(() => signal('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+  // workerd may outlive its parent by a moment; make sure nothing of the group is left.
+  signal('SIGKILL');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
