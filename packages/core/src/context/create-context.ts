@@ -3,6 +3,7 @@ import type { CachePort } from '../cache/cache-port.js';
 import type { Credential } from '../credentials/credential.js';
 import type { CredentialsAccess } from '../credentials/credentials-access.js';
 import { ToolctxError } from '../errors.js';
+import { customNameProblem } from '../events/catalogue.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Effect, Phase } from '../policy/phase.js';
 import type { Taint } from '../policy/taint.js';
@@ -281,6 +282,8 @@ class ToolContext implements ToolExecutionContext {
   emit(type: string, data?: unknown): void {
     const name = type.startsWith('custom.') ? type.slice('custom.'.length) : type;
     if (name === '') throw new TypeError('ctx.emit needs an event name, such as ctx.emit("step", {...}).');
+    const badName = customNameProblem(name);
+    if (badName) throw new TypeError(`ctx.emit: ${badName}; such as ctx.emit("step", {...}).`);
     const problem = cloneSafetyProblem(data);
     if (problem) throw new TypeError(`ctx.emit("${name}") data holds ${problem}; send plain data.`);
     if (this.attempt.settled) throw this.guard.refusal(`ctx.emit("${name}")`);
