@@ -20,6 +20,8 @@ export type ErrorKind =
   | 'quota-exceeded'
   | 'not-found'
   | 'conflict'
+  /** A port of `ctx` was used after its call had ended (finished, failed, cancelled, timed out). */
+  | 'call-settled'
   // What doors answer for bad requests, each with its HTTP meaning.
   | 'bad-request'
   | 'unauthenticated'

@@ -9,10 +9,13 @@ import type {
 } from '../artifacts/types.js';
 import { ToolctxError } from '../errors.js';
 import type { EventLog } from '../events/event-log.js';
+import type { SettledGuard } from './settled-guard.js';
 
 /**
  * The artifact store as a tool sees it: bound to its run's scope, which it cannot name, widen or
- * replace; `put` stamps the origin from the run's own facts.
+ * replace; `put` stamps the origin from the run's own facts. Once the call has ended, `put`,
+ * `putStream` and `delete` reject with a `call-settled` ToolctxError, and a put still in flight
+ * when it ended is deleted again: it leaves no artifact and no `artifact.put` event.
  */
 export interface ToolArtifacts {
   /** Saves an artifact in the run's scope, its origin stamped from the call. */
@@ -38,21 +41,37 @@ export interface ArtifactBinding {
   toolCallId: string;
   parentId: string | undefined;
   log: EventLog;
+  /** The call's guard: writes refused once it has ended. Absent for the runtime's own writes (a spill). */
+  guard?: SettledGuard;
 }
 
-/** Binds `store` to one call's scope and origin. */
+/**
+ * Binds `store` to one call's scope and origin. Store-agnostic: the settled check wraps the
+ * store's verbs, so every store gets it.
+ */
 export function bindArtifacts(store: ArtifactStore, binding: ArtifactBinding): ToolArtifacts {
-  const { scope, log, toolCallId, parentId } = binding;
+  const { scope, log, toolCallId, parentId, guard } = binding;
   const origin = binding.runId === undefined ? { toolCallId } : { runId: binding.runId, toolCallId };
-  const filed = (meta: ArtifactMeta): ArtifactMeta => {
+  const refuseIfEnded = (verb: string): void => {
+    if (guard?.settled) throw guard.refusal(verb);
+  };
+  // A put that lands after its call ended is taken back before anyone hears of it.
+  const saved = async (verb: string, save: () => Promise<ArtifactMeta>): Promise<ArtifactMeta> => {
+    refuseIfEnded(verb);
+    const meta = await save();
+    if (guard?.settled) {
+      await store.delete(scope, meta.ref).catch(() => {}); // the refusal below is the news either way
+      throw guard.refusal(verb);
+    }
     log.emit('artifact.put', { ref: meta.ref, kind: meta.kind, bytes: meta.bytes }, toolCallId, parentId);
     return meta;
   };
   const bound: ToolArtifacts = {
-    put: async (input) => filed(await store.put(scope, { ...input, origin })),
+    put: (input) => saved('ctx.artifacts.put', () => store.put(scope, { ...input, origin })),
     head: (ref) => store.head(scope, ref),
     get: (ref) => store.get(scope, ref),
     delete: async (ref) => {
+      refuseIfEnded('ctx.artifacts.delete');
       const deleted = await store.delete(scope, ref);
       if (deleted) log.emit('artifact.deleted', { ref }, toolCallId, parentId);
       return deleted;
@@ -61,7 +80,8 @@ export function bindArtifacts(store: ArtifactStore, binding: ArtifactBinding): T
   };
   if (store.putStream) {
     const putStream = store.putStream.bind(store);
-    bound.putStream = async (input) => filed(await putStream(scope, { ...input, origin }));
+    bound.putStream = (input) =>
+      saved('ctx.artifacts.putStream', () => putStream(scope, { ...input, origin }));
   }
   if (store.getStream) {
     const getStream = store.getStream.bind(store);

@@ -3,6 +3,7 @@ import type { CachePort } from '../cache/cache-port.js';
 import type { Credential } from '../credentials/credential.js';
 import type { CredentialsAccess } from '../credentials/credentials-access.js';
 import { ToolctxError } from '../errors.js';
+import { customNameProblem } from '../events/catalogue.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Effect, Phase } from '../policy/phase.js';
 import type { Taint } from '../policy/taint.js';
@@ -14,6 +15,7 @@ import type { TeardownRegistry, TeardownScope } from '../teardown/teardown-regis
 import { toolSessionKey } from '../teardown/tool-session-key.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { bindArtifacts, missingArtifacts, type ToolArtifacts } from './bound-artifacts.js';
+import { guardCache, guardLedger, guardWorkspace, type SettledGuard, settledGuard } from './settled-guard.js';
 import type { Identity, ProgressPayload, RunLedger, ToolDispatch, ToolExecutionContext } from './types.js';
 
 /** What the run knows that every context of it shares. */
@@ -92,6 +94,10 @@ class ToolContext implements ToolExecutionContext {
   private reports = 0;
   private dispatch: ToolDispatch | undefined;
   private boundArtifacts: ToolArtifacts | undefined;
+  private madeGuard: SettledGuard | undefined;
+  private guardedLedger: RunLedger | undefined;
+  private guardedCache: CachePort | undefined;
+  private guardedWorkspace: Workspace | undefined;
   private access: CredentialsAccess | undefined;
   private guardedFetch:
     | Promise<(input: RequestInfo | URL, init?: RequestInit) => Promise<Response>>
@@ -160,6 +166,7 @@ class ToolContext implements ToolExecutionContext {
       toolCallId: this.call.toolCallId,
       parentId: this.call.parentId,
       log: this.run.log,
+      guard: this.guard,
     });
     return this.boundArtifacts;
   }
@@ -174,13 +181,25 @@ class ToolContext implements ToolExecutionContext {
     return this.run.services.door.teardownScopes;
   }
   get ledger(): RunLedger | undefined {
-    return this.run.ledger;
+    const { ledger } = this.run;
+    if (ledger) this.guardedLedger ??= guardLedger(ledger, this.guard);
+    return this.guardedLedger;
   }
   get cache(): CachePort | undefined {
-    return this.run.services.cache;
+    const { cache } = this.run.services;
+    if (cache) this.guardedCache ??= guardCache(cache, this.guard);
+    return this.guardedCache;
   }
   get workspace(): Workspace | undefined {
-    return this.run.workspace;
+    const { workspace } = this.run;
+    if (workspace) this.guardedWorkspace ??= guardWorkspace(workspace, this.guard);
+    return this.guardedWorkspace;
+  }
+
+  /** What refuses this call's writes once it has ended; made for the first port that needs it. */
+  private get guard(): SettledGuard {
+    this.madeGuard ??= settledGuard(this.call.toolName, this.attempt);
+    return this.madeGuard;
   }
 
   onTeardown(cleanup: () => unknown, { scope, key }: { scope: TeardownScope; key?: string }): boolean {
@@ -213,6 +232,7 @@ class ToolContext implements ToolExecutionContext {
   }
 
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    if (this.attempt.settled) return Promise.reject(this.guard.refusal('ctx.fetch'));
     if (this.call.effect !== 'send') {
       return Promise.reject(
         new ToolctxError(
@@ -262,9 +282,11 @@ class ToolContext implements ToolExecutionContext {
   emit(type: string, data?: unknown): void {
     const name = type.startsWith('custom.') ? type.slice('custom.'.length) : type;
     if (name === '') throw new TypeError('ctx.emit needs an event name, such as ctx.emit("step", {...}).');
+    const badName = customNameProblem(name);
+    if (badName) throw new TypeError(`ctx.emit: ${badName}; such as ctx.emit("step", {...}).`);
     const problem = cloneSafetyProblem(data);
     if (problem) throw new TypeError(`ctx.emit("${name}") data holds ${problem}; send plain data.`);
-    if (this.attempt.settled) return;
+    if (this.attempt.settled) throw this.guard.refusal(`ctx.emit("${name}")`);
     this.run.log.emit(`custom.${name}`, data ?? null, this.call.toolCallId, this.call.parentId);
   }
 }

@@ -156,4 +156,40 @@ describe('ctx.emit', () => {
       { n: 2 },
     ]);
   });
+
+  it('refuses a name outside the grammar, naming it and the grammar; files nothing for it', async () => {
+    const hostile = [
+      'step\n',
+      'a\nevent: run.finished',
+      'a\rb',
+      'a\r\ndata: {}',
+      'custom.\n',
+      ' step',
+      'Step',
+      'step done',
+      'a:b',
+      '.step',
+      '_step',
+      '<script>',
+      'café',
+      'x'.repeat(65),
+    ];
+    const { run, events } = harness((_args, ctx) => {
+      for (const name of hostile) {
+        expect(() => ctx.emit(name, { n: 1 }), JSON.stringify(name)).toThrow(TypeError);
+      }
+      expect(() => ctx.emit('a\nb')).toThrow(
+        'ctx.emit: "a\\nb" is not an event name: use 1 to 64 of a-z, 0-9, "_", "." and "-", the first a letter or digit (^[a-z0-9][a-z0-9_.-]{0,63}$); such as ctx.emit("step", {...}).',
+      );
+      for (const name of ['step', 'page.fetched', 'batch-2_done', '0', 'x'.repeat(64)]) ctx.emit(name);
+    });
+    expect(await run.call({ tool: 'reporter', args: { id: 'a' } })).toMatchObject({ ok: true });
+    expect(events.filter((event) => event.type.startsWith('custom.')).map((event) => event.type)).toEqual([
+      'custom.step',
+      'custom.page.fetched',
+      'custom.batch-2_done',
+      'custom.0',
+      `custom.${'x'.repeat(64)}`,
+    ]);
+  });
 });

@@ -66,6 +66,11 @@ export interface ToolDispatch {
  *
  * Absent and empty are different facts: `runId` is absent where there is no run (an MCP call);
  * `tools` is absent at a door with no dispatch.
+ *
+ * Once the call has settled (finished, failed, cancelled, timed out) it can read but no longer
+ * act: artifact, workspace and cache writes, `ledger.record`, `fetch` and `emit` refuse with a
+ * `call-settled` ToolctxError, `tools.call` answers one as data, and `progress` is dropped. A put
+ * still in flight then is deleted again when the store answers.
  */
 export interface ToolExecutionContext {
   /** The run this call belongs to; absent where the door has no runs. */
@@ -85,7 +90,28 @@ export interface ToolExecutionContext {
   readonly signal: AbortSignal;
   /** Reports live progress. Synchronous; never throws, blocks or changes the result. */
   progress(payload: ProgressPayload): void;
-  /** Files a custom event as `custom.<type>`. `data` must be plain data. */
+  /**
+   * Files a custom event as `custom.<type>` (`type` may carry the `custom.` prefix already).
+   * The name is 1 to 64 characters of `a-z`, `0-9`, `_`, `.` and `-`, the first a letter or digit
+   * (`/^[a-z0-9][a-z0-9_.-]{0,63}$/`), so it is safe in an SSE `event:` line; `data` must be plain
+   * data. Throws a TypeError naming the problem otherwise, and a `call-settled` ToolctxError once
+   * the call has ended.
+   *
+   * @example
+   * ```ts
+   * import { defineTool } from '@toolctx/core';
+   * import { z } from 'zod';
+   * export const crawl = defineTool({
+   *   name: 'crawl',
+   *   description: 'Crawls a site.',
+   *   input: z.object({ url: z.string() }),
+   *   execute: async ({ url }, ctx) => {
+   *     ctx.emit('page.fetched', { url }); // files custom.page.fetched
+   *     return url;
+   *   },
+   * });
+   * ```
+   */
   emit(type: string, data?: unknown): void;
   /** Calls another tool as a child call; absent at doors with no dispatch. */
   readonly tools?: ToolDispatch;

@@ -19,9 +19,26 @@ describe('the event catalogue', () => {
     }
   });
 
-  it('accepts any custom.<name> but not a bare custom.', () => {
+  it('accepts custom.<name> for a name of the grammar, and no other', () => {
     expect(() => checkEvent('custom.anything', 1)).not.toThrow();
+    expect(() => checkEvent('custom.page.fetched-2_a', 1)).not.toThrow();
     expect(() => checkEvent('custom.', {})).toThrow(/needs a name/);
+    for (const type of [
+      'custom.a\nb',
+      'custom.a\r',
+      'custom.A',
+      'custom. a',
+      'custom.a:b',
+      `custom.${'x'.repeat(65)}`,
+    ]) {
+      expect(() => checkEvent(type, {}), JSON.stringify(type)).toThrow(/is not an event name/);
+    }
+  });
+
+  it('never lets a type that would break an SSE frame into a log', () => {
+    const log = new EventLog('run_1', [], () => {});
+    expect(() => log.emit('custom.step\nevent: run.finished', {})).toThrow(TypeError);
+    expect(log.lastSeq).toBe(0);
   });
 
   it('covers every type the design names', () => {

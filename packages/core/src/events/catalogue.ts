@@ -89,20 +89,39 @@ export const eventCatalogue: { readonly [T in CatalogueEventType]: readonly (key
 const customPrefix = 'custom.';
 
 /**
- * Throws unless `type` is in the catalogue (or `custom.<name>`) and `data` has every key the
- * catalogue requires for it.
+ * The grammar of a custom event's name, the part after `custom.`: 1 to 64 characters of lowercase
+ * ASCII letters, digits, `_`, `.` and `-`, the first a letter or digit — the catalogue's own
+ * spelling. A name reaches SSE `event:` lines, status templates and log queries, so no line break,
+ * space, colon or markup gets in.
+ */
+const customEventName = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
+
+/** Why `name` (after `custom.`) is not a custom event name, or `undefined` when it is one. */
+export function customNameProblem(name: string): string | undefined {
+  if (customEventName.test(name)) return undefined;
+  const shown = JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
+  return `${shown} is not an event name: use 1 to 64 of a-z, 0-9, "_", "." and "-", the first a letter or digit (${customEventName.source})`;
+}
+
+/**
+ * Throws unless `type` is in the catalogue (or `custom.<name>`, the name as `ctx.emit` documents)
+ * and `data` has every key the catalogue requires for it. Every event passes here as it is made, so
+ * no type that would break an SSE frame gets into a log.
  *
  * @example
  * ```ts
  * import { checkEvent } from '@toolctx/core';
  * checkEvent('tool.started', { tool: 'search' }); // fine
  * checkEvent('tool.started', {}); // throws: tool.started needs data.tool
+ * checkEvent('custom.step\ndata: x', {}); // throws: not an event name
  * ```
  */
 export function checkEvent(type: string, data: unknown): void {
   if (type.startsWith(customPrefix)) {
     if (type.length === customPrefix.length)
       throw new TypeError('A custom event needs a name: custom.<name>.');
+    const problem = customNameProblem(type.slice(customPrefix.length));
+    if (problem) throw new TypeError(`A custom event's type is custom.<name>; ${problem}.`);
     return;
   }
   const required = (eventCatalogue as Record<string, readonly string[] | undefined>)[type];

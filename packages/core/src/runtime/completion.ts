@@ -1,3 +1,4 @@
+import { bindArtifacts } from '../context/bound-artifacts.js';
 import type { CallFacts, RunFacts } from '../context/create-context.js';
 import type { ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
@@ -67,28 +68,17 @@ async function spill(
   budgetBytes: number,
 ): Promise<ToolResult> {
   const store = run.services.artifacts;
+  const { toolCallId, parentId } = call;
   // Loaded on the first result over budget: most results fit and never need it.
   const { spillAndCut } = await import('../output/spill-and-cut.js');
   const spill = await spillAndCut({
     text,
     budgetBytes,
     toolName: tool.name,
-    store: store && {
-      put: async (input) => {
-        const origin =
-          run.runId === undefined
-            ? { toolCallId: call.toolCallId }
-            : { runId: run.runId, toolCallId: call.toolCallId };
-        const meta = await store.put(run.scope, { ...input, origin });
-        run.log.emit(
-          'artifact.put',
-          { ref: meta.ref, kind: meta.kind, bytes: meta.bytes },
-          call.toolCallId,
-          call.parentId,
-        );
-        return meta;
-      },
-    },
+    // The runtime's own write, made after the tool returned: bound like a tool's, with no guard.
+    store:
+      store &&
+      bindArtifacts(store, { scope: run.scope, runId: run.runId, toolCallId, parentId, log: run.log }),
   });
   const cut = spill.spilled ?? spill.cut;
   if (!cut) return { ok: true, value, content: spill.content };

@@ -61,7 +61,12 @@ describe('nested dispatch through ctx.tools', () => {
     await run.call({ tool: 'quick', args: {} });
     expect(await saved!({ tool: 'leaf', args: {} })).toMatchObject({
       ok: false,
-      error: { kind: 'aborted', message: 'The parent call has ended.' },
+      error: {
+        kind: 'call-settled',
+        message: expect.stringMatching(
+          /^"quick" has already ended \(finished\), so ctx\.tools\.call was refused/,
+        ),
+      },
     });
   });
 });

@@ -43,11 +43,6 @@ export const cancelledByCaller: ErrorInfo = {
   message: 'The call was cancelled by its caller.',
   retryable: false,
 };
-export const parentEnded: ErrorInfo = {
-  kind: 'aborted',
-  message: 'The parent call has ended.',
-  retryable: false,
-};
 
 export function unknownApproval(approvalId: string): ErrorInfo {
   return {

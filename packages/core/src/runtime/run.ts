@@ -4,6 +4,7 @@ import { approvalDenial } from '../approval/approval.js';
 import { scopeKey } from '../artifacts/scope-key.js';
 import type { ArtifactScope } from '../artifacts/types.js';
 import type { CallFacts, RunFacts, RunStats } from '../context/create-context.js';
+import { callSettled } from '../context/settled-guard.js';
 import type { CallRequest, Identity, RunLedger, ToolDispatch, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import type { EventLog, RunEvents } from '../events/event-log.js';
@@ -23,7 +24,6 @@ import type { StartRunOptions } from './run-api.js';
 import {
   cancelledByCaller,
   nextCallId,
-  parentEnded,
   runEnded,
   scopeFor,
   startedData,
@@ -427,7 +427,10 @@ export class RunImpl implements RunFacts {
   private childDispatch(parent: Attempt, call: CallFacts): ToolDispatch {
     return {
       call: (request) => {
-        if (parent.settled) return Promise.resolve({ ok: false, error: parentEnded });
+        if (parent.settled) {
+          const error = callSettled(call.toolName, 'ctx.tools.call', parent.result).info;
+          return Promise.resolve({ ok: false, error });
+        }
         return this.start(request, call.iteration, this.services.outputBudgetBytes, parent, call.toolCallId);
       },
     };

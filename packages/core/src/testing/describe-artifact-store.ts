@@ -3,6 +3,7 @@ import { expiryCases, integrityCases, retentionCases } from './artifact-cases-li
 import { listCases } from './artifact-cases-list.js';
 import { scopeCases } from './artifact-cases-scope.js';
 import { scopePropertyCases } from './artifact-cases-scope-property.js';
+import { settledCases } from './artifact-cases-settled.js';
 import { streamCases } from './artifact-cases-stream.js';
 import { verbCases } from './artifact-cases-verbs.js';
 import type { ArtifactCaseKit, ArtifactStoreSuiteOptions } from './artifact-suite-kit.js';
@@ -14,7 +15,8 @@ import { createTestClock, registerCases } from './suite-cases.js';
  * digests; unknown and malformed refs; paging with cursors under concurrent puts and deletes;
  * expiry by the injected clock; retention caps; scope isolation (fixed lookalikes, and a
  * fast-check property over random hostile scopes and operation sequences); streaming (or its refusal);
- * and integrity on `get` when a `corrupt` hook is given.
+ * integrity on `get` when a `corrupt` hook is given; and, through a runtime over the store, that a
+ * put in flight when its call is cancelled leaves nothing behind.
  *
  * With retention caps, repeat the limits `create` configured in `capabilities.retention`, and
  * leave room for the other cases: `maxCountPerScope >= 110`, `maxArtifactBytes >= 100_000`, and
@@ -61,6 +63,7 @@ export function describeArtifactStore(name: string, options: ArtifactStoreSuiteO
     scopePropertyCases,
     streamCases,
     integrityCases,
+    settledCases,
   ];
   describe(`ArtifactStore conformance: ${name}`, () => {
     registerCases(

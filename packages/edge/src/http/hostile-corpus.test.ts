@@ -1,5 +1,10 @@
 import { exports } from 'cloudflare:workers';
+import { createRuntime, defineTool, type ToolResult } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createMemoryRunDirectory, createToolServer } from '../index.js';
+import { authenticate } from '../test-utils/server.js';
+import { allMessages, eventsOf } from '../test-utils/sse.js';
 
 // A corpus of hostile requests sent through the deployable Worker (src/worker.ts: the HTTP door in
 // front, a Durable Object per run behind it). Each must be answered with a 4xx and an ErrorInfo
@@ -294,4 +299,84 @@ describe('HTTP door: a hostile-input corpus through the Worker', () => {
       expect(text).not.toContain(TOKEN);
     },
   );
+});
+
+// A model-supplied custom event name: a line break in it would end the SSE frame early (an
+// `event:` line cannot hold one). The example Worker has no tool that emits, so this part of the
+// corpus runs the HTTP door in memory with one.
+const hostileEventNames = [
+  'step\n',
+  'a\nevent: run.finished\ndata: {}',
+  'a\rb',
+  'a\r\nid: 999999',
+  'custom.\n\n',
+  'a'.repeat(10_000),
+];
+
+describe('HTTP door: hostile custom event names', () => {
+  const announce = defineTool({
+    name: 'announce',
+    description: 'Emits a custom event of the given name.',
+    input: z.object({ event: z.string() }),
+    execute: ({ event }, ctx) => {
+      ctx.emit(event, { said: true });
+      return 'announced';
+    },
+  });
+  const runtime = createRuntime({ tools: [announce] });
+  const app = createToolServer({ runtime, runs: createMemoryRunDirectory({ runtime }), authenticate });
+  const send = (path: string, init: { method?: string; body?: unknown; accept?: string } = {}) =>
+    app.request(path, {
+      method: init.method ?? 'GET',
+      headers: {
+        authorization: 'Bearer ana',
+        'content-type': 'application/json',
+        ...(init.accept ? { accept: init.accept } : {}),
+      },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+
+  it('settles each call as a tool error, and the event stream stays 200 for live and later readers', async () => {
+    const { runId } = (await (await send('/runs', { method: 'POST', body: {} })).json()) as { runId: string };
+    const live = await send(`/runs/${runId}/events`);
+    expect(live.status).toBe(200);
+    const liveMessages = allMessages(live);
+    for (const event of hostileEventNames) {
+      const response = await send(`/runs/${runId}/calls`, {
+        method: 'POST',
+        body: { tool: 'announce', args: { event } },
+      });
+      expect(response.status).toBe(200);
+      expect((await response.json()) as ToolResult).toMatchObject({
+        ok: false,
+        error: { kind: 'tool-error', exception: 'TypeError' },
+      });
+      const streamed = await send(`/runs/${runId}/calls`, {
+        method: 'POST',
+        body: { tool: 'announce', args: { event } },
+        accept: 'text/event-stream',
+      });
+      expect(streamed.status).toBe(200);
+      const result = (await allMessages(streamed)).find((message) => message.event === 'result');
+      expect(JSON.parse(result!.data)).toMatchObject({ ok: false, error: { kind: 'tool-error' } });
+    }
+    const fine = await send(`/runs/${runId}/calls`, {
+      method: 'POST',
+      body: { tool: 'announce', args: { event: 'fine' } },
+    });
+    expect(await fine.json()).toMatchObject({ ok: true, value: 'announced' });
+    expect((await send(`/runs/${runId}`, { method: 'DELETE' })).status).toBe(200);
+
+    const later = await send(`/runs/${runId}/events`);
+    expect(later.status).toBe(200);
+    for (const events of [eventsOf(await liveMessages), eventsOf(await allMessages(later))]) {
+      expect(events.filter((event) => event.type.startsWith('custom.')).map((event) => event.type)).toEqual([
+        'custom.fine',
+      ]);
+      expect(events.filter((event) => event.type === 'tool.failed')).toHaveLength(
+        2 * hostileEventNames.length,
+      );
+      expect(events.at(-1)).toMatchObject({ type: 'run.finished' });
+    }
+  });
 });
