@@ -110,6 +110,22 @@ describe('approvals in the Durable Object run host', () => {
     });
   });
 
+  it('a decider that hangs up while the approved call runs cancels it (request.signal)', async () => {
+    const runId = await startRun();
+    const approvalId = await askApproval(runId, { title: 'slow', delayMs: 60_000 }, 'pub-5');
+    const client = new AbortController();
+    const resumed = post(
+      `/approvals/${approvalId}`,
+      { runId, approved: true },
+      { signal: client.signal },
+    ).catch((error: unknown) => error);
+    await until(runId, 'approval.decided', 'pub-5');
+    client.abort();
+    await resumed;
+    const failed = (await until(runId, 'tool.failed', 'pub-5')).at(-1);
+    expect(failed).toMatchObject({ data: { tool: 'publish_note', error: { kind: 'aborted' } } });
+  });
+
   it('cancelling a call that waits for approval settles it as aborted; a later approval cannot run it', async () => {
     const runId = await startRun();
     const approvalId = await askApproval(runId, { title: 'never' }, 'pub-3');
