@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMemoryApprovalPort } from '../approval/memory-approval-port.js';
 import { createMemoryPendingApprovals, type PendingApproval } from '../approval/pending-approvals.js';
+import { createMemoryArtifactStore } from '../artifacts/memory-store.js';
 import type { ToolResult } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
 import { defineTool } from '../tools/define-tool.js';
@@ -165,5 +166,28 @@ describe('pending approvals: one store, the run’s', () => {
     expect([...store.list()]).toHaveLength(1);
     await run.end();
     expect([...store.list()]).toEqual([]);
+  });
+
+  it('keeps a wanted artifact as its ref, not its data, and resolves it again when the call resumes', async () => {
+    const artifacts = createMemoryArtifactStore();
+    const publish = defineTool({
+      name: 'publish',
+      description: 'Publishes a note artifact, after approval.',
+      input: z.object({ note: z.string() }),
+      wants: { note: 'note' },
+      needsApproval: true,
+      execute: ({ note }) => ({ published: note }),
+    });
+    const store = createMemoryPendingApprovals();
+    const runtime = createRuntime({ tools: [publish], artifacts, approval: createMemoryApprovalPort() });
+    const run = runtime.startRun({ runId: 'run_w', identity, pendingApprovals: store });
+    const scope = { tenant: 'acme', principal: 'ana', conversation: '' };
+    const { ref } = await artifacts.put(scope, { kind: 'note', data: 'the whole note' });
+    const approvalId = pendingId(await run.call({ tool: 'publish', args: { note: ref } }));
+    expect(store.get(approvalId)?.args).toEqual({ note: ref });
+    expect(await run.resume(approvalId, { approved: true })).toMatchObject({
+      ok: true,
+      value: { published: 'the whole note' },
+    });
   });
 });
