@@ -111,4 +111,22 @@ describe('run retention on the example Worker under wrangler dev', () => {
     expect(types.indexOf('tool.finished')).toBeGreaterThan(-1);
     expect(types.indexOf('tool.finished')).toBeLessThan(types.indexOf('run.finished'));
   });
+
+  it("another identity's requests (each a 404) do not keep the run alive", async () => {
+    const runId = await worker.startRun();
+    const lastOwnRequest = Date.now();
+    const events = worker.send(`/runs/${runId}/events`).then((response) => eventsUntil(response));
+    const call = { tool: 'count_steps', args: { steps: 1, delayMs: 0 } };
+    let bobAnswers = 0;
+    while (Date.now() - lastOwnRequest < idleMs * 3) {
+      const answer = await worker.post(`/runs/${runId}/calls`, call, { as: 'bob' });
+      expect(answer.status).toBe(404);
+      bobAnswers++;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const finished = (await events).at(-1)!;
+    expect(finished.type).toBe('run.finished');
+    expect(finished.ts - lastOwnRequest).toBeLessThan(idleMs * 1.1 + 1000);
+    expect(bobAnswers).toBeGreaterThan(5);
+  });
 });
