@@ -25,6 +25,8 @@ export interface WranglerDevOptions {
 /** A `wrangler dev` this test started, and how to restart and stop it. */
 export interface WranglerDev {
   url: string;
+  /** The `--persist-to` folder: local KV, R2 and Durable Object storage, kept across `restart()`. */
+  stateDir: string;
   /** Everything wrangler and workerd printed so far. */
   output(): string;
   /** Stops wrangler and starts it again on the same port and persist dir, as a user's restart would. */
@@ -41,7 +43,8 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   const port = await freePort();
   const args = ['exec', 'wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port)];
   if (options.config) args.push('--config', options.config);
-  args.push('--persist-to', join(work, 'state'));
+  const stateDir = join(work, 'state');
+  args.push('--persist-to', stateDir);
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn');
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
   args.push(...(options.args ?? []));
@@ -73,6 +76,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   }
   return {
     url,
+    stateDir,
     output: () => output,
     async restart() {
       if (child) await stopGroup(child);

@@ -36,6 +36,7 @@ export {
   toOpenAiTools,
 } from './adapters/index.js';
 export type { ApprovalDecision, ApprovalPort, ApprovalRequest } from './approval/approval.js';
+export type { PendingApproval, PendingApprovalStore } from './approval/pending-approvals.js';
 export type { NeedsApproval } from './approval/requires-approval.js';
 export type {
   ArtifactData,
@@ -94,7 +95,7 @@ export {
   type RuntimeOptions,
 } from './runtime/create-runtime.js';
 export { type DoorDeclaration, inProcessDoor } from './runtime/door.js';
-export { artifactScope, type Run, type StartRunOptions } from './runtime/run.js';
+export { artifactScope, type ResumeOptions, type Run, type StartRunOptions } from './runtime/run.js';
 export type { SecurityOptions } from './runtime/services.js';
 export { TEARDOWN_SCOPES, type TeardownScope } from './teardown/teardown-registry.js';
 export { type TeardownKeyFacts, toolSessionKey } from './teardown/tool-session-key.js';

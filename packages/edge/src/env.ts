@@ -18,4 +18,8 @@ export interface Env {
   RUNS: DurableObjectNamespace<RunHostObject<Env>>;
   /** The bearer token the example Worker accepts; unset, every request is refused. */
   TOOLCTX_TOKEN?: string;
+  /** The example Worker's idle time of a run, in ms (`RunHostOptions.idleMs`); unset, 15 minutes. */
+  TOOLCTX_RUN_IDLE_MS?: string;
+  /** How long the example Worker keeps an ended run, in ms (`RunHostOptions.retentionMs`); unset, a day. */
+  TOOLCTX_RUN_RETENTION_MS?: string;
 }

@@ -3,7 +3,13 @@
 import { createRuntime, type Runtime } from '@toolctx/core';
 import type { Env } from './env.js';
 import { exampleTools } from './example/index.js';
-import { createKvR2ArtifactStore, createRunHost, createToolServer, durableObjectRuns } from './index.js';
+import {
+  createKvR2ArtifactStore,
+  createRunHost,
+  createToolServer,
+  durableObjectRuns,
+  type RunHostOptions,
+} from './index.js';
 
 // The runtime needs the Worker's bindings (the artifact store), so it is made per env, once.
 const runtimes = new WeakMap<Env, Runtime>();
@@ -21,8 +27,26 @@ function runtimeFor(env: Env): Runtime {
   return runtime;
 }
 
+/** A run's idle time and an ended run's retention, from vars when set (`--var TOOLCTX_RUN_IDLE_MS:60000`). */
+function runHostOptions(env: Env): RunHostOptions {
+  const options: RunHostOptions = {};
+  const idleMs = msVar('TOOLCTX_RUN_IDLE_MS', env.TOOLCTX_RUN_IDLE_MS);
+  const retentionMs = msVar('TOOLCTX_RUN_RETENTION_MS', env.TOOLCTX_RUN_RETENTION_MS);
+  if (idleMs !== undefined) options.idleMs = idleMs;
+  if (retentionMs !== undefined) options.retentionMs = retentionMs;
+  return options;
+}
+
+function msVar(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const ms = Number(value);
+  if (!Number.isSafeInteger(ms) || ms <= 0)
+    throw new RangeError(`${name} must be a whole number of ms, not ${value}.`);
+  return ms;
+}
+
 /** The run host class bound as `RUNS` in wrangler.jsonc. */
-export class RunHost extends createRunHost<Env>(runtimeFor) {}
+export class RunHost extends createRunHost<Env>(runtimeFor, runHostOptions) {}
 
 /** Accepts `Authorization: Bearer <TOOLCTX_TOKEN>`; `X-Toolctx-Principal` names the user. */
 async function authenticate(request: Request, env: Env) {

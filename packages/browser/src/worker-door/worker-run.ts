@@ -5,9 +5,10 @@ import type { WireStats } from './protocol.js';
 /**
  * A run whose tools execute in a Worker: the same shape as core's `Run`, so `attachStatus` and
  * code written against a local run take it as it is. `listTools` is left out: the tool list lives
- * in the Worker and cannot be read synchronously from the page.
+ * in the Worker and cannot be read synchronously from the page; so is `cancelPending`, whose answer
+ * is synchronous too (a call waiting for approval in a Worker run stays until resumed or the run ends).
  */
-export interface WorkerRun extends Omit<Run, 'events' | 'listTools'> {
+export interface WorkerRun extends Omit<Run, 'events' | 'listTools' | 'cancelPending'> {
   readonly events: RunEventStream;
 }
 

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ToolctxError } from '../errors.js';
-import type { ApprovalRequest } from './approval.js';
 import { type ApprovalBinding, createApprovalTokens } from './approval-tokens.js';
 
 const binding: ApprovalBinding = { runId: 'run_1', callId: 'call_1', toolName: 'send_email', argsHash: 'h1' };
@@ -62,55 +60,5 @@ describe('approval tokens', () => {
     tokens.forgetRun('run_1');
     const check = tokens.consume(token, binding);
     expect(!check.ok && check.error.details?.reason).toBe('unknown-token');
-  });
-});
-
-describe('pending approvals', () => {
-  const request: Omit<ApprovalRequest, 'approvalId'> = { ...binding, args: { to: 'a@example.com' } };
-
-  it('are filed, looked up and decided once', () => {
-    const tokens = createApprovalTokens();
-    const id = tokens.pend(request);
-    expect(id).toMatch(/^apr_/);
-    expect(tokens.pending(id)).toEqual({ ...request, approvalId: id });
-    const resolution = tokens.decide(id, { approved: true });
-    expect(resolution).toEqual({
-      ok: true,
-      request: { ...request, approvalId: id },
-      decision: { approved: true },
-    });
-    expect(tokens.pending(id)).toBeUndefined();
-    const twice = tokens.decide(id, { approved: false });
-    expect(!twice.ok && twice.error).toMatchObject({
-      kind: 'approval-invalid',
-      details: { reason: 'already-decided' },
-    });
-  });
-
-  it('keep a given approval id and refuse filing it twice', () => {
-    const tokens = createApprovalTokens();
-    expect(tokens.pend({ ...request, approvalId: 'apr_given' })).toBe('apr_given');
-    expect(() => tokens.pend({ ...request, approvalId: 'apr_given' })).toThrow(ToolctxError);
-  });
-
-  it('refuse unknown ids, another run and malformed decisions, staying pending', () => {
-    const tokens = createApprovalTokens();
-    const unknown = tokens.decide('apr_nope', { approved: true });
-    expect(!unknown.ok && unknown.error.details?.reason).toBe('unknown-approval');
-    expect(!unknown.ok && unknown.error.message).toContain('details.approvalId');
-    const id = tokens.pend(request);
-    const elsewhere = tokens.decide(id, { approved: true }, { runId: 'run_2' });
-    expect(!elsewhere.ok && elsewhere.error.details?.reason).toBe('other-run');
-    const malformed = tokens.decide(id, { approved: 'yes' } as never);
-    expect(!malformed.ok && malformed.error.details?.reason).toBe('invalid-decision');
-    expect(tokens.pending(id)).toBeDefined();
-    expect(tokens.decide(id, { approved: false, reason: 'no' }, { runId: 'run_1' }).ok).toBe(true);
-  });
-
-  it('are dropped with their run', () => {
-    const tokens = createApprovalTokens();
-    const id = tokens.pend(request);
-    tokens.forgetRun('run_1');
-    expect(tokens.pending(id)).toBeUndefined();
   });
 });

@@ -1,6 +1,5 @@
-import { type ErrorInfo, ToolctxError } from '../errors.js';
+import type { ErrorInfo } from '../errors.js';
 import { randomId } from '../random-id.js';
-import { type ApprovalDecision, type ApprovalRequest, isDecision } from './approval.js';
 
 /**
  * What an approval token is bound to: this run, this call, this tool, these arguments. Runs are
@@ -32,21 +31,8 @@ export interface ApprovalBinding {
 export type ApprovalCheck = { ok: true } | { ok: false; error: ErrorInfo };
 
 /**
- * The outcome of {@link ApprovalTokens.decide}: the request that was pending, or why not.
- *
- * @example
- * ```ts
- * import type { ApprovalResolution } from '@toolctx/core/guards';
- * const settled = tokens.decide(approvalId, { approved: true }, { runId: run.runId });
- * if (settled.ok && settled.decision.approved) tokens.issue(settled.request);
- * ```
- */
-export type ApprovalResolution =
-  | { ok: true; request: ApprovalRequest; decision: ApprovalDecision }
-  | { ok: false; error: ErrorInfo };
-
-/**
- * One-use approval tokens and pending approvals; see {@link createApprovalTokens}.
+ * One-use approval tokens; see {@link createApprovalTokens}. Pending approvals are not kept here:
+ * each run keeps its own (see `PendingApprovalStore`), so they can outlive the runtime's memory.
  *
  * @example
  * ```ts
@@ -59,13 +45,7 @@ export interface ApprovalTokens {
   issue(binding: ApprovalBinding): string;
   /** Uses up a token. Any attempt on a known token uses it up, so a refused attempt cannot be retried. */
   consume(token: string, binding: ApprovalBinding): ApprovalCheck;
-  /** Files a request as pending and returns its approval id (`apr_…` when it has none). */
-  pend(request: Omit<ApprovalRequest, 'approvalId'> & { approvalId?: string }): string;
-  /** The pending request with this id, if it is still pending. */
-  pending(approvalId: string): ApprovalRequest | undefined;
-  /** Settles a pending approval; with `expected.runId`, only for that run. */
-  decide(approvalId: string, decision: ApprovalDecision, expected?: { runId?: string }): ApprovalResolution;
-  /** Drops the tokens and approvals of a finished run. */
+  /** Drops the tokens of a finished run. */
   forgetRun(runId: string | undefined): void;
 }
 
@@ -92,7 +72,7 @@ interface IssuedToken {
 }
 
 /**
- * A registry of one-use approval tokens and pending approvals, for one runtime. The runtime
+ * A registry of one-use approval tokens, for one runtime. The runtime
  * issues a token when a decision approves a call and consumes it just before execute; the token
  * is bound strictly to (run, call, tool, argument hash), so it cannot cover another call, a
  * changed argument or a second execution.
@@ -111,8 +91,6 @@ export function createApprovalTokens(options: ApprovalTokensOptions = {}): Appro
   const ttlMs = options.ttlMs ?? 10 * 60_000;
   const now = options.now ?? Date.now;
   const tokens = new Map<string, IssuedToken>();
-  const waiting = new Map<string, ApprovalRequest>();
-  const decided = new Map<string, string | undefined>(); // approvalId → runId
 
   return {
     issue(binding) {
@@ -154,60 +132,8 @@ export function createApprovalTokens(options: ApprovalTokensOptions = {}): Appro
       return { ok: true };
     },
 
-    pend(request) {
-      const approvalId = request.approvalId ?? randomId('apr_');
-      if (waiting.has(approvalId) || decided.has(approvalId)) {
-        throw new ToolctxError(
-          'approval-invalid',
-          `Approval ${approvalId} was filed already; give each request a fresh approvalId.`,
-          { details: { reason: 'duplicate-approval', approvalId } },
-        );
-      }
-      waiting.set(approvalId, { ...request, approvalId });
-      return approvalId;
-    },
-
-    pending: (approvalId) => waiting.get(approvalId),
-
-    decide(approvalId, decision, expected) {
-      const request = waiting.get(approvalId);
-      if (!request) {
-        const reason = decided.has(approvalId) ? 'already-decided' : 'unknown-approval';
-        const why =
-          reason === 'already-decided'
-            ? `Approval ${approvalId} was already decided; a decision is given once.`
-            : `No approval ${approvalId} is pending; check the id the call returned in details.approvalId.`;
-        return { ok: false, error: invalid(reason, why, { approvalId }) };
-      }
-      if (expected && expected.runId !== request.runId) {
-        return {
-          ok: false,
-          error: invalid(
-            'other-run',
-            `Approval ${approvalId} belongs to another run; resume it on that run.`,
-            {
-              approvalId,
-            },
-          ),
-        };
-      }
-      if (!isDecision(decision)) {
-        return {
-          ok: false,
-          error: invalid('invalid-decision', 'A decision is { approved: true | false, reason?: string }.', {
-            approvalId,
-          }),
-        };
-      }
-      waiting.delete(approvalId);
-      decided.set(approvalId, request.runId);
-      return { ok: true, request, decision };
-    },
-
     forgetRun(runId) {
       for (const [token, issued] of tokens) if (issued.binding.runId === runId) tokens.delete(token);
-      for (const [id, request] of waiting) if (request.runId === runId) waiting.delete(id);
-      for (const [id, run] of decided) if (run === runId) decided.delete(id);
     },
   };
 }

@@ -24,7 +24,6 @@ export {
 export {
   type ApprovalBinding,
   type ApprovalCheck,
-  type ApprovalResolution,
   type ApprovalTokens,
   type ApprovalTokensOptions,
   createApprovalTokens,

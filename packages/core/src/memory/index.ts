@@ -16,6 +16,7 @@
  * @module
  */
 export { createMemoryApprovalPort, type MemoryApprovalPort } from '../approval/memory-approval-port.js';
+export { createMemoryPendingApprovals } from '../approval/pending-approvals.js';
 export { createMemoryArtifactStore, type MemoryArtifactStoreOptions } from '../artifacts/memory-store.js';
 export { createMemoryCache, type MemoryCacheOptions } from '../cache/memory-cache.js';
 export { type StaticCredential, staticCredentials } from '../credentials/static-credentials.js';

@@ -1,4 +1,5 @@
 import {
+  type ApprovalRequest,
   approvalDenial,
   approvalPending,
   argsHash,
@@ -15,13 +16,6 @@ import type { AnyTool } from '../tools/define-tool.js';
 
 /** A call the guards let through, with its arguments as the tool will get them. */
 export type Admission = { ok: true; args: unknown; token?: string } | { ok: false; error: ErrorInfo };
-
-/** What the run keeps of a call that waits for a person's approval. */
-export interface PendingCall {
-  tool: AnyTool;
-  call: CallFacts;
-  args: unknown;
-}
 
 /**
  * The policy a call meets before it runs, first refusal wins: phase, run budget. (Argument
@@ -54,7 +48,8 @@ async function checkBudget(run: RunFacts, call: CallFacts, maxUsd: number): Prom
 
 /**
  * The guards between valid arguments and execute: artifact refs resolved (`wants`), the lethal
- * trifecta, approval, credentials — and last, the approval token consumed.
+ * trifecta, approval, credentials — and last, the approval token consumed. A request the port
+ * leaves pending is handed to `pend`, which files it with the run.
  */
 export async function admitCall(
   run: RunFacts,
@@ -62,7 +57,7 @@ export async function admitCall(
   call: CallFacts,
   args: unknown,
   approved: { token: string; reason?: string; approvalId: string } | undefined,
-  pend: (pending: PendingCall, approvalId: string) => void,
+  pend: (request: ApprovalRequest) => void,
 ): Promise<Admission> {
   const { services, log } = run;
   const { toolCallId, parentId } = call;
@@ -110,8 +105,7 @@ export async function admitCall(
     log.emit('approval.requested', { tool: tool.name, approvalId }, toolCallId, parentId);
     const decision = await askApproval(port, request);
     if (decision === 'pending') {
-      services.approvals.pend(request);
-      pend({ tool, call, args }, approvalId);
+      pend(request);
       log.emit('tool.pending', { tool: tool.name, reason: 'approval', id: approvalId }, toolCallId, parentId);
       return { ok: false, error: approvalPending(request) };
     }

@@ -1,4 +1,5 @@
 import type { ApprovalDecision } from '../approval/approval.js';
+import type { PendingApprovalStore } from '../approval/pending-approvals.js';
 import type { RunStats } from '../context/create-context.js';
 import type { CallRequest, Identity, ToolResult } from '../context/types.js';
 import type { EventSink, RunEvents } from '../events/event-log.js';
@@ -26,6 +27,27 @@ export interface StartRunOptions {
   workspace?: Workspace;
   /** Receives every event of the run from `run.started` on (a subscription made before it exists). */
   onEvent?: EventSink;
+  /**
+   * Where the run keeps the calls that wait for approval; in memory unless set. A host whose runs
+   * outlive a restart passes a durable store here and, starting the run again under the same
+   * `runId` and identity, the same store: the approvals in it can then be resumed.
+   */
+  pendingApprovals?: PendingApprovalStore;
+}
+
+/**
+ * Options of `run.resume`.
+ *
+ * @example
+ * ```ts
+ * import type { ResumeOptions } from '@toolctx/core';
+ * const options: ResumeOptions = { signal: request.signal }; // the decider hung up: cancel the call
+ * const result = await run.resume(approvalId, { approved: true }, options);
+ * ```
+ */
+export interface ResumeOptions {
+  /** Cancels the resumed call, as a call's own `signal` does. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -55,9 +77,18 @@ export interface Run {
   callBatch(requests: readonly CallRequest[]): Promise<ToolResult[]>;
   /**
    * Decides an approval that a call left pending (`approval-pending`): approved, the call runs
-   * now and this resolves to its result; denied, to an `approval-denied` failure.
+   * now (in flight like any call: the run's end and `options.signal` cancel it) and this resolves
+   * to its result; denied, to an `approval-denied` failure. An approval that is not pending
+   * (unknown, decided already, its call cancelled) is an `approval-invalid` failure whose
+   * `details.reason` says which, and runs nothing.
    */
-  resume(approvalId: string, decision: ApprovalDecision): Promise<ToolResult>;
+  resume(approvalId: string, decision: ApprovalDecision, options?: ResumeOptions): Promise<ToolResult>;
+  /**
+   * Cancels a call that waits for approval: it is settled as aborted (`tool.failed`, kind
+   * `aborted`) and its approval can no longer be decided. Whether such a call was waiting; a call
+   * that is running is cancelled through its own `signal` instead.
+   */
+  cancelPending(toolCallId: string): boolean;
   /** Cancels every call in flight, then finishes the run as aborted. */
   abort(reason?: string): Promise<void>;
   /** Finishes the run: cancels what is still in flight, fires run teardown, emits `run.finished`. */

@@ -44,14 +44,6 @@ export const cancelledByCaller: ErrorInfo = {
   retryable: false,
 };
 
-export function unknownApproval(approvalId: string): ErrorInfo {
-  return {
-    kind: 'approval-invalid',
-    message: `No call of this run is waiting for approval ${JSON.stringify(approvalId)}.`,
-    retryable: false,
-  };
-}
-
 // Call ids need to be unique, not secret: a random prefix per process and a counter. The prefix is
 // made on first use because Workers refuse random values at module scope (the Worker fails to start).
 let callIdPrefix: string | undefined;

@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { ApprovalDecision } from '../approval/approval.js';
 import { approvalDenial } from '../approval/approval.js';
+import { createMemoryPendingApprovals, type PendingApprovalStore } from '../approval/pending-approvals.js';
 import { scopeKey } from '../artifacts/scope-key.js';
 import type { ArtifactScope } from '../artifacts/types.js';
 import type { CallFacts, RunFacts, RunStats } from '../context/create-context.js';
@@ -20,20 +21,14 @@ import type { Attempt, Outcome } from './attempt.js';
 import { completeCall } from './completion.js';
 import { InflightCalls } from './inflight-calls.js';
 import { type DispatchFactory, Invocation } from './invocation.js';
-import type { StartRunOptions } from './run-api.js';
-import {
-  cancelledByCaller,
-  nextCallId,
-  runEnded,
-  scopeFor,
-  startedData,
-  unknownApproval,
-} from './run-facts.js';
+import { PendingCalls } from './pending-calls.js';
+import type { ResumeOptions, StartRunOptions } from './run-api.js';
+import { cancelledByCaller, nextCallId, runEnded, scopeFor, startedData } from './run-facts.js';
 import { bindRunLedger } from './run-ledger.js';
 import type { RuntimeServices } from './services.js';
 import { cachedResult, cacheKeyFor, storeResult } from './tool-cache.js';
 
-export type { Run, StartRunOptions } from './run-api.js';
+export type { ResumeOptions, Run, StartRunOptions } from './run-api.js';
 
 /** A call on its way through the run: its facts, and what the run needs to finish it. */
 interface CallState extends CallFacts {
@@ -72,8 +67,10 @@ export class RunImpl implements RunFacts {
   private readonly dispatchFactory: DispatchFactory | undefined;
   /** Calls in flight. */
   private readonly inflight = new InflightCalls();
-  /** Calls waiting for a person's approval, by approval id. */
-  private readonly pending = new Map<string, { call: CallState; args: unknown }>();
+  /** Where calls waiting for a person's approval are kept: the host's store, or memory. */
+  private readonly pendingStore: PendingApprovalStore | undefined;
+  /** Made on first use: most runs never wait for an approval. */
+  private madePending: PendingCalls | undefined;
 
   constructor(
     readonly services: RuntimeServices,
@@ -88,6 +85,7 @@ export class RunImpl implements RunFacts {
     this.scope = scopeFor(this.identity, runId);
     this.workspace = options.workspace ?? services.workspace;
     this.maxUsd = options.maxUsd;
+    this.pendingStore = options.pendingApprovals;
     this.ledger =
       services.ledger && bindRunLedger(services.ledger, runId ?? `frame_${nextCallId()}`, this.maxUsd, log);
     this.teardown = createTeardownRegistry({
@@ -114,6 +112,15 @@ export class RunImpl implements RunFacts {
   get taintKey(): string {
     this.madeTaintKey ??= scopeKey(this.scope);
     return this.madeTaintKey;
+  }
+
+  private get pending(): PendingCalls {
+    this.madePending ??= new PendingCalls(
+      this.pendingStore ?? createMemoryPendingApprovals(),
+      this.runId,
+      this.identity,
+    );
+    return this.madePending;
   }
 
   get events(): RunEvents {
@@ -146,30 +153,54 @@ export class RunImpl implements RunFacts {
     );
   }
 
-  async resume(approvalId: string, decision: ApprovalDecision): Promise<ToolResult> {
-    const waiting = this.pending.get(approvalId);
-    const resolution = this.services.approvals.decide(approvalId, decision, { runId: this.runId });
-    if (!resolution.ok || !waiting) {
-      return { ok: false, error: resolution.ok ? unknownApproval(approvalId) : resolution.error };
-    }
-    this.pending.delete(approvalId);
-    const { call, args } = waiting;
-    const { tool } = call;
-    const data = { tool: tool.name, approvalId, approved: decision.approved };
-    this.log.emit('approval.decided', data, call.toolCallId, call.parentId);
-    call.startedAt = Date.now();
-    if (!decision.approved) return this.fail(call, approvalDenial(tool.name, decision));
-    const token = this.services.approvals.issue(resolution.request);
+  async resume(
+    approvalId: string,
+    decision: ApprovalDecision,
+    options: ResumeOptions = {},
+  ): Promise<ToolResult> {
+    const taken = this.pending.take(approvalId, decision);
+    if (!taken.ok) return { ok: false, error: taken.error };
+    const { callId, toolName, parentId, iteration, args, argsHash } = taken.pending;
+    const tool = this.services.tools.get(toolName);
+    const data = { tool: toolName, approvalId, approved: decision.approved };
+    this.log.emit('approval.decided', data, callId, parentId);
+    const facts = { toolCallId: callId, toolName, parentId, iteration, effect: tool?.effect ?? 'read' };
+    // A tool that is gone (a deploy between the request and the decision) cannot run.
+    if (!tool) return this.fail(facts, this.unknownTool(toolName));
+    if (this.finished) return this.fail(facts, runEnded);
+    if (!decision.approved) return this.fail(facts, approvalDenial(toolName, decision));
+    // The token binds the hash the person approved; consuming it re-hashes the arguments the tool
+    // is about to get, so arguments changed in storage since cannot run on it.
+    const token = this.services.approvals.issue({ runId: this.runId, callId, toolName, argsHash });
     const approval = { token, approvalId, ...(decision.reason ? { reason: decision.reason } : {}) };
     const invocation = new Invocation();
     this.inflight.add(invocation);
-    call.invocation = invocation;
-    call.budgetBytes = this.services.outputBudgetBytes;
-    const done = Promise.resolve(this.admitAndRun(call, args, approval)).finally(() =>
-      this.inflight.delete(invocation),
-    );
+    const call: CallState = {
+      ...facts,
+      tool,
+      invocation,
+      budgetBytes: this.services.outputBudgetBytes,
+      startedAt: Date.now(),
+    };
+    if (options.signal) invocation.listen(options.signal, cancelledByCaller);
+    let result: ToolResult | Promise<ToolResult>;
+    try {
+      result = this.admitAndRun(call, args, approval);
+    } catch (thrown) {
+      result = Promise.reject(thrown);
+    }
+    const done = Promise.resolve(result).finally(() => this.release(invocation, undefined));
     invocation.done = done;
     return done;
+  }
+
+  cancelPending(toolCallId: string): boolean {
+    const pending = this.pending.cancel(toolCallId);
+    if (!pending) return false;
+    const { callId, toolName, parentId, iteration } = pending;
+    const effect = this.services.tools.get(toolName)?.effect ?? 'read';
+    this.fail({ toolCallId: callId, toolName, parentId, iteration, effect }, cancelledByCaller);
+    return true;
   }
 
   abort(reason = 'the run was aborted'): Promise<void> {
@@ -202,6 +233,8 @@ export class RunImpl implements RunFacts {
           );
         }
         this.services.approvals.forgetRun(this.runId);
+        // Approvals lapse with their run; a durable store must not keep them.
+        if (this.madePending || this.pendingStore) this.pending.clear();
         this.log.emit('run.finished', { status, calls: this.calls });
       }
       this.log.close();
@@ -354,8 +387,9 @@ export class RunImpl implements RunFacts {
   ): Promise<ToolResult> {
     const { tool } = call;
     if (hasGuards(tool, approved)) {
-      const admission = await admitCall(this, tool, call, args, approved, (waiting, id) =>
-        this.pending.set(id, { call, args: waiting.args }),
+      const given = args;
+      const admission = await admitCall(this, tool, call, args, approved, (request) =>
+        this.pending.file(request, call, given),
       );
       if (!admission.ok) {
         if (

@@ -79,14 +79,24 @@ export const saveNote = defineTool({
   },
 });
 
-/** Needs a person's approval before it runs: the call waits, and `POST /approvals/:id` decides. */
+/**
+ * Needs a person's approval before it runs: the call waits, and `POST /approvals/:id` decides.
+ * `delayMs` makes the approved call take that long (honouring its signal), to show that it can be
+ * cancelled like any running call.
+ */
 export const publishNote = defineTool({
   name: 'publish_note',
   description: 'Publishes a note; a person approves each call first.',
-  input: z.object({ title: z.string().max(200) }),
+  input: z.object({
+    title: z.string().max(200),
+    delayMs: z.number().int().min(0).max(600_000).default(0),
+  }),
   effect: 'write',
   needsApproval: true,
-  execute: ({ title }, ctx) => ({ published: title, approvalId: ctx.approval?.approvalId }),
+  async execute({ title, delayMs }, ctx) {
+    if (delayMs > 0) await sleep(delayMs, ctx.signal);
+    return { published: title, approvalId: ctx.approval?.approvalId };
+  },
 });
 
 export const exampleTools = [countSteps, alwaysFails, slowWait, saveNote, publishNote];

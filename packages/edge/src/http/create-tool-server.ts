@@ -185,7 +185,18 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     const approvalId = idOf(c.req.param('id'), 'approval id');
     const { runId, approved, reason } = parseApproval(await readJson(c.req.raw, maxBodyBytes));
     const decision = reason === undefined ? { approved } : { approved, reason };
-    return c.json(unwrap(await runsOf(c.env).resume(runId, c.get('identity'), approvalId, decision)));
+    const runs = runsOf(c.env);
+    const identity = c.get('identity');
+    // An approved call runs within this request: a decider that goes away cancels it, as a call's
+    // caller does. The run knows the call by the approval that resumed it.
+    const signal = c.req.raw.signal;
+    const onAbort = () => keepAlive(c, runs.cancel(runId, identity, approvalId));
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return c.json(unwrap(await runs.resume(runId, identity, approvalId, decision)));
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   });
 
   app.get('/artifacts', async (c) => {

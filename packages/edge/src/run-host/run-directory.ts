@@ -34,7 +34,11 @@ export interface RunDirectory {
     approvalId: string,
     decision: ApprovalDecision,
   ): Promise<Reply<ToolResult>>;
-  /** Aborts one running call of the caller's run; `not-found` when no such call is running. */
+  /**
+   * Cancels one call of the caller's run: a running one is aborted, one that waits for approval is
+   * settled as aborted and can no longer be approved. `callId` may also be the id of the approval
+   * that resumed a running call. `not-found` when no such call is running or waiting.
+   */
   cancel(runId: string, caller: Identity, callId: string): Promise<Reply<CancelInfo>>;
   /** Ends the caller's run, cancelling its calls in flight; ending it again is a no-op. */
   end(runId: string, caller: Identity): Promise<Reply<RunInfo>>;

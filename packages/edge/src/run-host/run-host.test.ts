@@ -127,8 +127,9 @@ describe('the Durable Object run host, through the Worker', () => {
     expect(events[1]!.data).toEqual({ status: 'ended', calls: 0 });
     const late = await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1 } });
     expect(late.status).toBe(409);
-    // An ended run sets no new alarm.
-    expect(await runDurableObjectAlarm(hostOf(runId))).toBe(false);
+    // An ended run gets no idle alarm: the one it has deletes its storage, a day on.
+    const alarm = await runInDurableObject(hostOf(runId), (_host, state) => state.storage.getAlarm());
+    expect(alarm).toBeGreaterThan(Date.now() + 23 * 60 * 60_000);
   });
 
   it('a busy run keeps the idle alarm it has instead of writing it again on every call', async () => {

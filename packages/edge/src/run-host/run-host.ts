@@ -12,7 +12,7 @@ import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
  * @example
  * ```ts
  * import { createRunHost, type RunHostOptions } from '@toolctx/edge';
- * const options: RunHostOptions = { idleMs: 10 * 60_000, maxEvents: 500 };
+ * const options: RunHostOptions = { idleMs: 10 * 60_000, retentionMs: 60 * 60_000, maxEvents: 500 };
  * export class RunHost extends createRunHost<Env>(() => runtime, options) {}
  * ```
  */
@@ -26,11 +26,21 @@ export interface RunHostOptions {
   idleMs?: number;
   /** How often an open event stream writes a keep-alive comment, in ms. Default 15 s. */
   heartbeatMs?: number;
+  /**
+   * How long an ended run's storage (record, event log) is kept, in ms from its end, however it
+   * ended (`DELETE /runs/:id` or the idle alarm); then the object deletes it, alarm included, and
+   * the run answers 404 like one that never existed. Default a day.
+   */
+  retentionMs?: number;
 }
+
+const day = 24 * 60 * 60_000;
 
 /**
  * The Durable Object that holds one run: the live core run, its in-flight calls and their
- * AbortControllers, and the event log in the object's storage. Make the class with
+ * AbortControllers, and in the object's storage the event log and the calls that wait for
+ * approval (so a restart loses neither). Its one alarm ends an idle run, then deletes the ended
+ * run's storage after the retention window. Make the class with
  * {@link createRunHost}; the HTTP door reaches it through {@link durableObjectRuns}.
  *
  * @example
@@ -44,12 +54,14 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
   private readonly run: RunState;
   private readonly runtime: Runtime;
   private readonly idleMs: number;
+  private readonly retentionMs: number;
   /** When the idle alarm is set for, as far as this object knows: unknown after a restart. */
   private alarmAt: number | undefined;
 
   constructor(ctx: DurableObjectState, env: E, runtime: Runtime, options: RunHostOptions = {}) {
     super(ctx, env);
-    this.idleMs = options.idleMs ?? 15 * 60_000;
+    this.idleMs = positiveMs('idleMs', options.idleMs ?? 15 * 60_000);
+    this.retentionMs = positiveMs('retentionMs', options.retentionMs ?? day);
     const log = new RunLog(ctx.storage.kv, options.maxEvents ?? 1000);
     this.runtime = runtime.withDoor(durableObjectDoor);
     this.run = new RunState(this.runtime, log, options.heartbeatMs);
@@ -64,15 +76,15 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
 
   /** Calls a tool in this run (RPC from {@link RunDirectory.call}). */
   async call(caller: Identity, call: DoorCall): Promise<Reply<ToolResult>> {
-    await this.touch();
+    await this.touchFor(caller);
     const reply = await this.run.call(caller, call);
-    await this.touch();
+    await this.touchFor(caller);
     return reply;
   }
 
   /** Calls a tool and streams its events as SSE bytes, then its result (RPC from {@link RunDirectory.streamCall}). */
   async streamCall(caller: Identity, call: DoorCall): Promise<Reply<ReadableStream<Uint8Array>>> {
-    await this.touch();
+    await this.touchFor(caller);
     return this.run.streamCall(caller, call);
   }
 
@@ -83,37 +95,64 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
 
   /** Decides an approval a call of this run left pending (RPC from {@link RunDirectory.resume}). */
   async resume(caller: Identity, approvalId: string, decision: ApprovalDecision): Promise<Reply<ToolResult>> {
-    await this.touch();
+    await this.touchFor(caller);
     const reply = await this.run.resume(caller, approvalId, decision);
-    await this.touch();
+    await this.touchFor(caller);
     return reply;
   }
 
-  /** Aborts one running call of this run (RPC from {@link RunDirectory.cancel}). */
+  /** Aborts one running call of this run, or one that waits for approval (RPC from {@link RunDirectory.cancel}). */
   async cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>> {
     return this.run.cancel(caller, callId);
   }
 
-  /** Ends this run and clears its idle alarm (RPC from {@link RunDirectory.end}). */
+  /**
+   * Ends this run (RPC from {@link RunDirectory.end}): fires its session's cleanups, as the idle
+   * alarm does, and sets the alarm for deleting its storage.
+   */
   async end(caller: Identity): Promise<Reply<RunInfo>> {
+    const wasEnded = this.run.record?.ended ?? true;
     const reply = await this.run.end(caller);
-    if (reply.ok) {
-      this.alarmAt = undefined;
-      await this.ctx.storage.deleteAlarm();
-    }
+    if (reply.ok && !wasEnded) await this.afterEnd();
     return reply;
   }
 
   /**
-   * The idle alarm: ends the session's run, unless a call is still running (then it waits again),
-   * and fires the session's cleanups, which were registered in this object and can fire nowhere else.
+   * The object's one alarm. On a live run it is the idle alarm: it ends the run, unless a call is
+   * still running (then it waits again). On an ended run it deletes the run's storage once the
+   * retention window has passed (and waits again if it fired early).
    */
   override async alarm(): Promise<void> {
     this.alarmAt = undefined;
+    const record = this.run.record;
+    if (!record) return;
+    if (record.ended) {
+      const due = (record.endedAt ?? record.createdAt) + this.retentionMs;
+      if (Date.now() < due) return this.ctx.storage.setAlarm(due);
+      await this.ctx.storage.deleteAll();
+      await this.ctx.storage.deleteAlarm();
+      this.run.forget();
+      return;
+    }
     if (this.run.busy) return this.touch();
     await this.run.finish();
-    const sessionId = this.run.record?.sessionId;
-    if (sessionId !== undefined) await this.runtime.closeSession(sessionId);
+    await this.afterEnd();
+  }
+
+  /**
+   * What follows a run's end however it ended: the session's cleanups, registered in this object
+   * and able to fire nowhere else; then the alarm that deletes the run's storage.
+   */
+  private async afterEnd(): Promise<void> {
+    const record = this.run.record;
+    if (record?.sessionId !== undefined) await this.runtime.closeSession(record.sessionId);
+    this.alarmAt = undefined;
+    await this.ctx.storage.setAlarm((record?.endedAt ?? Date.now()) + this.retentionMs);
+  }
+
+  /** Pushes the idle alarm back for the run's owner only: another identity's 404 changes nothing. */
+  private async touchFor(caller: Identity): Promise<void> {
+    if (this.run.owned(caller).ok) await this.touch();
   }
 
   /**
@@ -148,7 +187,8 @@ export type RunHostClass<E> = new (ctx: DurableObjectState, env: E) => RunHostOb
 
 /**
  * Makes the run host's Durable Object class around your tools. `runtimeFor` is called once per
- * object, with the Worker's bindings; export the class under the name `wrangler.jsonc` binds.
+ * object, with the Worker's bindings; so is `options` when it is a function (to read vars such as
+ * an idle time from `env`). Export the class under the name `wrangler.jsonc` binds.
  *
  * @example
  * ```ts
@@ -157,15 +197,22 @@ export type RunHostClass<E> = new (ctx: DurableObjectState, env: E) => RunHostOb
  * import { tools } from './tools.js';
  *
  * export class RunHost extends createRunHost<Env>((env) => createRuntime({ tools }), { idleMs: 600_000 }) {}
+ * // Or per env: export class RunHost extends createRunHost<Env>(runtimeFor, (env) => ({ idleMs: Number(env.IDLE_MS) })) {}
  * ```
  */
 export function createRunHost<E = unknown>(
   runtimeFor: (env: E) => Runtime,
-  options: RunHostOptions = {},
+  options: RunHostOptions | ((env: E) => RunHostOptions) = {},
 ): RunHostClass<E> {
   return class RunHost extends RunHostObject<E> {
     constructor(ctx: DurableObjectState, env: E) {
-      super(ctx, env, runtimeFor(env), options);
+      super(ctx, env, runtimeFor(env), typeof options === 'function' ? options(env) : options);
     }
   };
+}
+
+function positiveMs(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0)
+    throw new RangeError(`${name} must be a positive number of milliseconds, not ${value}.`);
+  return value;
 }

@@ -1,4 +1,4 @@
-import type { Identity, Phase, ToolEvent } from '@toolctx/core';
+import type { Identity, PendingApproval, PendingApprovalStore, Phase, ToolEvent } from '@toolctx/core';
 import type { RunStorage } from './run-storage.js';
 
 /**
@@ -19,11 +19,14 @@ export interface RunRecord {
   state: Record<string, unknown>;
   createdAt: number;
   ended: boolean;
+  /** When the run ended (its `run.finished`), ms since the epoch; its storage is deleted a retention window later. */
+  endedAt?: number;
 }
 
 const recordKey = 'run';
 const eventPrefix = 'e:';
 const eventKey = (seq: number) => `${eventPrefix}${String(seq).padStart(15, '0')}`;
+const approvalPrefix = 'a:';
 
 /**
  * A run's record and its bounded event log, in a {@link RunStorage}: the last `maxEvents` events
@@ -31,10 +34,14 @@ const eventKey = (seq: number) => `${eventPrefix}${String(seq).padStart(15, '0')
  * one put and, once the log is full, one delete. The latest `seq` is not stored apart: it is the
  * last event's key, read once per host, since a key written with every event doubled the writes
  * per call. The record is kept in memory after its first read, since a host is the only writer.
+ * The run's calls that wait for approval are kept beside them, one key each
+ * ({@link RunLog.pendingApprovals}), so a restarted host can still decide them.
  */
 export class RunLog {
   private latestSeq: number | undefined;
   private cachedRecord: RunRecord | undefined;
+  /** The run's pending approvals, for `runtime.startRun({ pendingApprovals })`: `a:<approvalId>` keys. */
+  readonly pendingApprovals: PendingApprovalStore;
 
   constructor(
     private readonly storage: RunStorage,
@@ -42,6 +49,19 @@ export class RunLog {
   ) {
     if (!Number.isInteger(maxEvents) || maxEvents < 1)
       throw new RangeError(`maxEvents must be a positive integer, not ${maxEvents}.`);
+    this.pendingApprovals = {
+      get: (approvalId) => storage.get<PendingApproval>(approvalPrefix + approvalId),
+      put: (pending) => storage.put(approvalPrefix + pending.approvalId, pending),
+      delete: (approvalId) => void storage.delete(approvalPrefix + approvalId),
+      list: () =>
+        [...storage.list<PendingApproval>({ prefix: approvalPrefix })].map(([, pending]) => pending),
+    };
+  }
+
+  /** Forgets what it read, for a host whose storage was deleted under it. */
+  forget(): void {
+    this.cachedRecord = undefined;
+    this.latestSeq = undefined;
   }
 
   get record(): RunRecord | undefined {

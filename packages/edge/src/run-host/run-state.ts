@@ -16,6 +16,8 @@ export class RunState {
   private live: Run | undefined;
   private readonly listeners = new Set<Listener>();
   private readonly inflight = new Map<string, AbortController>();
+  /** The call id each running resumed call has, by the approval that resumed it. */
+  private readonly resumedBy = new Map<string, string>();
 
   constructor(
     private readonly runtime: Runtime,
@@ -160,26 +162,48 @@ export class RunState {
     return ok(channel.readable);
   }
 
-  /** Decides an approval a call of this run left pending; approved, the call runs now. */
+  /**
+   * Decides an approval a call of this run left pending (kept in storage, so after a restart too);
+   * approved, the call runs now, in flight like any other: cancellable by its call id (or by the
+   * approval id, which is how the door cancels it when the decider hangs up) and holding off the
+   * idle alarm.
+   */
   async resume(caller: Identity, approvalId: string, decision: ApprovalDecision): Promise<Reply<ToolResult>> {
     const owned = this.owned(caller);
     if (!owned.ok) return owned;
     if (owned.value.ended) return refuse(409, 'conflict', 'The run has ended; its approvals lapsed with it.');
-    const result = await this.ensureLive(owned.value).resume(approvalId, decision);
-    if (!result.ok && result.error.kind === 'approval-invalid') {
-      return refuse(404, 'not-found', result.error.message);
+    const callId = this.log.pendingApprovals.get(approvalId)?.callId;
+    if (callId !== undefined && this.inflight.has(callId))
+      return refuse(409, 'conflict', `A call with id ${JSON.stringify(callId)} is already running.`);
+    const run = this.ensureLive(owned.value);
+    if (callId === undefined) return notPending(await run.resume(approvalId, decision));
+    const controller = new AbortController();
+    this.inflight.set(callId, controller);
+    this.resumedBy.set(approvalId, callId);
+    try {
+      return notPending(jsonSafe(await run.resume(approvalId, decision, { signal: controller.signal })));
+    } finally {
+      this.inflight.delete(callId);
+      this.resumedBy.delete(approvalId);
     }
-    return ok(jsonSafe(result));
   }
 
+  /**
+   * Cancels one call: a running one is aborted; one that waits for approval is settled as aborted
+   * and its approval removed, so no later decision can run it. `callId` may also name the approval
+   * that resumed a running call.
+   */
   cancel(caller: Identity, callId: string): Reply<CancelInfo> {
     const owned = this.owned(caller);
     if (!owned.ok) return owned;
-    const controller = this.inflight.get(callId);
-    if (!controller)
-      return refuse(404, 'not-found', `No call ${JSON.stringify(callId)} is running in this run.`);
-    controller.abort();
-    return ok({ callId, cancelled: true });
+    const controller = this.inflight.get(callId) ?? this.inflight.get(this.resumedBy.get(callId) ?? '');
+    if (controller) {
+      controller.abort();
+      return ok({ callId, cancelled: true });
+    }
+    if (!owned.value.ended && this.ensureLive(owned.value).cancelPending(callId))
+      return ok({ callId, cancelled: true });
+    return refuse(404, 'not-found', `No call ${JSON.stringify(callId)} is running or waiting in this run.`);
   }
 
   /** Ends the run (its in-flight calls are cancelled). Ending an ended run changes nothing. */
@@ -195,6 +219,13 @@ export class RunState {
     const record = this.log.record;
     if (!record || record.ended) return;
     await this.ensureLive(record).end();
+  }
+
+  /** Lets go of the run, whose storage the host deleted: from now on it is unknown. */
+  forget(): void {
+    this.live = undefined;
+    this.listeners.clear();
+    this.log.forget();
   }
 
   private admit(caller: Identity, call: DoorCall): Reply<RunRecord> {
@@ -231,7 +262,8 @@ export class RunState {
   private ensureLive(record: RunRecord): Run {
     if (this.live) return this.live;
     const { runId, owner, sessionId, phase, state } = record;
-    const run = this.runtime.startRun({ runId, identity: owner, sessionId, phase, state });
+    const { pendingApprovals } = this.log;
+    const run = this.runtime.startRun({ runId, identity: owner, sessionId, phase, state, pendingApprovals });
     // The door's log already holds a run.started; core's own (seq 1) is never seen here.
     const base = this.log.latest - 1;
     run.events.subscribe((event) => {
@@ -243,7 +275,8 @@ export class RunState {
 
   private publish(event: ToolEvent): void {
     this.log.append(event);
-    if (event.type === 'run.finished') this.log.record = { ...this.log.record!, ended: true };
+    if (event.type === 'run.finished')
+      this.log.record = { ...this.log.record!, ended: true, endedAt: event.ts };
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -262,6 +295,18 @@ export class RunState {
 function sameIdentity(a: Identity, b: Identity): boolean {
   return a.tenant === b.tenant && a.principal === b.principal && a.conversationId === b.conversationId;
 }
+
+/**
+ * A decision that found nothing to decide (unknown, decided already, its call cancelled, another
+ * run's) is the door's 404, with core's reason; any other result, a failure too, is the call's.
+ */
+function notPending(result: ToolResult): Reply<ToolResult> {
+  if (!result.ok && result.error.kind === 'approval-invalid' && notPendingReasons.has(reasonOf(result.error)))
+    return refuse(404, 'not-found', result.error.message, { reason: reasonOf(result.error) });
+  return ok(result);
+}
+const notPendingReasons = new Set(['unknown-approval', 'already-decided', 'cancelled', 'other-run']);
+const reasonOf = (error: { details?: Record<string, unknown> }) => String(error.details?.reason);
 
 function eventMessage(event: ToolEvent): Uint8Array {
   return encodeSseBytes({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });

@@ -1,0 +1,96 @@
+import { type ApprovalDecision, type ApprovalRequest, isDecision } from '../approval/approval.js';
+import type { PendingApproval, PendingApprovalStore } from '../approval/pending-approvals.js';
+import type { CallFacts } from '../context/create-context.js';
+import type { Identity } from '../context/types.js';
+import type { ErrorInfo } from '../errors.js';
+
+type Taken = { ok: true; pending: PendingApproval } | { ok: false; error: ErrorInfo };
+
+/**
+ * A run's calls that wait for approval, kept in its {@link PendingApprovalStore} (the only place
+ * they are kept, so a durable store makes them outlive the process). What this process saw being
+ * settled is remembered too, to say why a late decision is refused.
+ */
+export class PendingCalls {
+  private readonly settled = new Map<string, 'already-decided' | 'cancelled'>();
+
+  constructor(
+    private readonly store: PendingApprovalStore,
+    private readonly runId: string | undefined,
+    private readonly owner: Readonly<Identity> | undefined,
+  ) {}
+
+  /** Files the call `request` asks about; `args` are its validated arguments before any guard. */
+  file(request: ApprovalRequest, call: CallFacts, args: unknown): void {
+    const pending: PendingApproval = {
+      approvalId: request.approvalId,
+      callId: call.toolCallId,
+      toolName: request.toolName,
+      args,
+      argsHash: request.argsHash,
+      iteration: call.iteration,
+      requestedAt: Date.now(),
+    };
+    if (this.runId !== undefined) pending.runId = this.runId;
+    if (call.parentId !== undefined) pending.parentId = call.parentId;
+    if (this.owner) pending.owner = { ...this.owner };
+    this.store.put(pending);
+  }
+
+  /** Takes a pending approval out to decide it, or says why it cannot be decided. */
+  take(approvalId: string, decision: ApprovalDecision): Taken {
+    const pending = this.store.get(approvalId);
+    if (!pending) {
+      const reason = this.settled.get(approvalId) ?? 'unknown-approval';
+      return { ok: false, error: refusal(reason, approvalId) };
+    }
+    if (pending.runId !== this.runId || !sameIdentity(pending.owner, this.owner))
+      return { ok: false, error: refusal('other-run', approvalId) };
+    if (!isDecision(decision)) return { ok: false, error: refusal('invalid-decision', approvalId) };
+    this.store.delete(approvalId);
+    this.settled.set(approvalId, 'already-decided');
+    return { ok: true, pending };
+  }
+
+  /** Takes out the approval `callId` waits for, if it waits: it can no longer be decided. */
+  cancel(callId: string): PendingApproval | undefined {
+    for (const pending of this.store.list()) {
+      if (pending.callId !== callId || pending.runId !== this.runId) continue;
+      this.store.delete(pending.approvalId);
+      this.settled.set(pending.approvalId, 'cancelled');
+      return pending;
+    }
+    return undefined;
+  }
+
+  /** Drops every approval of the run, which has ended: they lapse with it. */
+  clear(): void {
+    for (const pending of [...this.store.list()]) {
+      if (pending.runId === this.runId) this.store.delete(pending.approvalId);
+    }
+    this.settled.clear();
+  }
+}
+
+const why: Record<string, string> = {
+  'unknown-approval':
+    'No call of this run is waiting for approval {id}; check the id the call returned in details.approvalId.',
+  'already-decided': 'Approval {id} was already decided; a decision is given once.',
+  cancelled: 'Approval {id} lapsed: its call was cancelled before it was decided.',
+  'other-run': 'Approval {id} belongs to another run; decide it on that run, as its owner.',
+  'invalid-decision':
+    'A decision is { approved: true | false, reason?: string }; approval {id} is still pending.',
+};
+
+function refusal(reason: string, approvalId: string): ErrorInfo {
+  return {
+    kind: 'approval-invalid',
+    message: why[reason]!.replace('{id}', JSON.stringify(approvalId)),
+    retryable: false,
+    details: { reason, approvalId },
+  };
+}
+
+function sameIdentity(a: Readonly<Identity> | undefined, b: Readonly<Identity> | undefined): boolean {
+  return a?.tenant === b?.tenant && a?.principal === b?.principal && a?.conversationId === b?.conversationId;
+}
