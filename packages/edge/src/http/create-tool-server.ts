@@ -1,10 +1,16 @@
-import { type ArtifactStore, artifactScope, type Identity, type Runtime } from '@toolctx/core';
+import {
+  type ArtifactStore,
+  artifactScope,
+  type Identity,
+  type Runtime,
+  type ToolctxError,
+} from '@toolctx/core';
 import { type Context, Hono } from 'hono';
 import type { Reply } from '../door-error.js';
 import { createMemoryRunDirectory, type RunDirectory } from '../run-host/index.js';
 import { sseHeaders } from '../sse/index.js';
 import { artifactResponse } from './artifact-response.js';
-import { errorResponse, HttpError } from './http-error.js';
+import { clientErrorStatus, errorResponse, HttpError } from './http-error.js';
 import {
   idOf,
   limitOf,
@@ -98,16 +104,17 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     return store;
   };
 
-  app.onError((error) =>
-    error instanceof HttpError
-      ? errorResponse(error.status, error.info)
-      : errorResponse(500, {
-          kind: 'internal',
-          message: 'The server failed while handling this request.',
-          exception: error.name || 'Error',
-          retryable: true,
-        }),
-  );
+  app.onError((error) => {
+    if (error instanceof HttpError) return errorResponse(error.status, error.info);
+    const status = clientErrorStatus(error);
+    if (status !== undefined) return errorResponse(status, (error as ToolctxError).info);
+    return errorResponse(500, {
+      kind: 'internal',
+      message: 'The server failed while handling this request.',
+      exception: error.name || 'Error',
+      retryable: true,
+    });
+  });
   app.notFound((c) =>
     errorResponse(404, {
       kind: 'not-found',
