@@ -18,6 +18,16 @@ import {
   verifyArtifactBytes,
 } from '@toolctx/core/ports';
 import {
+  type Admission,
+  type AdmissionAnswer,
+  type AdmissionRequest,
+  admitToLedger,
+  type LedgerEntry,
+  LISTING_LAG_MS,
+} from './admission-ledger.js';
+import type { ArtifactAdmissions } from './artifact-admissions.js';
+import {
+  type ArtifactKeys,
   artifactKeys,
   assertMetaFits,
   commitIndex,
@@ -30,7 +40,7 @@ import {
 } from './artifact-index.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
 import { uploadStream, verifyingStream } from './r2-stream-io.js';
-import { scopeUsage } from './scope-usage.js';
+import { type ScopeUsage, scopeUsage } from './scope-usage.js';
 import { checkStreamDigest, type StreamSkeleton, streamSkeleton } from './stream-meta.js';
 
 /**
@@ -52,7 +62,16 @@ export interface KvR2ArtifactStoreOptions {
   /** Epoch milliseconds; `Date.now` by default. Decides createdAt and expiry. */
   clock?: () => number;
   limits?: ArtifactLimits;
+  /**
+   * The {@link ArtifactAdmissions} Durable Object namespace (pass `env.X`): with it the per-scope
+   * caps hold exactly across every Worker; without it, exactly within one store instance and
+   * within `cap × isolates` across isolates putting into one scope at once.
+   */
+  admissions?: DurableObjectNamespace<ArtifactAdmissions>;
 }
+
+const admissionOf = ({ ref, bytes, expiresAt }: ArtifactMeta): Admission =>
+  expiresAt === undefined ? { ref, bytes } : { ref, bytes, expiresAt };
 
 // A tombstone says "expired" for a day after cleanup; KV's own expiry (real time) removes it.
 const TOMBSTONE_TTL_S = 86_400;
@@ -63,7 +82,18 @@ const TOMBSTONE_TTL_S = 86_400;
  * in the KV key's metadata so a page costs one KV list) and a copy in the R2 object's
  * `customMetadata`, from which {@link rebuildArtifactIndex} restores KV. R2 is written first,
  * KV second; a failed KV write removes the R2 object, so a failed put leaves nothing visible.
- * Digests are verified on `get` (and at the end of `getStream`). Expiry follows `clock`:
+ * Digests are verified on `get` (and at the end of `getStream`).
+ *
+ * Per-scope caps are checked against the scope's KV listing plus the admissions granted in the
+ * last two minutes, which KV's eventually consistent listing may not show yet. Without
+ * `admissions` that ledger lives in the store instance, so the caps hold exactly for any number of
+ * concurrent puts through one instance (one per isolate in the example Worker), but each isolate
+ * putting into the same scope at the same time admits on its own view: with k isolates the scope
+ * can reach k × the cap (count and bytes), the overshoot measured in kv-r2-artifact-store.test.ts.
+ * With `admissions` one Durable Object per scope keeps the ledger and the caps hold exactly
+ * across all of them (as long as KV's listings show a write within two minutes).
+ *
+ * Expiry follows `clock`:
  * expired artifacts are invisible at once and deleted lazily when met. `putStream` streams into
  * R2 (one part of 5 MiB in memory at a time) and `getStream` streams out.
  *
@@ -82,6 +112,47 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
   const clock = options.clock ?? Date.now;
   const limits = checkArtifactLimits(options.limits ?? {});
   const capped = limits.maxBytesPerScope !== undefined || limits.maxCountPerScope !== undefined;
+  const { admissions } = options;
+  // Without a Durable Object, this instance's own admissions per scope part, pruned as they age.
+  const ledgers = new Map<string, Map<string, LedgerEntry>>();
+  let prunedAt = Number.NEGATIVE_INFINITY;
+
+  const admissionsOf = (part: string) => admissions!.get(admissions!.idFromName(`${prefix}${part}`));
+
+  const requestAdmission = async (part: string, request: AdmissionRequest): Promise<AdmissionAnswer> => {
+    if (admissions) return admissionsOf(part).admit(request);
+    if (request.now - prunedAt >= LISTING_LAG_MS) {
+      prunedAt = request.now;
+      for (const [key, ledger] of ledgers) {
+        for (const [ref, entry] of ledger) {
+          if (request.now - entry.admittedAt >= LISTING_LAG_MS) ledger.delete(ref);
+        }
+        if (ledger.size === 0) ledgers.delete(key);
+      }
+    }
+    let ledger = ledgers.get(part);
+    if (!ledger) {
+      ledger = new Map();
+      ledgers.set(part, ledger);
+    }
+    return admitToLedger(ledger, request);
+  };
+
+  /** Admits an artifact to its scope's caps, or throws quota-exceeded; `usage` is a fresh listing. */
+  const admit = async (part: string, usage: ScopeUsage, candidate: Admission) => {
+    const listed = usage.live.map(({ ref, bytes, expiresAt }) =>
+      expiresAt === undefined ? { ref, bytes } : { ref, bytes, expiresAt },
+    );
+    const answer = await requestAdmission(part, { listed, candidate, limits, now: clock() });
+    if (!answer.admitted) admitToScope(limits, answer.totals, candidate.bytes);
+  };
+
+  /** Forgets an admission whose put failed or whose artifact was deleted. */
+  const release = async (part: string, ref: string) => {
+    if (!capped) return;
+    if (admissions) await admissionsOf(part).release(ref);
+    else ledgers.get(part)?.delete(ref);
+  };
 
   // Removes an expired artifact: bytes first (R2 is the truth), then its listing; its ref key
   // becomes a tombstone so wasExpired can still answer.
@@ -112,6 +183,7 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
     const stored = await bucket.get(found.keys.object);
     if (!stored) {
       await Promise.all([kv.delete(found.keys.ref), kv.delete(found.keys.listing)]);
+      await release(found.part, ref);
       return null;
     }
     return { meta: found.meta, stored };
@@ -122,6 +194,16 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
     const usage = await scopeUsage(kv, listingPrefix(prefix, part), clock());
     await Promise.all(usage.expired.map((meta) => expire(part, meta)));
     return usage;
+  };
+
+  /** Writes the index of an admitted artifact; a failed write also gives its admission back. */
+  const committed = async (part: string, keys: ArtifactKeys, meta: ArtifactMeta) => {
+    try {
+      await commitIndex(kv, bucket, keys, meta);
+    } catch (error) {
+      await release(part, meta.ref).catch(() => {});
+      throw error;
+    }
   };
 
   const metaOfListing = async (part: string, metadata: ListingMetadata | null, ref: string) => {
@@ -152,14 +234,12 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
       if (stored.status === 'rejected') throw stored.reason;
       try {
         if (usage.status === 'rejected') throw usage.reason;
-        if (usage.value) {
-          admitToScope(limits, usage.value, bytes.byteLength);
-        }
+        if (usage.value) await admit(part, usage.value, admissionOf(meta));
       } catch (error) {
         await bucket.delete(keys.object);
         throw error;
       }
-      await commitIndex(kv, bucket, keys, meta);
+      await committed(part, keys, meta);
       return meta;
     },
 
@@ -182,6 +262,7 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
       // never bytes without an index that rebuildArtifactIndex would bring back.
       await bucket.delete(found.keys.object);
       await Promise.all([kv.delete(found.keys.ref), kv.delete(found.keys.listing)]);
+      await release(found.part, ref);
       return true;
     },
 
@@ -257,7 +338,16 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
         beforeCommit: (_size, sha) => checkStreamDigest(supplied, sha),
       });
       const meta: ArtifactMeta = { ...skeleton, bytes, digest };
-      await commitIndex(kv, bucket, keys, meta);
+      if (capped) {
+        // The check above ran on the listing before the upload; this one admits, now the size is known.
+        try {
+          await admit(part, await usageOf(part), admissionOf(meta));
+        } catch (error) {
+          await bucket.delete(keys.object);
+          throw error;
+        }
+      }
+      await committed(part, keys, meta);
       return meta;
     },
 
