@@ -3,7 +3,21 @@
 import { createRuntime, type Runtime } from '@toolctx/core';
 import type { Env } from './env.js';
 import { exampleTools } from './example/index.js';
-import { createKvR2ArtifactStore, createRunHost, createToolServer, durableObjectRuns } from './index.js';
+import {
+  ArtifactAdmissions,
+  createKvR2ArtifactStore,
+  createRunHost,
+  createToolServer,
+  durableObjectRuns,
+} from './index.js';
+
+// Per conversation: at most 1,000 artifacts and 100 MB, 25 MB each. ADMISSIONS keeps the caps
+// exact however many Workers put at once.
+const ARTIFACT_LIMITS = {
+  maxCountPerScope: 1_000,
+  maxBytesPerScope: 100_000_000,
+  maxArtifactBytes: 25_000_000,
+};
 
 // The runtime needs the Worker's bindings (the artifact store), so it is made per env, once.
 const runtimes = new WeakMap<Env, Runtime>();
@@ -12,7 +26,12 @@ function runtimeFor(env: Env): Runtime {
   if (!runtime) {
     runtime = createRuntime({
       tools: exampleTools,
-      artifacts: createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }),
+      artifacts: createKvR2ArtifactStore({
+        kv: env.ARTIFACT_META,
+        bucket: env.ARTIFACTS,
+        admissions: env.ADMISSIONS,
+        limits: ARTIFACT_LIMITS,
+      }),
       // Approvals wait for a person: POST /approvals/:id decides them.
       approval: { request: async () => 'pending' },
     });
@@ -23,6 +42,9 @@ function runtimeFor(env: Env): Runtime {
 
 /** The run host class bound as `RUNS` in wrangler.jsonc. */
 export class RunHost extends createRunHost<Env>(runtimeFor) {}
+
+/** The admissions class bound as `ADMISSIONS` in wrangler.jsonc. */
+export { ArtifactAdmissions };
 
 /** Accepts `Authorization: Bearer <TOOLCTX_TOKEN>`; `X-Toolctx-Principal` names the user. */
 async function authenticate(request: Request, env: Env) {
