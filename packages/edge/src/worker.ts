@@ -1,5 +1,6 @@
 // The Worker users deploy (`wrangler deploy`): the HTTP+SSE door in front, one Durable Object per
-// run behind it, and the example tools. Replace `exampleTools` with your own.
+// run behind it, the example tools, and an hourly sweep of expired artifacts. Replace
+// `exampleTools` with your own.
 import { createRuntime, type Runtime } from '@toolctx/core';
 import type { Env } from './env.js';
 import { exampleTools } from './example/index.js';
@@ -9,6 +10,7 @@ import {
   createRunHost,
   createToolServer,
   durableObjectRuns,
+  sweepExpiredArtifacts,
 } from './index.js';
 
 // Per conversation: at most 1,000 artifacts and 100 MB, 25 MB each. ADMISSIONS keeps the caps
@@ -55,4 +57,9 @@ async function authenticate(request: Request, env: Env) {
 
 const app = createToolServer<Env>({ runtimeFor, runs: (env) => durableObjectRuns(env.RUNS), authenticate });
 
-export default app satisfies ExportedHandler<Env>;
+/** The cron trigger in wrangler.jsonc: frees the R2 bytes of expired artifacts nobody met again. */
+const scheduled: ExportedHandlerScheduledHandler<Env> = (_controller, env, ctx) => {
+  ctx.waitUntil(sweepExpiredArtifacts({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }));
+};
+
+export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<Env>;

@@ -7,3 +7,8 @@ export {
   type RebuildArtifactIndexReport,
   rebuildArtifactIndex,
 } from './rebuild-artifact-index.js';
+export {
+  type SweepExpiredArtifactsOptions,
+  type SweepExpiredArtifactsReport,
+  sweepExpiredArtifacts,
+} from './sweep-expired-artifacts.js';

@@ -32,6 +32,7 @@ import {
   assertMetaFits,
   commitIndex,
   customMetadataOf,
+  expireArtifact,
   isTombstone,
   type ListingMetadata,
   listingPrefix,
@@ -72,9 +73,6 @@ export interface KvR2ArtifactStoreOptions {
 
 const admissionOf = ({ ref, bytes, expiresAt }: ArtifactMeta): Admission =>
   expiresAt === undefined ? { ref, bytes } : { ref, bytes, expiresAt };
-
-// A tombstone says "expired" for a day after cleanup; KV's own expiry (real time) removes it.
-const TOMBSTONE_TTL_S = 86_400;
 
 /**
  * An {@link ArtifactStore} on Cloudflare: bytes in R2 under `<prefix><scopeKey(scope)>/<ref>`,
@@ -154,14 +152,8 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
     else ledgers.get(part)?.delete(ref);
   };
 
-  // Removes an expired artifact: bytes first (R2 is the truth), then its listing; its ref key
-  // becomes a tombstone so wasExpired can still answer.
-  const expire = async (part: string, meta: Pick<ArtifactMeta, 'createdAt' | 'ref'>) => {
-    const keys = artifactKeys(prefix, part, meta);
-    await bucket.delete(keys.object);
-    await kv.delete(keys.listing);
-    await kv.put(keys.ref, JSON.stringify({ expired: true }), { expirationTtl: TOMBSTONE_TTL_S });
-  };
+  const expire = (part: string, meta: Pick<ArtifactMeta, 'createdAt' | 'ref'>) =>
+    expireArtifact(kv, bucket, artifactKeys(prefix, part, meta));
 
   /** The live meta of `ref` in the scope, or null; an expired one is cleaned up on sight. */
   const live = async (scope: ArtifactScope, ref: string) => {
