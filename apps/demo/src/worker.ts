@@ -9,6 +9,7 @@ import {
   createToolServer,
   durableObjectRuns,
   type Env as EdgeEnv,
+  sweepExpiredArtifacts,
 } from '@toolctx/edge';
 import { Hono } from 'hono';
 import { DEMO_CREDENTIAL, demoTools } from './tools.js';
@@ -73,4 +74,9 @@ const app = new Hono<{ Bindings: Env }>();
 app.get('/health', (c) => c.json({ ok: true }));
 app.route('/api', api);
 
-export default app satisfies ExportedHandler<Env>;
+/** The cron trigger in wrangler.jsonc: frees the R2 bytes of expired artifacts nobody met again. */
+const scheduled: ExportedHandlerScheduledHandler<Env> = (_controller, env, ctx) => {
+  ctx.waitUntil(sweepExpiredArtifacts({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }));
+};
+
+export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<Env>;
