@@ -87,12 +87,15 @@ const admissionOf = ({ ref, bytes, expiresAt }: ArtifactMeta): Admission =>
  * `admissions` that ledger lives in the store instance, so the caps hold exactly for any number of
  * concurrent puts through one instance (one per isolate in the example Worker), but each isolate
  * putting into the same scope at the same time admits on its own view: with k isolates the scope
- * can reach k × the cap (count and bytes), the overshoot measured in kv-r2-artifact-store.test.ts.
+ * can reach k × the cap (count and bytes). Measured in workerd by
+ * `packages/edge/src/stores/artifact-admissions.test.ts`: 2 instances firing 45 concurrent puts
+ * under a cap of 5 admit 10, 4 instances firing 85 admit 20.
  * With `admissions` one Durable Object per scope keeps the ledger and the caps hold exactly
  * across all of them (as long as KV's listings show a write within two minutes).
  *
- * Expiry follows `clock`:
- * expired artifacts are invisible at once and deleted lazily when met. `putStream` streams into
+ * Expiry follows `clock`: expired artifacts are invisible at once and deleted when met; their KV
+ * keys carry a KV expiration, and {@link sweepExpiredArtifacts} (from a cron trigger) deletes the
+ * R2 bytes of those nobody meets again. `putStream` streams into
  * R2 (one part of 5 MiB in memory at a time) and `getStream` streams out.
  *
  * @example
