@@ -111,6 +111,9 @@ export const listCases: ArtifactCases = ({ fresh }) => [
           'invalid-argument',
           `cursor ${JSON.stringify(cursor)}`,
         );
+        // The message names the cursor, so a caller (or the HTTP door's 400) can tell what to fix.
+        const refusal: unknown = await store.list(scopeA, { cursor }).catch((error: unknown) => error);
+        expect(String((refusal as Error).message)).toContain(JSON.stringify(cursor));
       }
       for (const limit of [0, -1, 1.5]) {
         await expectToolctxError(() => store.list(scopeA, { limit }), 'invalid-argument', `limit ${limit}`);

@@ -1,16 +1,10 @@
-import {
-  type ArtifactStore,
-  artifactScope,
-  type Identity,
-  type Runtime,
-  type ToolctxError,
-} from '@toolctx/core';
+import { type ArtifactStore, artifactScope, type Identity, type Runtime, ToolctxError } from '@toolctx/core';
 import { type Context, Hono } from 'hono';
 import type { Reply } from '../door-error.js';
 import { createMemoryRunDirectory, type RunDirectory } from '../run-host/index.js';
 import { sseHeaders } from '../sse/index.js';
 import { artifactResponse } from './artifact-response.js';
-import { clientErrorStatus, errorResponse, HttpError } from './http-error.js';
+import { errorResponse, HttpError } from './http-error.js';
 import {
   idOf,
   limitOf,
@@ -104,17 +98,16 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     return store;
   };
 
-  app.onError((error) => {
-    if (error instanceof HttpError) return errorResponse(error.status, error.info);
-    const status = clientErrorStatus(error);
-    if (status !== undefined) return errorResponse(status, (error as ToolctxError).info);
-    return errorResponse(500, {
-      kind: 'internal',
-      message: 'The server failed while handling this request.',
-      exception: error.name || 'Error',
-      retryable: true,
-    });
-  });
+  app.onError((error) =>
+    error instanceof HttpError
+      ? errorResponse(error.status, error.info)
+      : errorResponse(500, {
+          kind: 'internal',
+          message: 'The server failed while handling this request.',
+          exception: error.name || 'Error',
+          retryable: true,
+        }),
+  );
   app.notFound((c) =>
     errorResponse(404, {
       kind: 'not-found',
@@ -202,7 +195,15 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     const options: { cursor?: string; limit?: number } = {};
     if (cursor !== undefined) options.cursor = cursor;
     if (limit !== undefined) options.limit = limitOf(limit);
-    return c.json(await store.list(artifactScope(c.get('identity')), options));
+    try {
+      return c.json(await store.list(artifactScope(c.get('identity')), options));
+    } catch (error) {
+      // The limit was checked above, so the store refused the cursor: the caller's to fix.
+      if (error instanceof ToolctxError && error.kind === 'invalid-argument') {
+        throw new HttpError(400, error.kind, error.message, error.info.details);
+      }
+      throw error;
+    }
   });
 
   app.on(['GET', 'HEAD'], '/artifacts/:ref', (c) => {

@@ -1,4 +1,3 @@
-import { ToolctxError } from '@toolctx/core';
 import type { DoorErrorInfo, DoorErrorKind } from '../door-error.js';
 
 /** A request the door refuses: thrown inside a route, answered by the app's error handler. */
@@ -23,13 +22,4 @@ export function errorResponse(status: number, info: DoorErrorInfo, headers?: Hea
   const response = Response.json(info, { status, headers });
   response.headers.set('cache-control', 'no-store');
   return response;
-}
-
-/**
- * The HTTP status of an error a port threw while serving a request, when the request itself is to
- * blame (a store refusing a malformed cursor answers 400 with its own ErrorInfo); undefined for
- * anything else, which the door answers as a 500 that leaks nothing.
- */
-export function clientErrorStatus(error: unknown): 400 | undefined {
-  return error instanceof ToolctxError && error.kind === 'invalid-argument' ? 400 : undefined;
 }
