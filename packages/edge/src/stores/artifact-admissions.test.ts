@@ -1,3 +1,4 @@
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import type { ArtifactMeta, ArtifactStore } from '@toolctx/core';
 import { describeArtifactStore } from '@toolctx/core/testing';
@@ -65,6 +66,27 @@ describe('KV+R2 caps under concurrent puts (N = cap + 20)', () => {
     // A delete through one instance frees the slot for all of them.
     expect(await stores[2]!.delete(scope, admitted[0]!.ref)).toBe(true);
     expect((await storm(stores, 8)).length).toBe(1);
+  });
+
+  it('an ArtifactAdmissions object keeps nothing once its admissions are older than two minutes', async () => {
+    const prefix = `admissions-${crypto.randomUUID()}/`;
+    const store = createKvR2ArtifactStore({
+      kv: env.ARTIFACT_META,
+      bucket: env.ARTIFACTS,
+      prefix,
+      limits: cap,
+      admissions: env.ADMISSIONS,
+      clock: () => Date.now() - 150_000,
+    });
+    await store.put(scope, { kind: 'k', data: 'x' });
+    const stub = env.ADMISSIONS.get(env.ADMISSIONS.idFromName(`${prefix}t/p/storm`));
+    const stored = () =>
+      runInDurableObject(stub, async (_object, state) => (await state.storage.list()).size);
+    expect(await stored()).toBe(1);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await stored()).toBe(0);
+    // The listing still counts the artifact.
+    expect((await storm([store], 10)).length).toBe(4);
   });
 
   it('k instances sharing ArtifactAdmissions: 4 × 19 KB under a 50 KB byte cap admits 2', async () => {
