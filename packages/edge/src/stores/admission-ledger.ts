@@ -1,7 +1,16 @@
 import type { ArtifactLimits } from '@toolctx/core';
 import { admitToScope, isArtifactExpired, type ScopeTotals } from '@toolctx/core/ports';
+import type { ArtifactAdmissions } from './artifact-admissions.js';
 
-/** One artifact as the per-scope caps count it. */
+/**
+ * One artifact as the per-scope caps count it.
+ *
+ * @example
+ * ```ts
+ * import type { Admission } from '@toolctx/edge';
+ * const admission: Admission = { ref: 'art_1', bytes: 2_048, expiresAt: Date.now() + 60_000 };
+ * ```
+ */
 export interface Admission {
   ref: string;
   bytes: number;
@@ -13,7 +22,21 @@ export interface LedgerEntry extends Admission {
   admittedAt: number;
 }
 
-/** One put asking to enter a scope: what the scope's KV listing showed, and the newcomer. */
+/**
+ * One put asking {@link ArtifactAdmissions} to enter a scope: what the scope's KV listing showed,
+ * the newcomer, the store's limits and its clock's time.
+ *
+ * @example
+ * ```ts
+ * import type { AdmissionRequest } from '@toolctx/edge';
+ * const request: AdmissionRequest = {
+ *   listed: [{ ref: 'art_1', bytes: 10 }],
+ *   candidate: { ref: 'art_2', bytes: 20 },
+ *   limits: { maxCountPerScope: 100 },
+ *   now: Date.now(),
+ * };
+ * ```
+ */
 export interface AdmissionRequest {
   listed: Admission[];
   candidate: Admission;
@@ -21,7 +44,16 @@ export interface AdmissionRequest {
   now: number;
 }
 
-/** Admitted, or refused with the totals the caps were checked against (for the error message). */
+/**
+ * What {@link ArtifactAdmissions} answers: admitted, or refused with the totals the caps were
+ * checked against (for the store's `quota-exceeded` message).
+ *
+ * @example
+ * ```ts
+ * import type { AdmissionAnswer } from '@toolctx/edge';
+ * const answer: AdmissionAnswer = { admitted: false, totals: { count: 100, bytes: 4_096 } };
+ * ```
+ */
 export type AdmissionAnswer = { admitted: true } | { admitted: false; totals: ScopeTotals };
 
 // KV shows a write in the lists of every location within about 60 s; an admission is remembered

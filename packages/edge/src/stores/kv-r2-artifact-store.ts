@@ -50,7 +50,12 @@ import { checkStreamDigest, type StreamSkeleton, streamSkeleton } from './stream
  * @example
  * ```ts
  * import type { KvR2ArtifactStoreOptions } from '@toolctx/edge';
- * const options: KvR2ArtifactStoreOptions = { kv: env.ARTIFACT_META, bucket: env.ARTIFACTS, limits: { maxCountPerScope: 1_000 } };
+ * const options: KvR2ArtifactStoreOptions = {
+ *   kv: env.ARTIFACT_META,
+ *   bucket: env.ARTIFACTS,
+ *   limits: { maxCountPerScope: 1_000 },
+ *   admissions: env.ADMISSIONS, // exact caps across Workers
+ * };
  * ```
  */
 export interface KvR2ArtifactStoreOptions {
