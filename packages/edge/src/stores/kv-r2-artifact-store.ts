@@ -17,14 +17,8 @@ import {
   newRef,
   verifyArtifactBytes,
 } from '@toolctx/core/ports';
-import {
-  type Admission,
-  type AdmissionAnswer,
-  type AdmissionRequest,
-  admitToLedger,
-  type LedgerEntry,
-  LISTING_LAG_MS,
-} from './admission-ledger.js';
+import type { Admission } from './admission-ledger.js';
+import { durableAdmitter, localAdmitter } from './admitters.js';
 import type { ArtifactAdmissions } from './artifact-admissions.js';
 import {
   type ArtifactKeys,
@@ -100,8 +94,8 @@ const admissionOf = ({ ref, bytes, expiresAt }: ArtifactMeta): Admission =>
  *
  * Expiry follows `clock`: expired artifacts are invisible at once and deleted when met; their KV
  * keys carry a KV expiration, and {@link sweepExpiredArtifacts} (from a cron trigger) deletes the
- * R2 bytes of those nobody meets again. `putStream` streams into
- * R2 (one part of 5 MiB in memory at a time) and `getStream` streams out.
+ * R2 bytes of those nobody meets again. `putStream` streams into R2 (one part of 5 MiB in memory
+ * at a time) and `getStream` streams out.
  *
  * @example
  * ```ts
@@ -118,46 +112,20 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
   const clock = options.clock ?? Date.now;
   const limits = checkArtifactLimits(options.limits ?? {});
   const capped = limits.maxBytesPerScope !== undefined || limits.maxCountPerScope !== undefined;
-  const { admissions } = options;
-  // Without a Durable Object, this instance's own admissions per scope part, pruned as they age.
-  const ledgers = new Map<string, Map<string, LedgerEntry>>();
-  let prunedAt = Number.NEGATIVE_INFINITY;
-
-  const admissionsOf = (part: string) => admissions!.get(admissions!.idFromName(`${prefix}${part}`));
-
-  const requestAdmission = async (part: string, request: AdmissionRequest): Promise<AdmissionAnswer> => {
-    if (admissions) return admissionsOf(part).admit(request);
-    if (request.now - prunedAt >= LISTING_LAG_MS) {
-      prunedAt = request.now;
-      for (const [key, ledger] of ledgers) {
-        for (const [ref, entry] of ledger) {
-          if (request.now - entry.admittedAt >= LISTING_LAG_MS) ledger.delete(ref);
-        }
-        if (ledger.size === 0) ledgers.delete(key);
-      }
-    }
-    let ledger = ledgers.get(part);
-    if (!ledger) {
-      ledger = new Map();
-      ledgers.set(part, ledger);
-    }
-    return admitToLedger(ledger, request);
-  };
+  const admitter = options.admissions ? durableAdmitter(options.admissions, prefix) : localAdmitter();
 
   /** Admits an artifact to its scope's caps, or throws quota-exceeded; `usage` is a fresh listing. */
   const admit = async (part: string, usage: ScopeUsage, candidate: Admission) => {
     const listed = usage.live.map(({ ref, bytes, expiresAt }) =>
       expiresAt === undefined ? { ref, bytes } : { ref, bytes, expiresAt },
     );
-    const answer = await requestAdmission(part, { listed, candidate, limits, now: clock() });
+    const answer = await admitter.admit(part, { listed, candidate, limits, now: clock() });
     if (!answer.admitted) admitToScope(limits, answer.totals, candidate.bytes);
   };
 
   /** Forgets an admission whose put failed or whose artifact was deleted. */
   const release = async (part: string, ref: string) => {
-    if (!capped) return;
-    if (admissions) await admissionsOf(part).release(ref);
-    else ledgers.get(part)?.delete(ref);
+    if (capped) await admitter.release(part, ref);
   };
 
   const expire = (part: string, meta: Pick<ArtifactMeta, 'createdAt' | 'ref'>) =>
