@@ -2,24 +2,33 @@
 // Object per run behind it, artifacts in R2 with their index in KV. Deploy with `wrangler deploy`.
 import { createRuntime } from '@toolctx/core';
 import {
+  ArtifactAdmissions,
   createKvR2ArtifactStore,
   createRunHost,
   createToolServer,
   durableObjectRuns,
   type Env,
+  sweepExpiredArtifacts,
 } from '@toolctx/edge';
 import { tools } from './tools.js';
 
 const runtimeFor = (env: Env) =>
   createRuntime({
     tools,
-    artifacts: createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }),
+    artifacts: createKvR2ArtifactStore({
+      kv: env.ARTIFACT_META,
+      bucket: env.ARTIFACTS,
+      // Per conversation; one ArtifactAdmissions object per scope keeps the caps exact.
+      limits: { maxCountPerScope: 1_000, maxBytesPerScope: 100_000_000 },
+      admissions: env.ADMISSIONS,
+    }),
   });
 
-// One Durable Object per run; the class name must match `class_name` in wrangler.jsonc.
+// One Durable Object per run; the class names must match `class_name` in wrangler.jsonc.
 export class RunHost extends createRunHost<Env>(runtimeFor) {}
+export { ArtifactAdmissions };
 
-export default createToolServer<Env>({
+const app = createToolServer<Env>({
   runtimeFor,
   runs: (env) => durableObjectRuns(env.RUNS),
   // Identity comes only from here, never from a request body; null answers 401.
@@ -27,4 +36,11 @@ export default createToolServer<Env>({
     env.TOOLCTX_TOKEN && request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}`
       ? { tenant: 'acme', principal: request.headers.get('x-user') ?? 'anonymous' }
       : null,
-}) satisfies ExportedHandler<Env>;
+});
+
+export default {
+  fetch: app.fetch,
+  // The cron trigger in wrangler.jsonc: deletes expired artifacts nobody asked for again.
+  scheduled: (_controller, env, ctx) =>
+    ctx.waitUntil(sweepExpiredArtifacts({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS })),
+} satisfies ExportedHandler<Env>;

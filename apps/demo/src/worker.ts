@@ -3,11 +3,13 @@
 import { createRuntime, type Identity } from '@toolctx/core';
 import { createMemoryApprovalPort, staticCredentials } from '@toolctx/core/memory';
 import {
+  ArtifactAdmissions,
   createKvR2ArtifactStore,
   createRunHost,
   createToolServer,
   durableObjectRuns,
   type Env as EdgeEnv,
+  sweepExpiredArtifacts,
 } from '@toolctx/edge';
 import { Hono } from 'hono';
 import { DEMO_CREDENTIAL, demoTools } from './tools.js';
@@ -22,6 +24,13 @@ export interface Env extends EdgeEnv {
 // receives it, and the e2e test passes its own value to prove that.
 const LOCAL_DEMO_KEY = 'local-demo-key-not-a-secret';
 
+// Per conversation: at most 1,000 artifacts and 100 MB, 25 MB each, held exactly by ADMISSIONS.
+const ARTIFACT_LIMITS = {
+  maxCountPerScope: 1_000,
+  maxBytesPerScope: 100_000_000,
+  maxArtifactBytes: 25_000_000,
+};
+
 /** One runtime per isolate and bindings: the Worker's door and each run's Durable Object share it. */
 const runtimes = new WeakMap<object, ReturnType<typeof createRuntime>>();
 function runtimeFor(env: Env) {
@@ -29,7 +38,12 @@ function runtimeFor(env: Env) {
   if (!runtime) {
     runtime = createRuntime({
       tools: demoTools,
-      artifacts: createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }),
+      artifacts: createKvR2ArtifactStore({
+        kv: env.ARTIFACT_META,
+        bucket: env.ARTIFACTS,
+        admissions: env.ADMISSIONS,
+        limits: ARTIFACT_LIMITS,
+      }),
       credentials: staticCredentials({ [DEMO_CREDENTIAL]: env.DEMO_API_KEY ?? LOCAL_DEMO_KEY }),
       // Every approval waits for a person: the page answers through POST /api/approvals/:id.
       approval: createMemoryApprovalPort(),
@@ -41,6 +55,9 @@ function runtimeFor(env: Env) {
 
 /** The run host class bound as `RUNS` in wrangler.jsonc. */
 export class RunHost extends createRunHost<Env>(runtimeFor) {}
+
+/** The admissions class bound as `ADMISSIONS` in wrangler.jsonc. */
+export { ArtifactAdmissions };
 
 // A local demo has no sign-in: everyone who reaches 127.0.0.1 is the one local user. The identity
 // is fixed here, on the server, and never read from a request body; a deployed Worker would check
@@ -57,4 +74,9 @@ const app = new Hono<{ Bindings: Env }>();
 app.get('/health', (c) => c.json({ ok: true }));
 app.route('/api', api);
 
-export default app satisfies ExportedHandler<Env>;
+/** The cron trigger in wrangler.jsonc: frees the R2 bytes of expired artifacts nobody met again. */
+const scheduled: ExportedHandlerScheduledHandler<Env> = (_controller, env, ctx) => {
+  ctx.waitUntil(sweepExpiredArtifacts({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }));
+};
+
+export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<Env>;

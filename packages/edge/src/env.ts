@@ -1,4 +1,5 @@
 import type { RunHostObject } from './run-host/index.js';
+import type { ArtifactAdmissions } from './stores/index.js';
 
 /**
  * The bindings the toolctx Worker expects, as its `wrangler.jsonc` declares them.
@@ -14,6 +15,8 @@ export interface Env {
   ARTIFACT_META: KVNamespace;
   /** R2 bucket holding artifact bytes. */
   ARTIFACTS: R2Bucket;
+  /** One Durable Object per artifact scope, keeping the per-scope caps exact across Workers. */
+  ADMISSIONS: DurableObjectNamespace<ArtifactAdmissions>;
   /** One Durable Object per run. */
   RUNS: DurableObjectNamespace<RunHostObject<Env>>;
   /** The bearer token the example Worker accepts; unset, every request is refused. */

@@ -5,6 +5,6 @@ declare namespace Cloudflare {
   interface Env extends ToolctxEnv {}
   interface GlobalProps {
     mainModule: typeof import('./worker.js');
-    durableNamespaces: 'RunHost';
+    durableNamespaces: 'RunHost' | 'ArtifactAdmissions';
   }
 }

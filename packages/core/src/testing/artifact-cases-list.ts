@@ -101,19 +101,22 @@ export const listCases: ArtifactCases = ({ fresh }) => [
     },
   },
   {
-    title: 'a malformed cursor or limit is a ToolctxError',
+    title: 'a malformed cursor or limit is a ToolctxError of kind invalid-argument',
     run: async () => {
       const { store } = await fresh();
       await putMany(store, 2);
       for (const cursor of ['not-a-cursor', '', '%%%', '../..']) {
         await expectToolctxError(
           () => store.list(scopeA, { cursor }),
-          undefined,
+          'invalid-argument',
           `cursor ${JSON.stringify(cursor)}`,
         );
+        // The message names the cursor, so a caller (or the HTTP door's 400) can tell what to fix.
+        const refusal: unknown = await store.list(scopeA, { cursor }).catch((error: unknown) => error);
+        expect(String((refusal as Error).message)).toContain(JSON.stringify(cursor));
       }
       for (const limit of [0, -1, 1.5]) {
-        await expectToolctxError(() => store.list(scopeA, { limit }), undefined, `limit ${limit}`);
+        await expectToolctxError(() => store.list(scopeA, { limit }), 'invalid-argument', `limit ${limit}`);
       }
     },
   },

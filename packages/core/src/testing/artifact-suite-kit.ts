@@ -19,11 +19,32 @@ export interface ArtifactStoreSuiteOptions {
   /** A fresh, empty store per case; `clock` (epoch ms) must drive createdAt and expiry. */
   create: (options: { clock: () => number }) => ArtifactStore | Promise<ArtifactStore>;
   /** What the store under test claims; `retention` repeats the limits `create` configured. */
-  capabilities: { streaming: boolean; retention?: Required<ArtifactLimits> };
+  capabilities: { streaming: boolean; retention?: SuiteRetention };
   /** Flips one stored byte of `ref`, so the suite can check that `get` notices. */
   corrupt?: (store: ArtifactStore, scope: ArtifactScope, ref: string) => Promise<void>;
   /** Case titles this store is known to fail: each must fail, or the suite fails. */
   expectedFailures?: string[];
+}
+
+/**
+ * The retention limits a store under test was made with, and, for a store whose caps hold only
+ * within a bound under concurrent puts (such as KV, which has no transactions), that bound:
+ * `overshoot.count` artifacts and `overshoot.bytes` bytes past the caps at most. Absent, the caps
+ * must hold exactly under any interleaving.
+ *
+ * @example
+ * ```ts
+ * import type { SuiteRetention } from '@toolctx/core/testing';
+ * const retention: SuiteRetention = {
+ *   maxBytesPerScope: 200_000,
+ *   maxCountPerScope: 120,
+ *   maxArtifactBytes: 150_000,
+ *   overshoot: { count: 120, bytes: 200_000 },
+ * };
+ * ```
+ */
+export interface SuiteRetention extends Required<ArtifactLimits> {
+  overshoot?: { count: number; bytes: number };
 }
 
 /** What each case file receives. */

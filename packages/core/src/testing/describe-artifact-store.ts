@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { concurrencyCases } from './artifact-cases-concurrency.js';
 import { expiryCases, integrityCases, retentionCases } from './artifact-cases-lifecycle.js';
 import { listCases } from './artifact-cases-list.js';
 import { scopeCases } from './artifact-cases-scope.js';
@@ -13,14 +14,16 @@ import { createTestClock, registerCases } from './suite-cases.js';
  * Registers the `ArtifactStore` conformance cases with vitest, run through the raw contract with
  * a fresh store per case: every verb for text, binary, JSON and empty payloads; meta fields and
  * digests; unknown and malformed refs; paging with cursors under concurrent puts and deletes;
- * expiry by the injected clock; retention caps; scope isolation (fixed lookalikes, and a
+ * expiry by the injected clock; retention caps, also under concurrent puts; scope isolation (fixed lookalikes, and a
  * fast-check property over random hostile scopes and operation sequences); streaming (or its refusal);
  * integrity on `get` when a `corrupt` hook is given; and, through a runtime over the store, that a
  * put in flight when its call is cancelled leaves nothing behind.
  *
  * With retention caps, repeat the limits `create` configured in `capabilities.retention`, and
  * leave room for the other cases: `maxCountPerScope >= 110`, `maxArtifactBytes >= 100_000`, and
- * `maxArtifactBytes > maxBytesPerScope / 2` (so two large puts pass the byte cap).
+ * `maxArtifactBytes > maxBytesPerScope / 2` (so two large puts pass the byte cap). The caps must
+ * hold exactly under concurrent puts, unless `retention.overshoot` declares how far past them the
+ * store may go.
  *
  * @example
  * ```ts
@@ -64,6 +67,7 @@ export function describeArtifactStore(name: string, options: ArtifactStoreSuiteO
     streamCases,
     integrityCases,
     settledCases,
+    concurrencyCases,
   ];
   describe(`ArtifactStore conformance: ${name}`, () => {
     registerCases(

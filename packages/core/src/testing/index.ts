@@ -3,7 +3,7 @@
  *
  * @module
  */
-export type { ArtifactStoreSuiteOptions } from './artifact-suite-kit.js';
+export type { ArtifactStoreSuiteOptions, SuiteRetention } from './artifact-suite-kit.js';
 export { describeArtifactStore } from './describe-artifact-store.js';
 export { type CachePortSuiteOptions, describeCachePort } from './describe-cache-port.js';
 export { describeDoor } from './describe-door.js';

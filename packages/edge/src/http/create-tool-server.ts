@@ -1,4 +1,4 @@
-import { type ArtifactStore, artifactScope, type Identity, type Runtime } from '@toolctx/core';
+import { type ArtifactStore, artifactScope, type Identity, type Runtime, ToolctxError } from '@toolctx/core';
 import { type Context, Hono } from 'hono';
 import type { Reply } from '../door-error.js';
 import { createMemoryRunDirectory, type RunDirectory } from '../run-host/index.js';
@@ -206,7 +206,15 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     const options: { cursor?: string; limit?: number } = {};
     if (cursor !== undefined) options.cursor = cursor;
     if (limit !== undefined) options.limit = limitOf(limit);
-    return c.json(await store.list(artifactScope(c.get('identity')), options));
+    try {
+      return c.json(await store.list(artifactScope(c.get('identity')), options));
+    } catch (error) {
+      // The limit was checked above, so the store refused the cursor: the caller's to fix.
+      if (error instanceof ToolctxError && error.kind === 'invalid-argument') {
+        throw new HttpError(400, error.kind, error.message, error.info.details);
+      }
+      throw error;
+    }
   });
 
   app.on(['GET', 'HEAD'], '/artifacts/:ref', (c) => {

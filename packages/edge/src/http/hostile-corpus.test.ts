@@ -380,3 +380,19 @@ describe('HTTP door: hostile custom event names', () => {
     }
   });
 });
+
+describe('HTTP door: a malformed list cursor', () => {
+  it.each(['not-a-cursor', 'kvr2_', 'kvr2_%%%', 'kvr2_WyJhIl0', 'cur_1', '../..'])(
+    'GET /artifacts?cursor=%s → 400 naming the cursor and the fix',
+    async (cursor) => {
+      const response = await exports.default.fetch(get(`/artifacts?cursor=${encodeURIComponent(cursor)}`));
+      const text = await response.text();
+      expect(response.status, text).toBe(400);
+      const body = JSON.parse(text) as { kind: string; message: string; retryable: boolean };
+      expect(body).toMatchObject({ kind: 'invalid-argument', retryable: false });
+      expect(body.message).toContain(JSON.stringify(cursor));
+      expect(body.message).toMatch(/none to start over/);
+      expect(text).not.toMatch(STACK);
+    },
+  );
+});

@@ -80,13 +80,34 @@ export function listingMetadata(meta: ArtifactMeta, json: string): ListingMetada
   return small;
 }
 
-/** Writes an artifact's two KV keys: by ref (for head and get) and in creation order (for list). */
+// After cleanup an artifact's ref key says "expired" for a day, so wasExpired can still answer.
+const TOMBSTONE_TTL_S = 86_400;
+
+/**
+ * KV's `expiration` for a key that should go at `at` (epoch ms): KV removes keys by its own clock
+ * (real time, whatever clock the store was given) and only at least 60 s ahead. The store's own
+ * expiry check stays the authority; this only makes sure KV lets go of the key by itself.
+ */
+export function kvExpiration(at: number): number {
+  return Math.max(Math.ceil(at / 1_000), Math.ceil(Date.now() / 1_000) + 60);
+}
+
+/**
+ * Writes an artifact's two KV keys: by ref (for head and get) and in creation order (for list).
+ * An artifact with an expiry gives both keys a KV expiration, so KV drops them even if nobody
+ * meets the artifact again: the listing key at expiry, the ref key a day later (wasExpired).
+ */
 export async function writeIndex(kv: KVNamespace, keys: ArtifactKeys, meta: ArtifactMeta): Promise<void> {
   const json = assertMetaFits(meta);
+  const at = meta.expiresAt;
+  const refOptions: KVNamespacePutOptions =
+    at === undefined ? {} : { expiration: kvExpiration(at + TOMBSTONE_TTL_S * 1_000) };
+  const listingOptions: KVNamespacePutOptions = { metadata: listingMetadata(meta, json) };
+  if (at !== undefined) listingOptions.expiration = kvExpiration(at);
   // Both settle before a failure is thrown, so a rollback cannot race a write still in flight.
   const written = await Promise.allSettled([
-    kv.put(keys.ref, json),
-    kv.put(keys.listing, json, { metadata: listingMetadata(meta, json) }),
+    kv.put(keys.ref, json, refOptions),
+    kv.put(keys.listing, json, listingOptions),
   ]);
   for (const result of written) if (result.status === 'rejected') throw result.reason;
 }
@@ -112,6 +133,16 @@ export async function commitIndex(
       { retryable: true, cause },
     );
   }
+}
+
+/**
+ * Removes an expired artifact: bytes first (R2 is the truth), then its listing, which is what the
+ * scope's caps count; its ref key becomes a tombstone so wasExpired can still answer.
+ */
+export async function expireArtifact(kv: KVNamespace, bucket: R2Bucket, keys: ArtifactKeys): Promise<void> {
+  await bucket.delete(keys.object);
+  await kv.delete(keys.listing);
+  await kv.put(keys.ref, JSON.stringify({ expired: true }), { expirationTtl: TOMBSTONE_TTL_S });
 }
 
 /** The meta copy kept in an R2 object's custom metadata; `digest` and `bytes` may be absent (streamed). */

@@ -17,11 +17,16 @@ import {
   newRef,
   verifyArtifactBytes,
 } from '@toolctx/core/ports';
+import type { Admission } from './admission-ledger.js';
+import { durableAdmitter, localAdmitter } from './admitters.js';
+import type { ArtifactAdmissions } from './artifact-admissions.js';
 import {
+  type ArtifactKeys,
   artifactKeys,
   assertMetaFits,
   commitIndex,
   customMetadataOf,
+  expireArtifact,
   isTombstone,
   type ListingMetadata,
   listingPrefix,
@@ -30,7 +35,7 @@ import {
 } from './artifact-index.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
 import { uploadStream, verifyingStream } from './r2-stream-io.js';
-import { scopeUsage } from './scope-usage.js';
+import { type ScopeUsage, scopeUsage } from './scope-usage.js';
 import { checkStreamDigest, type StreamSkeleton, streamSkeleton } from './stream-meta.js';
 
 /**
@@ -39,7 +44,12 @@ import { checkStreamDigest, type StreamSkeleton, streamSkeleton } from './stream
  * @example
  * ```ts
  * import type { KvR2ArtifactStoreOptions } from '@toolctx/edge';
- * const options: KvR2ArtifactStoreOptions = { kv: env.ARTIFACT_META, bucket: env.ARTIFACTS, limits: { maxCountPerScope: 1_000 } };
+ * const options: KvR2ArtifactStoreOptions = {
+ *   kv: env.ARTIFACT_META,
+ *   bucket: env.ARTIFACTS,
+ *   limits: { maxCountPerScope: 1_000 },
+ *   admissions: env.ADMISSIONS, // exact caps across Workers
+ * };
  * ```
  */
 export interface KvR2ArtifactStoreOptions {
@@ -52,10 +62,16 @@ export interface KvR2ArtifactStoreOptions {
   /** Epoch milliseconds; `Date.now` by default. Decides createdAt and expiry. */
   clock?: () => number;
   limits?: ArtifactLimits;
+  /**
+   * The {@link ArtifactAdmissions} Durable Object namespace (pass `env.X`): with it the per-scope
+   * caps hold exactly across every Worker; without it, exactly within one store instance and
+   * within `cap × isolates` across isolates putting into one scope at once.
+   */
+  admissions?: DurableObjectNamespace<ArtifactAdmissions>;
 }
 
-// A tombstone says "expired" for a day after cleanup; KV's own expiry (real time) removes it.
-const TOMBSTONE_TTL_S = 86_400;
+const admissionOf = ({ ref, bytes, expiresAt }: ArtifactMeta): Admission =>
+  expiresAt === undefined ? { ref, bytes } : { ref, bytes, expiresAt };
 
 /**
  * An {@link ArtifactStore} on Cloudflare: bytes in R2 under `<prefix><scopeKey(scope)>/<ref>`,
@@ -63,9 +79,23 @@ const TOMBSTONE_TTL_S = 86_400;
  * in the KV key's metadata so a page costs one KV list) and a copy in the R2 object's
  * `customMetadata`, from which {@link rebuildArtifactIndex} restores KV. R2 is written first,
  * KV second; a failed KV write removes the R2 object, so a failed put leaves nothing visible.
- * Digests are verified on `get` (and at the end of `getStream`). Expiry follows `clock`:
- * expired artifacts are invisible at once and deleted lazily when met. `putStream` streams into
- * R2 (one part of 5 MiB in memory at a time) and `getStream` streams out.
+ * Digests are verified on `get` (and at the end of `getStream`).
+ *
+ * Per-scope caps are checked against the scope's KV listing plus the admissions granted in the
+ * last two minutes, which KV's eventually consistent listing may not show yet. Without
+ * `admissions` that ledger lives in the store instance, so the caps hold exactly for any number of
+ * concurrent puts through one instance (one per isolate in the example Worker), but each isolate
+ * putting into the same scope at the same time admits on its own view: with k isolates the scope
+ * can reach k × the cap (count and bytes). Measured in workerd by
+ * `packages/edge/src/stores/artifact-admissions.test.ts`: 2 instances firing 45 concurrent puts
+ * under a cap of 5 admit 10, 4 instances firing 85 admit 20.
+ * With `admissions` one Durable Object per scope keeps the ledger and the caps hold exactly
+ * across all of them (as long as KV's listings show a write within two minutes).
+ *
+ * Expiry follows `clock`: expired artifacts are invisible at once and deleted when met; their KV
+ * keys carry a KV expiration, and {@link sweepExpiredArtifacts} (from a cron trigger) deletes the
+ * R2 bytes of those nobody meets again. `putStream` streams into R2 (one part of 5 MiB in memory
+ * at a time) and `getStream` streams out.
  *
  * @example
  * ```ts
@@ -82,15 +112,24 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
   const clock = options.clock ?? Date.now;
   const limits = checkArtifactLimits(options.limits ?? {});
   const capped = limits.maxBytesPerScope !== undefined || limits.maxCountPerScope !== undefined;
+  const admitter = options.admissions ? durableAdmitter(options.admissions, prefix) : localAdmitter();
 
-  // Removes an expired artifact: bytes first (R2 is the truth), then its listing; its ref key
-  // becomes a tombstone so wasExpired can still answer.
-  const expire = async (part: string, meta: Pick<ArtifactMeta, 'createdAt' | 'ref'>) => {
-    const keys = artifactKeys(prefix, part, meta);
-    await bucket.delete(keys.object);
-    await kv.delete(keys.listing);
-    await kv.put(keys.ref, JSON.stringify({ expired: true }), { expirationTtl: TOMBSTONE_TTL_S });
+  /** Admits an artifact to its scope's caps, or throws quota-exceeded; `usage` is a fresh listing. */
+  const admit = async (part: string, usage: ScopeUsage, candidate: Admission) => {
+    const listed = usage.live.map(({ ref, bytes, expiresAt }) =>
+      expiresAt === undefined ? { ref, bytes } : { ref, bytes, expiresAt },
+    );
+    const answer = await admitter.admit(part, { listed, candidate, limits, now: clock() });
+    if (!answer.admitted) admitToScope(limits, answer.totals, candidate.bytes);
   };
+
+  /** Forgets an admission whose put failed or whose artifact was deleted. */
+  const release = async (part: string, ref: string) => {
+    if (capped) await admitter.release(part, ref);
+  };
+
+  const expire = (part: string, meta: Pick<ArtifactMeta, 'createdAt' | 'ref'>) =>
+    expireArtifact(kv, bucket, artifactKeys(prefix, part, meta));
 
   /** The live meta of `ref` in the scope, or null; an expired one is cleaned up on sight. */
   const live = async (scope: ArtifactScope, ref: string) => {
@@ -112,6 +151,7 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
     const stored = await bucket.get(found.keys.object);
     if (!stored) {
       await Promise.all([kv.delete(found.keys.ref), kv.delete(found.keys.listing)]);
+      await release(found.part, ref);
       return null;
     }
     return { meta: found.meta, stored };
@@ -122,6 +162,16 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
     const usage = await scopeUsage(kv, listingPrefix(prefix, part), clock());
     await Promise.all(usage.expired.map((meta) => expire(part, meta)));
     return usage;
+  };
+
+  /** Writes the index of an admitted artifact; a failed write also gives its admission back. */
+  const committed = async (part: string, keys: ArtifactKeys, meta: ArtifactMeta) => {
+    try {
+      await commitIndex(kv, bucket, keys, meta);
+    } catch (error) {
+      await release(part, meta.ref).catch(() => {});
+      throw error;
+    }
   };
 
   const metaOfListing = async (part: string, metadata: ListingMetadata | null, ref: string) => {
@@ -152,14 +202,12 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
       if (stored.status === 'rejected') throw stored.reason;
       try {
         if (usage.status === 'rejected') throw usage.reason;
-        if (usage.value) {
-          admitToScope(limits, usage.value, bytes.byteLength);
-        }
+        if (usage.value) await admit(part, usage.value, admissionOf(meta));
       } catch (error) {
         await bucket.delete(keys.object);
         throw error;
       }
-      await commitIndex(kv, bucket, keys, meta);
+      await committed(part, keys, meta);
       return meta;
     },
 
@@ -182,6 +230,7 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
       // never bytes without an index that rebuildArtifactIndex would bring back.
       await bucket.delete(found.keys.object);
       await Promise.all([kv.delete(found.keys.ref), kv.delete(found.keys.listing)]);
+      await release(found.part, ref);
       return true;
     },
 
@@ -257,7 +306,16 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
         beforeCommit: (_size, sha) => checkStreamDigest(supplied, sha),
       });
       const meta: ArtifactMeta = { ...skeleton, bytes, digest };
-      await commitIndex(kv, bucket, keys, meta);
+      if (capped) {
+        // The check above ran on the listing before the upload; this one admits, now the size is known.
+        try {
+          await admit(part, await usageOf(part), admissionOf(meta));
+        } catch (error) {
+          await bucket.delete(keys.object);
+          throw error;
+        }
+      }
+      await committed(part, keys, meta);
       return meta;
     },
 

@@ -1,6 +1,7 @@
 import type { ArtifactMeta } from '@toolctx/core';
-import { isArtifactExpired, isRef } from '@toolctx/core/ports';
-import { artifactKeys, metaFromObject, writeIndex } from './artifact-index.js';
+import { isArtifactExpired } from '@toolctx/core/ports';
+import { artifactKeys, writeIndex } from './artifact-index.js';
+import { artifactObjects } from './artifact-objects.js';
 import { digestOfObject } from './r2-stream-io.js';
 
 /**
@@ -59,37 +60,22 @@ export async function rebuildArtifactIndex(
   const prefix = options.prefix ?? 'artifacts/';
   const clock = options.clock ?? Date.now;
   const report: RebuildArtifactIndexReport = { restored: 0, expired: 0, skipped: 0 };
-  let cursor: string | undefined;
-  do {
-    // `include` is honoured at every compatibility date since 2022-08-04, which the base
-    // workers-types entry predates, hence the widened type.
-    const listing: R2ListOptions & { include: Array<'customMetadata'> } = {
-      prefix,
-      include: ['customMetadata'],
-      ...(cursor ? { cursor } : {}),
-    };
-    const page = await bucket.list(listing);
-    for (const object of page.objects) {
-      const rest = object.key.slice(prefix.length);
-      const slash = rest.lastIndexOf('/');
-      const copy = metaFromObject(object);
-      if (!copy || slash < 0 || rest.slice(slash + 1) !== copy.ref || !isRef(copy.ref)) {
-        report.skipped += 1;
-        continue;
-      }
-      const part = rest.slice(0, slash);
-      if (isArtifactExpired(copy, clock())) {
-        await bucket.delete(object.key);
-        report.expired += 1;
-        continue;
-      }
-      const digest = copy.digest ?? (await digestOfObject(bucket, object.key));
-      if (digest === null) continue;
-      const meta: ArtifactMeta = { ...copy, digest };
-      await writeIndex(kv, artifactKeys(prefix, part, meta), meta);
-      report.restored += 1;
+  for await (const found of artifactObjects(bucket, prefix)) {
+    if (!found) {
+      report.skipped += 1;
+      continue;
     }
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor !== undefined);
+    const { key, part, copy } = found;
+    if (isArtifactExpired(copy, clock())) {
+      await bucket.delete(key);
+      report.expired += 1;
+      continue;
+    }
+    const digest = copy.digest ?? (await digestOfObject(bucket, key));
+    if (digest === null) continue;
+    const meta: ArtifactMeta = { ...copy, digest };
+    await writeIndex(kv, artifactKeys(prefix, part, meta), meta);
+    report.restored += 1;
+  }
   return report;
 }
