@@ -1,6 +1,13 @@
 import type { Identity } from '@toolctx/core';
 import type { Hono } from 'hono';
-import { identityHeader, jsonRpcError } from './wire.js';
+import {
+  bodyTooLarge,
+  identityHeader,
+  jsonRpcError,
+  maxMessageBytes,
+  readBoundedText,
+  sessionNotFound,
+} from './wire.js';
 
 /** Options of {@link mcpFetch} and {@link mountMcp}. */
 export interface McpRouteOptions {
@@ -12,9 +19,14 @@ export interface McpRouteOptions {
 }
 
 /**
- * Routes one MCP streamable HTTP request to its session's Durable Object: a request without an
- * `mcp-session-id` (the `initialize`) gets a new object, whose id becomes the session id; a request
- * with one goes back to that object; an id that names no session gets 404, so the client starts anew.
+ * Routes one MCP streamable HTTP request to its session's Durable Object. A request with an
+ * `mcp-session-id` goes back to the object that id names; the object answers it only for the
+ * identity that initialized the session, and every other identity (anonymous and identified count
+ * as different) gets the very 404 an unknown session id gets, so the client starts anew. A request
+ * without one must be a POST whose body is an `initialize` (read here, at most 1 MiB, else 413): it
+ * gets a new object, whose id becomes the session id. Anything else without a session id is
+ * refused here, as the SDK's transport would (400, or 405 for a method MCP does not use), and no
+ * object is created for it.
  *
  * @example
  * ```ts
@@ -32,17 +44,60 @@ export async function mcpFetch(
 ): Promise<Response> {
   const identity = options.authenticate ? await options.authenticate(request) : undefined;
   if (identity === null) return jsonRpcError(401, -32001, 'Unauthorized.');
-  const sessionId = request.headers.get('mcp-session-id');
-  let id: DurableObjectId;
-  try {
-    id = sessionId ? sessions.idFromString(sessionId) : sessions.newUniqueId();
-  } catch {
-    return jsonRpcError(404, -32001, 'Session not found.');
-  }
   const headers = new Headers(request.headers);
   headers.delete(identityHeader);
   if (identity) headers.set(identityHeader, JSON.stringify(identity));
-  return sessions.get(id).fetch(new Request(request, { headers }));
+  const sessionId = request.headers.get('mcp-session-id');
+  if (sessionId) {
+    let id: DurableObjectId;
+    try {
+      id = sessions.idFromString(sessionId);
+    } catch {
+      return sessionNotFound();
+    }
+    return sessions.get(id).fetch(new Request(request, { headers }));
+  }
+  const opening = await readInitialize(request);
+  if (opening instanceof Response) return opening;
+  return sessions
+    .get(sessions.newUniqueId())
+    .fetch(new Request(request.url, { method: 'POST', headers, body: opening }));
+}
+
+/**
+ * The body of a request that may start a session (a POST carrying `initialize`), or the answer
+ * that refuses it: the same statuses and messages as the SDK's transport.
+ */
+async function readInitialize(request: Request): Promise<string | Response> {
+  if (request.method === 'GET' || request.method === 'DELETE') return sessionIdRequired();
+  if (request.method !== 'POST') {
+    return jsonRpcError(405, -32000, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
+  }
+  const text = await readBoundedText(request, maxMessageBytes);
+  if (text === undefined) return bodyTooLarge(maxMessageBytes);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return jsonRpcError(400, -32700, 'Parse error: Invalid JSON');
+  }
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  const initializing = messages.some(
+    (message) => (message as { method?: unknown } | null)?.method === 'initialize',
+  );
+  if (!initializing) return sessionIdRequired();
+  if (messages.length > 1) {
+    return jsonRpcError(400, -32600, 'Invalid Request: Only one initialization request is allowed');
+  }
+  return text;
+}
+
+function sessionIdRequired(): Response {
+  return jsonRpcError(
+    400,
+    -32000,
+    'Bad Request: Mcp-Session-Id header is required. Send an initialize request first; its response carries the session id for every later request.',
+  );
 }
 
 /**
