@@ -47,6 +47,16 @@ export async function mcpFetch(
   const headers = new Headers(request.headers);
   headers.delete(identityHeader);
   if (identity) headers.set(identityHeader, JSON.stringify(identity));
+  if (request.method !== 'POST' && request.method !== 'GET' && request.method !== 'DELETE') {
+    return jsonRpcError(405, -32000, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
+  }
+  // The body is read here, whole and bounded, so a session object never answers before it has
+  // read what the Worker streams to it.
+  let body: string | undefined;
+  if (request.method === 'POST') {
+    body = await readBoundedText(request, maxMessageBytes);
+    if (body === undefined) return bodyTooLarge(maxMessageBytes);
+  }
   const sessionId = request.headers.get('mcp-session-id');
   if (sessionId) {
     let id: DurableObjectId;
@@ -55,26 +65,19 @@ export async function mcpFetch(
     } catch {
       return sessionNotFound();
     }
-    return sessions.get(id).fetch(new Request(request, { headers }));
+    return sessions.get(id).fetch(new Request(request, { headers, body }));
   }
-  const opening = await readInitialize(request);
-  if (opening instanceof Response) return opening;
-  return sessions
-    .get(sessions.newUniqueId())
-    .fetch(new Request(request.url, { method: 'POST', headers, body: opening }));
+  const refusal = refuseOpening(body);
+  if (refusal) return refusal;
+  return sessions.get(sessions.newUniqueId()).fetch(new Request(request, { headers, body }));
 }
 
 /**
- * The body of a request that may start a session (a POST carrying `initialize`), or the answer
- * that refuses it: the same statuses and messages as the SDK's transport.
+ * Why a request without a session id cannot start a session, if it cannot: only a POST whose body
+ * is one `initialize` can. The same statuses and messages as the SDK's transport.
  */
-async function readInitialize(request: Request): Promise<string | Response> {
-  if (request.method === 'GET' || request.method === 'DELETE') return sessionIdRequired();
-  if (request.method !== 'POST') {
-    return jsonRpcError(405, -32000, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
-  }
-  const text = await readBoundedText(request, maxMessageBytes);
-  if (text === undefined) return bodyTooLarge(maxMessageBytes);
+function refuseOpening(text: string | undefined): Response | undefined {
+  if (text === undefined) return sessionIdRequired(); // a GET or a DELETE
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -89,7 +92,7 @@ async function readInitialize(request: Request): Promise<string | Response> {
   if (messages.length > 1) {
     return jsonRpcError(400, -32600, 'Invalid Request: Only one initialization request is allowed');
   }
-  return text;
+  return undefined;
 }
 
 function sessionIdRequired(): Response {
