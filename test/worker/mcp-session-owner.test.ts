@@ -30,7 +30,10 @@ interface Observed {
 /** Everything a client sees of a response: status, every header, the body. */
 async function observe(response: Response): Promise<Observed> {
   const headers: [string, string][] = [];
-  response.headers.forEach((value, name) => headers.push([name, value])); // this lib has no Headers iterator
+  // This lib has no Headers iterator.
+  response.headers.forEach((value, name) => {
+    headers.push([name, value]);
+  });
   return { status: response.status, headers, body: await response.text() };
 }
 
