@@ -1,5 +1,6 @@
 import type { Identity } from '@toolctx/core';
 import type { Hono } from 'hono';
+import type { McpSession } from './mcp-session.js';
 import {
   bodyTooLarge,
   identityHeader,
@@ -13,20 +14,27 @@ import {
 export interface McpRouteOptions {
   /**
    * Establishes who calls, from the request (a bearer token, an Access header); `null` refuses
-   * with 401. Calls run with the identity it returns. Default: every caller is anonymous.
+   * with 401. Runs for every request; calls run with the identity it returns, and a session
+   * answers only the identity that initialized it. Default: every caller is anonymous, so any
+   * caller who knows a session id can use that session.
    */
   authenticate?: (request: Request) => Identity | null | Promise<Identity | null>;
 }
 
 /**
- * Routes one MCP streamable HTTP request to its session's Durable Object. A request with an
- * `mcp-session-id` goes back to the object that id names; the object answers it only for the
- * identity that initialized the session, and every other identity (anonymous and identified count
- * as different) gets the very 404 an unknown session id gets, so the client starts anew. A request
- * without one must be a POST whose body is an `initialize` (read here, at most 1 MiB, else 413): it
- * gets a new object, whose id becomes the session id. Anything else without a session id is
- * refused here, as the SDK's transport would (400, or 405 for a method MCP does not use), and no
- * object is created for it.
+ * Routes one MCP streamable HTTP request to its session's Durable Object, after `authenticate`
+ * (`null` is a 401). The Worker reads a POST body whole, at most 1 MiB (else 413), and answers a
+ * method other than POST, GET and DELETE with 405 itself.
+ *
+ * - With an `mcp-session-id`, the request goes to the object that id names. The session belongs to
+ *   the identity that initialized it: a request from any other identity (another tenant, principal
+ *   or conversation; anonymous and identified count as different) gets the very 404 of a session
+ *   id that names no session, same status, body and headers, and changes nothing in the session
+ *   (see {@link McpSession}). On a 404 the MCP client starts a new session, as the protocol asks.
+ * - Without one, only a POST whose body is a single `initialize` starts a session: a new object,
+ *   whose id becomes the session id. Anything else is refused here with the SDK transport's
+ *   answer (400 "Mcp-Session-Id header is required", naming initialize; a parse error for a body
+ *   that is not JSON), and no object is created for it.
  *
  * @example
  * ```ts
@@ -105,7 +113,9 @@ function sessionIdRequired(): Response {
 
 /**
  * Mounts the MCP door on a hono app: every method at `path` (default `/mcp`) goes to
- * {@link mcpFetch} with the Durable Object namespace bound as `binding`.
+ * {@link mcpFetch} with the Durable Object namespace bound as `binding`, so each MCP session
+ * answers only the identity `authenticate` gave when it was initialized; to anyone else it is a
+ * session that does not exist (404).
  *
  * @example
  * ```ts
