@@ -77,18 +77,8 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
     const text = request.method === 'POST' ? await readBoundedText(request, maxMessageBytes) : undefined;
     if (request.method === 'POST' && text === undefined) return bodyTooLarge(maxMessageBytes);
     const requestIds = text === undefined ? [] : callIdsOf(text);
-    const reused = requestIds.find((id, i) => session.inFlight.has(id) || requestIds.indexOf(id) !== i);
-    if (reused !== undefined) {
-      return jsonRpcError(
-        409,
-        -32600,
-        `Invalid Request: the request id ${JSON.stringify(reused)} is already in use by a request in progress in this session. Give every request a new id.`,
-      );
-    }
-    for (const id of requestIds) session.inFlight.add(id);
-    const release = () => {
-      for (const id of requestIds) session.inFlight.delete(id);
-    };
+    const release = reserve(session.inFlight, requestIds);
+    if (release instanceof Response) return release;
     const { transport } = session;
     let response: Response;
     try {
@@ -194,6 +184,26 @@ interface Owner {
 
 const ownerKey = 'owner';
 const recordCheckMs = 60 * 60_000;
+
+/**
+ * Marks a POST's request ids as in flight and answers how to release them, or refuses the POST if
+ * one of them is still in flight (or appears twice in it): the transport routes a response by its
+ * request id, so a second request with the same id would take over the first one's stream.
+ */
+function reserve(inFlight: Set<string | number>, ids: (string | number)[]): (() => void) | Response {
+  const reused = ids.find((id, i) => inFlight.has(id) || ids.indexOf(id) !== i);
+  if (reused !== undefined) {
+    return jsonRpcError(
+      409,
+      -32600,
+      `Invalid Request: the request id ${JSON.stringify(reused)} is already in use by a request in progress in this session. Give every request a new id.`,
+    );
+  }
+  for (const id of ids) inFlight.add(id);
+  return () => {
+    for (const id of ids) inFlight.delete(id);
+  };
+}
 
 /** The ids of the JSON-RPC requests a POST carries: the calls its response stream answers. */
 function callIdsOf(text: string): (string | number)[] {
