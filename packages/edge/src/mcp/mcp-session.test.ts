@@ -1,4 +1,4 @@
-import { SELF } from 'cloudflare:test';
+import { env, runDurableObjectAlarm, runInDurableObject, SELF } from 'cloudflare:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
@@ -153,5 +153,53 @@ describe('the MCP door in workerd, with the official SDK client', () => {
     expect(unauthenticated.structuredContent).toEqual({ identity: null, hasRunId: false });
     await client.close();
     await anonymous.client.close();
+  });
+
+  it("records the session's owner in storage; DELETE clears it, and so does the alarm once the session is gone", async () => {
+    // env is typed for the example Worker (src/test-env.d.ts); this pool runs the MCP test Worker.
+    const sessions = (env as unknown as { MCP_SESSIONS: DurableObjectNamespace }).MCP_SESSIONS;
+    const auth = new URL('http://toolctx.test/mcp-auth');
+    const stored = (stub: DurableObjectStub) =>
+      runInDurableObject(stub, async (_instance, state) => Object.fromEntries(await state.storage.list()));
+
+    const deleted = await connect(auth, { authorization: 'Bearer ana' });
+    const deletedStub = sessions.get(sessions.idFromString(deleted.transport.sessionId!));
+    expect(await stored(deletedStub)).toEqual({ owner: { identity: { tenant: 'acme', principal: 'ana' } } });
+    await deleted.transport.terminateSession();
+    expect(await stored(deletedStub)).toEqual({});
+
+    const evicted = await connect(auth, { authorization: 'Bearer ana', 'x-conversation': 'c1' });
+    const stub = sessions.get(sessions.idFromString(evicted.transport.sessionId!));
+    expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).toBeGreaterThan(
+      Date.now(),
+    );
+    // While the session lives, the alarm keeps the record.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await stored(stub)).toEqual({
+      owner: { identity: { tenant: 'acme', principal: 'ana', conversationId: 'c1' } },
+    });
+    // As after an eviction: nothing in memory, the record in storage. Every request is a 404.
+    await runInDurableObject(stub, (instance) => {
+      Object.assign(instance, { session: undefined, owner: undefined });
+    });
+    for (const token of ['ana', 'bob']) {
+      const response = await SELF.fetch(auth, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'x-conversation': 'c1',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': evicted.transport.sessionId!,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(response.status).toBe(404);
+      await response.text();
+    }
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await stored(stub)).toEqual({});
+    await deleted.client.close();
+    await evicted.client.close();
   });
 });

@@ -4,7 +4,15 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Identity, Runtime } from '@toolctx/core';
 import { type ServeMcpOptions, serveMcp } from '@toolctx/core/mcp';
-import { jsonRpcError, readIdentity } from './wire.js';
+import {
+  bodyTooLarge,
+  jsonRpcError,
+  maxMessageBytes,
+  readBoundedText,
+  readIdentity,
+  sameIdentity,
+  sessionNotFound,
+} from './wire.js';
 
 /**
  * The Durable Object that holds one MCP session: an `McpServer` (from `serveMcp`) and its
@@ -13,9 +21,19 @@ import { jsonRpcError, readIdentity } from './wire.js';
  * POST finds the running call and fires the tool's `ctx.signal`; a client that drops the response
  * stream (or, with `enable_request_signal`, the request) cancels the calls that stream carried.
  *
+ * The session belongs to the identity that initialized it (tenant, principal and conversation, as
+ * the Worker authenticated them; anonymous is an identity of its own), recorded in memory and in
+ * the object's storage. A request from any other identity gets the same 404 as a session id that
+ * names no session, byte for byte, and touches nothing: no call runs, no cancel is delivered, the
+ * session is not deleted, its GET stream is not taken, its request ids are not looked at. Within
+ * the session, a request id that is still in flight cannot be used again (409 with a JSON-RPC
+ * error), so one request never receives another's progress or result.
+ *
  * Subclass it to say which tools it serves, export the subclass from the Worker and bind it.
  * The session lives in memory: if the object is evicted, the next request gets 404 and the MCP
- * client starts a new session, as the protocol asks.
+ * client starts a new session, as the protocol asks. A DELETE clears the object's storage; an
+ * evicted session's record is cleared by the object's alarm within an hour (a subclass that
+ * overrides `alarm` calls `super.alarm()`).
  *
  * @example
  * ```ts
@@ -30,7 +48,9 @@ import { jsonRpcError, readIdentity } from './wire.js';
  * ```
  */
 export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
-  private session: { server: McpServer; transport: WebStandardStreamableHTTPServerTransport } | undefined;
+  private session: Session | undefined;
+  /** Who initialized this object's session, once known: from memory, else from storage. */
+  private owner: Owner | undefined;
 
   /** The runtime whose tools this session serves; called once, when the session starts. */
   protected abstract createRuntime(): Runtime;
@@ -43,17 +63,49 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
   /** Handles one MCP streamable HTTP request of this session (POST, GET or DELETE). */
   override async fetch(request: Request): Promise<Response> {
     const identity = readIdentity(request);
-    if (!this.session) {
-      if (request.headers.has('mcp-session-id')) return jsonRpcError(404, -32001, 'Session not found.');
-      this.session = await this.start();
+    if (!this.owner) {
+      const stored = await this.ctx.storage.get<Owner>(ownerKey);
+      this.owner ??= stored;
     }
-    const requestIds = await callIdsOf(request);
-    const { transport } = this.session;
-    const response = await transport.handleRequest(request, {
-      ...(identity ? { authInfo: { token: '', clientId: '', scopes: [], extra: { identity } } } : {}),
-    });
-    if (request.method === 'DELETE' && response.ok) this.session = undefined;
-    if (requestIds.length === 0 || !response.body) return response;
+    if (this.owner && !sameIdentity(this.owner.identity ?? undefined, identity)) return sessionNotFound();
+    if (!this.session) {
+      if (request.headers.has('mcp-session-id') || this.owner) return sessionNotFound();
+      this.session = await this.start();
+      this.owner = { identity: identity ?? null };
+    }
+    const session = this.session;
+    const text = request.method === 'POST' ? await readBoundedText(request, maxMessageBytes) : undefined;
+    if (request.method === 'POST' && text === undefined) return bodyTooLarge(maxMessageBytes);
+    const requestIds = text === undefined ? [] : callIdsOf(text);
+    const release = reserve(session.inFlight, requestIds);
+    if (release instanceof Response) return release;
+    const { transport } = session;
+    let response: Response;
+    try {
+      response = await transport.handleRequest(
+        text === undefined
+          ? request
+          : new Request(request.url, { method: 'POST', headers: request.headers, body: text }),
+        identity ? { authInfo: { token: '', clientId: '', scopes: [], extra: { identity } } } : undefined,
+      );
+    } catch (error) {
+      release();
+      throw error;
+    }
+    // The transport says 404 only for a session it no longer has: the same answer as ours.
+    if (response.status === 404) {
+      release();
+      return sessionNotFound();
+    }
+    if (!session.recorded && transport.sessionId !== undefined) {
+      session.recorded = true;
+      await this.record();
+    }
+    if (request.method === 'DELETE' && response.ok) await this.forget();
+    if (requestIds.length === 0 || !response.body || !response.ok) {
+      release();
+      return response;
+    }
     let cancelled = false;
     const cancel = (reason: string) => {
       if (cancelled) return;
@@ -68,7 +120,7 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
       }
     };
     request.signal.addEventListener('abort', () => cancel('The client disconnected.'), { once: true });
-    const body = watchCancel(response.body, () => cancel('The client closed the stream.'));
+    const body = watchEnd(response.body, release, () => cancel('The client closed the stream.'));
     return new Response(body, {
       status: response.status,
       statusText: response.statusText,
@@ -76,7 +128,16 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
     });
   }
 
-  private async start() {
+  /**
+   * Clears the record of a session this object no longer holds (evicted, or closed); re-arms while
+   * the session lives.
+   */
+  override async alarm(): Promise<void> {
+    if (this.session) await this.ctx.storage.setAlarm(Date.now() + recordCheckMs);
+    else await this.forget();
+  }
+
+  private async start(): Promise<Session> {
     const options = this.serveOptions();
     const server = serveMcp(this.createRuntime(), {
       ...options,
@@ -89,34 +150,100 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
       this.session = undefined;
     };
     await server.connect(transport);
-    return { server, transport };
+    return { server, transport, inFlight: new Set(), recorded: false };
+  }
+
+  /** Writes down the owner once the session is initialized, and arms the alarm that clears it. */
+  private async record(): Promise<void> {
+    if (!this.owner) return;
+    await this.ctx.storage.put(ownerKey, this.owner);
+    await this.ctx.storage.setAlarm(Date.now() + recordCheckMs);
+  }
+
+  private async forget(): Promise<void> {
+    this.session = undefined;
+    this.owner = undefined;
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
   }
 }
 
+interface Session {
+  server: McpServer;
+  transport: WebStandardStreamableHTTPServerTransport;
+  /** The JSON-RPC request ids whose response stream is still open. */
+  inFlight: Set<string | number>;
+  /** Whether the owner is in storage yet: it is written once the session is initialized. */
+  recorded: boolean;
+}
+
+/** The identity that initialized the session; `null` for anonymous. */
+interface Owner {
+  identity: Identity | null;
+}
+
+const ownerKey = 'owner';
+const recordCheckMs = 60 * 60_000;
+
+/**
+ * Marks a POST's request ids as in flight and answers how to release them, or refuses the POST if
+ * one of them is still in flight (or appears twice in it): the transport routes a response by its
+ * request id, so a second request with the same id would take over the first one's stream.
+ */
+function reserve(inFlight: Set<string | number>, ids: (string | number)[]): (() => void) | Response {
+  const reused = ids.find((id, i) => inFlight.has(id) || ids.indexOf(id) !== i);
+  if (reused !== undefined) {
+    return jsonRpcError(
+      409,
+      -32600,
+      `Invalid Request: the request id ${JSON.stringify(reused)} is already in use by a request in progress in this session. Give every request a new id.`,
+    );
+  }
+  for (const id of ids) inFlight.add(id);
+  return () => {
+    for (const id of ids) inFlight.delete(id);
+  };
+}
+
 /** The ids of the JSON-RPC requests a POST carries: the calls its response stream answers. */
-async function callIdsOf(request: Request): Promise<(string | number)[]> {
-  if (request.method !== 'POST') return [];
+function callIdsOf(text: string): (string | number)[] {
   try {
-    const body: unknown = await request.clone().json();
+    const body: unknown = JSON.parse(text);
     const messages = Array.isArray(body) ? body : [body];
     return messages
-      .filter((message) => typeof message?.method === 'string' && message.id !== undefined)
+      .filter(
+        (message) =>
+          typeof message?.method === 'string' &&
+          (typeof message.id === 'string' || typeof message.id === 'number'),
+      )
       .map((message) => message.id as string | number);
   } catch {
     return [];
   }
 }
 
-/** The same stream, with `onCancel` called if the reader gives up before it ends. */
-function watchCancel(body: ReadableStream<Uint8Array>, onCancel: () => void): ReadableStream<Uint8Array> {
+/** The same stream, with `onEnd` called once it ends either way, and `onCancel` if the reader gives up. */
+function watchEnd(
+  body: ReadableStream<Uint8Array>,
+  onEnd: () => void,
+  onCancel: () => void,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          onEnd();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        onEnd();
+        controller.error(error);
+      }
     },
     cancel(reason) {
+      onEnd();
       onCancel();
       return reader.cancel(reason);
     },

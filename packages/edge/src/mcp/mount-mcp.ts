@@ -1,20 +1,40 @@
 import type { Identity } from '@toolctx/core';
 import type { Hono } from 'hono';
-import { identityHeader, jsonRpcError } from './wire.js';
+import type { McpSession } from './mcp-session.js';
+import {
+  bodyTooLarge,
+  identityHeader,
+  jsonRpcError,
+  maxMessageBytes,
+  readBoundedText,
+  sessionNotFound,
+} from './wire.js';
 
 /** Options of {@link mcpFetch} and {@link mountMcp}. */
 export interface McpRouteOptions {
   /**
    * Establishes who calls, from the request (a bearer token, an Access header); `null` refuses
-   * with 401. Calls run with the identity it returns. Default: every caller is anonymous.
+   * with 401. Runs for every request; calls run with the identity it returns, and a session
+   * answers only the identity that initialized it. Default: every caller is anonymous, so any
+   * caller who knows a session id can use that session.
    */
   authenticate?: (request: Request) => Identity | null | Promise<Identity | null>;
 }
 
 /**
- * Routes one MCP streamable HTTP request to its session's Durable Object: a request without an
- * `mcp-session-id` (the `initialize`) gets a new object, whose id becomes the session id; a request
- * with one goes back to that object; an id that names no session gets 404, so the client starts anew.
+ * Routes one MCP streamable HTTP request to its session's Durable Object, after `authenticate`
+ * (`null` is a 401). The Worker reads a POST body whole, at most 1 MiB (else 413), and answers a
+ * method other than POST, GET and DELETE with 405 itself.
+ *
+ * - With an `mcp-session-id`, the request goes to the object that id names. The session belongs to
+ *   the identity that initialized it: a request from any other identity (another tenant, principal
+ *   or conversation; anonymous and identified count as different) gets the very 404 of a session
+ *   id that names no session, same status, body and headers, and changes nothing in the session
+ *   (see {@link McpSession}). On a 404 the MCP client starts a new session, as the protocol asks.
+ * - Without one, only a POST whose body is a single `initialize` starts a session: a new object,
+ *   whose id becomes the session id. Anything else is refused here with the SDK transport's
+ *   answer (400 "Mcp-Session-Id header is required", naming initialize; a parse error for a body
+ *   that is not JSON), and no object is created for it.
  *
  * @example
  * ```ts
@@ -32,22 +52,70 @@ export async function mcpFetch(
 ): Promise<Response> {
   const identity = options.authenticate ? await options.authenticate(request) : undefined;
   if (identity === null) return jsonRpcError(401, -32001, 'Unauthorized.');
-  const sessionId = request.headers.get('mcp-session-id');
-  let id: DurableObjectId;
-  try {
-    id = sessionId ? sessions.idFromString(sessionId) : sessions.newUniqueId();
-  } catch {
-    return jsonRpcError(404, -32001, 'Session not found.');
-  }
   const headers = new Headers(request.headers);
   headers.delete(identityHeader);
   if (identity) headers.set(identityHeader, JSON.stringify(identity));
-  return sessions.get(id).fetch(new Request(request, { headers }));
+  if (request.method !== 'POST' && request.method !== 'GET' && request.method !== 'DELETE') {
+    return jsonRpcError(405, -32000, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
+  }
+  // The body is read here, whole and bounded, so a session object never answers before it has
+  // read what the Worker streams to it.
+  let body: string | undefined;
+  if (request.method === 'POST') {
+    body = await readBoundedText(request, maxMessageBytes);
+    if (body === undefined) return bodyTooLarge(maxMessageBytes);
+  }
+  const sessionId = request.headers.get('mcp-session-id');
+  if (sessionId) {
+    let id: DurableObjectId;
+    try {
+      id = sessions.idFromString(sessionId);
+    } catch {
+      return sessionNotFound();
+    }
+    return sessions.get(id).fetch(new Request(request, { headers, body }));
+  }
+  const refusal = refuseOpening(body);
+  if (refusal) return refusal;
+  return sessions.get(sessions.newUniqueId()).fetch(new Request(request, { headers, body }));
+}
+
+/**
+ * Why a request without a session id cannot start a session, if it cannot: only a POST whose body
+ * is one `initialize` can. The same statuses and messages as the SDK's transport.
+ */
+function refuseOpening(text: string | undefined): Response | undefined {
+  if (text === undefined) return sessionIdRequired(); // a GET or a DELETE
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return jsonRpcError(400, -32700, 'Parse error: Invalid JSON');
+  }
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  const initializing = messages.some(
+    (message) => (message as { method?: unknown } | null)?.method === 'initialize',
+  );
+  if (!initializing) return sessionIdRequired();
+  if (messages.length > 1) {
+    return jsonRpcError(400, -32600, 'Invalid Request: Only one initialization request is allowed');
+  }
+  return undefined;
+}
+
+function sessionIdRequired(): Response {
+  return jsonRpcError(
+    400,
+    -32000,
+    'Bad Request: Mcp-Session-Id header is required. Send an initialize request first; its response carries the session id for every later request.',
+  );
 }
 
 /**
  * Mounts the MCP door on a hono app: every method at `path` (default `/mcp`) goes to
- * {@link mcpFetch} with the Durable Object namespace bound as `binding`.
+ * {@link mcpFetch} with the Durable Object namespace bound as `binding`, so each MCP session
+ * answers only the identity `authenticate` gave when it was initialized; to anyone else it is a
+ * session that does not exist (404).
  *
  * @example
  * ```ts

@@ -63,16 +63,50 @@ export class TestMcpSession extends McpSession {
   }
 }
 
-const app = new Hono<{ Bindings: { MCP_SESSIONS: DurableObjectNamespace<TestMcpSession> } }>();
+type Env = { MCP_SESSIONS: DurableObjectNamespace<TestMcpSession> };
+
+const app = new Hono<{ Bindings: Env }>();
 mountMcp(app, { binding: 'MCP_SESSIONS' });
-// The same door behind authentication: a bearer token names the principal.
+// The same door behind authentication: a bearer token `principal` or `principal@tenant` (tenant
+// `acme` by default), and an optional `x-conversation` header for the conversation.
 mountMcp(app, {
   binding: 'MCP_SESSIONS',
   path: '/mcp-auth',
   authenticate: (request) => {
-    const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/)?.[1];
-    return token ? { tenant: 'acme', principal: token } : null;
+    const token = request.headers.get('authorization')?.match(/^Bearer (\w+)(?:@(\w+))?$/);
+    if (!token?.[1]) return null;
+    const conversationId = request.headers.get('x-conversation');
+    return { tenant: token[2] ?? 'acme', principal: token[1], ...(conversationId ? { conversationId } : {}) };
   },
 });
 
-export default app;
+/**
+ * Session object stubs the Worker asked the namespace for, by the request's `x-test-tag`: getting
+ * a stub is how a Worker reaches (and so creates) a Durable Object, so a count of 0 proves that
+ * requests with that tag created none.
+ */
+const stubsByTag = new Map<string, number>();
+app.get('/test/session-stubs', (c) => c.json({ stubs: stubsByTag.get(c.req.query('tag') ?? '') ?? 0 }));
+
+function counted(sessions: Env['MCP_SESSIONS'], tag: string | null): Env['MCP_SESSIONS'] {
+  return new Proxy(sessions, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (tag && (key === 'get' || key === 'getByName'))
+          stubsByTag.set(tag, (stubsByTag.get(tag) ?? 0) + 1);
+        return value.apply(target, args);
+      };
+    },
+  });
+}
+
+export default {
+  fetch: (request, env, ctx) =>
+    app.fetch(
+      request,
+      { ...env, MCP_SESSIONS: counted(env.MCP_SESSIONS, request.headers.get('x-test-tag')) },
+      ctx,
+    ),
+} satisfies ExportedHandler<Env>;
