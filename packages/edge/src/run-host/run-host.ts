@@ -2,8 +2,10 @@ import { DurableObject } from 'cloudflare:workers';
 import type { ApprovalDecision, Identity, Runtime, ToolResult } from '@toolctx/core';
 import type { Reply } from '../door-error.js';
 import { durableObjectDoor } from './doors.js';
+import { type IdentityRunsObject, releaseOnFinish } from './identity-runs.js';
+import type { RunLimits } from './limits.js';
 import { RunLog } from './run-log.js';
-import { RunState } from './run-state.js';
+import { type CallFormat, RunState } from './run-state.js';
 import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /**
@@ -16,7 +18,7 @@ import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
  * export class RunHost extends createRunHost<Env>(() => runtime, options) {}
  * ```
  */
-export interface RunHostOptions {
+export interface RunHostOptions extends RunLimits {
   /** Events kept in storage for resuming; older ones are trimmed (resuming before them is a 410). Default 1000. */
   maxEvents?: number;
   /**
@@ -24,8 +26,10 @@ export interface RunHostOptions {
    * tenth later, since a busy run re-arms its alarm only once per tenth. Default 15 minutes.
    */
   idleMs?: number;
-  /** How often an open event stream writes a keep-alive comment, in ms. Default 15 s. */
+  /** How often an open stream writes its heartbeat, in ms; the next one finds a reader that hung up. Default 1 s. */
   heartbeatMs?: number;
+  /** Where this run's identity holds its slot (the namespace given to `durableObjectRuns`): freed when the run finishes. */
+  identityRuns?: DurableObjectNamespace<IdentityRunsObject>;
 }
 
 /**
@@ -52,7 +56,8 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     this.idleMs = options.idleMs ?? 15 * 60_000;
     const log = new RunLog(ctx.storage.kv, options.maxEvents ?? 1000);
     this.runtime = runtime.withDoor(durableObjectDoor);
-    this.run = new RunState(this.runtime, log, options.heartbeatMs);
+    const onFinished = options.identityRuns && releaseOnFinish(options.identityRuns);
+    this.run = new RunState(this.runtime, log, onFinished ? { ...options, onFinished } : options);
   }
 
   /** Starts this object's run (RPC from {@link RunDirectory.start}) and arms its idle alarm. */
@@ -71,9 +76,13 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
   }
 
   /** Calls a tool and streams its events as SSE bytes, then its result (RPC from {@link RunDirectory.streamCall}). */
-  async streamCall(caller: Identity, call: DoorCall): Promise<Reply<ReadableStream<Uint8Array>>> {
+  async streamCall(
+    caller: Identity,
+    call: DoorCall,
+    format?: CallFormat,
+  ): Promise<Reply<ReadableStream<Uint8Array>>> {
     await this.touch();
-    return this.run.streamCall(caller, call);
+    return this.run.streamCall(caller, call, format);
   }
 
   /** This run's events after `after` as SSE bytes, then live ones (RPC from {@link RunDirectory.events}). */
@@ -148,7 +157,8 @@ export type RunHostClass<E> = new (ctx: DurableObjectState, env: E) => RunHostOb
 
 /**
  * Makes the run host's Durable Object class around your tools. `runtimeFor` is called once per
- * object, with the Worker's bindings; export the class under the name `wrangler.jsonc` binds.
+ * object, with the Worker's bindings, and so are `options` when they are a function (for options
+ * that name a binding, such as `identityRuns`); export the class under the name `wrangler.jsonc` binds.
  *
  * @example
  * ```ts
@@ -161,11 +171,11 @@ export type RunHostClass<E> = new (ctx: DurableObjectState, env: E) => RunHostOb
  */
 export function createRunHost<E = unknown>(
   runtimeFor: (env: E) => Runtime,
-  options: RunHostOptions = {},
+  options: RunHostOptions | ((env: E) => RunHostOptions) = {},
 ): RunHostClass<E> {
   return class RunHost extends RunHostObject<E> {
     constructor(ctx: DurableObjectState, env: E) {
-      super(ctx, env, runtimeFor(env), options);
+      super(ctx, env, runtimeFor(env), typeof options === 'function' ? options(env) : options);
     }
   };
 }
