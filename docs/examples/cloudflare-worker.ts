@@ -7,6 +7,7 @@ import {
   createToolServer,
   durableObjectRuns,
   type Env,
+  IdentityRunsObject,
 } from '@toolctx/edge';
 import { tools } from './tools.js';
 
@@ -16,12 +17,14 @@ const runtimeFor = (env: Env) =>
     artifacts: createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }),
   });
 
-// One Durable Object per run; the class name must match `class_name` in wrangler.jsonc.
-export class RunHost extends createRunHost<Env>(runtimeFor) {}
+// One Durable Object per run; the class name must match `class_name` in wrangler.jsonc. A run's
+// end frees its identity's slot in IDENTITY_RUNS (runs per identity are limited, 100 by default).
+export class RunHost extends createRunHost<Env>(runtimeFor, (env) => ({ identityRuns: env.IDENTITY_RUNS })) {}
+export class IdentityRuns extends IdentityRunsObject {}
 
 export default createToolServer<Env>({
   runtimeFor,
-  runs: (env) => durableObjectRuns(env.RUNS),
+  runs: (env) => durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS }),
   // Identity comes only from here, never from a request body; null answers 401.
   authenticate: (request, env) =>
     env.TOOLCTX_TOKEN && request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}`

@@ -1,6 +1,6 @@
-// Readers of a run's event stream that connect and drop at once are released promptly — within
-// about a heartbeat (500 ms), when the next write to them fails — so a later call is not slowed
-// by them and their stream slots are free again. The stream limit here is exactly the number of
+// Readers of a run's event stream that connect and drop at once are released promptly — when a
+// heartbeat write to them fails, under wrangler dev about 1.5–2 s (four 500 ms heartbeats) after
+// the hang-up — so a later call is not slowed by them and their stream slots are free again. The stream limit here is exactly the number of
 // readers dropped, so that all of them get in and reopening them all proves every slot came back.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ExampleWorker, startExampleWorker } from './example-worker.js';
@@ -53,7 +53,7 @@ async function connectAndDrop(runId: string, count: number): Promise<void> {
 
 const lost = () => worker.dev.output().split('Network connection lost').length - 1;
 
-it(`${dropped} readers that connect and drop are released within about a heartbeat: the next call is not slowed, every slot comes back`, async () => {
+it(`${dropped} readers that connect and drop are released within seconds: a later call is not slowed, every slot comes back`, async () => {
   const runId = await worker.startRun();
   await callLatency(runId, 3); // warm up
   const baseline = await callLatency(runId, 7);
@@ -62,20 +62,20 @@ it(`${dropped} readers that connect and drop are released within about a heartbe
   let lostBefore = lost();
   await connectAndDrop(runId, dropped);
   const atOnce = await quickCall(runId);
-  await sleep(1000);
+  await sleep(2500);
   const lostAtOnce = lost() - lostBefore;
 
-  // A call made a second later finds them gone already.
+  // A call made 2.5 s later finds them gone already.
   lostBefore = lost();
   await connectAndDrop(runId, dropped);
-  await sleep(1000);
+  await sleep(2500);
   const lostBeforeCall = lost();
   const later = await quickCall(runId);
   const lostDuringCall = lost() - lostBeforeCall;
   const after = await callLatency(runId, 7);
   console.log(
     `baseline call ${baseline.toFixed(1)} ms; ${dropped} readers dropped, then a call at once: ${atOnce.toFixed(1)} ms ` +
-      `("Network connection lost" logged ${lostAtOnce} times); a call 1 s after the drops: ${later.toFixed(1)} ms, ` +
+      `("Network connection lost" logged ${lostAtOnce} times); a call 2.5 s after the drops: ${later.toFixed(1)} ms, ` +
       `median of 7 more ${after.toFixed(1)} ms (logged ${lost() - lostBefore} times, ${lostDuringCall} during the call)`,
   );
   expect(later).toBeLessThan(Math.max(5 * baseline, baseline + 50));

@@ -27,8 +27,11 @@ export async function watchRun(worker: ExampleWorker, runId: string): Promise<Ru
       // Each event message of this door is one `data:` line holding the whole ToolEvent.
       const decoder = new TextDecoder();
       let buffer = '';
-      for await (const chunk of response.body!) {
-        buffer += decoder.decode(chunk, { stream: true });
+      const reader = response.body!.getReader();
+      while (true) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
         const lines = buffer.split('\n');
         buffer = lines.pop()!;
         for (const line of lines) {

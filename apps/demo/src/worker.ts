@@ -8,6 +8,7 @@ import {
   createToolServer,
   durableObjectRuns,
   type Env as EdgeEnv,
+  IdentityRunsObject,
 } from '@toolctx/edge';
 import { Hono } from 'hono';
 import { DEMO_CREDENTIAL, demoTools } from './tools.js';
@@ -39,8 +40,11 @@ function runtimeFor(env: Env) {
   return runtime;
 }
 
-/** The run host class bound as `RUNS` in wrangler.jsonc. */
-export class RunHost extends createRunHost<Env>(runtimeFor) {}
+/** The run host class bound as `RUNS` in wrangler.jsonc; a run's end frees its identity's slot. */
+export class RunHost extends createRunHost<Env>(runtimeFor, (env) => ({ identityRuns: env.IDENTITY_RUNS })) {}
+
+/** Counts each identity's live runs (at most 100 by default), bound as `IDENTITY_RUNS`. */
+export class IdentityRuns extends IdentityRunsObject {}
 
 // A local demo has no sign-in: everyone who reaches 127.0.0.1 is the one local user. The identity
 // is fixed here, on the server, and never read from a request body; a deployed Worker would check
@@ -49,7 +53,7 @@ const localIdentity: Identity = { tenant: 'demo', principal: 'local', conversati
 
 const api = createToolServer<Env>({
   runtimeFor,
-  runs: (env) => durableObjectRuns(env.RUNS),
+  runs: (env) => durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS }),
   authenticate: () => localIdentity,
 });
 
