@@ -4,7 +4,7 @@ import { memoryServer } from '../test-utils/server.js';
 import { messagesUntil } from '../test-utils/sse.js';
 import { defaultLimits } from './limits.js';
 
-type Send = (path: string, init?: RequestInit & { as?: string }) => Promise<Response>;
+type Send = (path: string, init?: RequestInit & { as?: string }) => Response | Promise<Response>;
 
 /** A 429 with Retry-After and an ErrorInfo that names the limit, its value and its option. */
 async function expectLimit(response: Response, limit: number, option: string): Promise<void> {
@@ -21,7 +21,7 @@ async function expectLimit(response: Response, limit: number, option: string): P
   expect(body.message).toContain(option);
 }
 
-const slowCall = (send: Send, runId: string, toolCallId: string, accept = 'application/json') =>
+const slowCall = async (send: Send, runId: string, toolCallId: string, accept = 'application/json') =>
   send(`/runs/${runId}/calls`, {
     method: 'POST',
     body: JSON.stringify({ tool: 'slow_wait', args: { ms: 60_000 }, toolCallId }),
@@ -37,11 +37,15 @@ const quickCall = async (send: Send, runId: string, as?: string) => {
   expect(response.status).toBe(200);
   return (await response.json()) as { ok: boolean };
 };
-const cancel = (send: Send, runId: string, callId: string) =>
-  send(`/runs/${runId}/calls/${callId}/cancel`, { method: 'POST' }).then((r) => r.json());
+const cancel = async (send: Send, runId: string, callId: string) =>
+  (await send(`/runs/${runId}/calls/${callId}/cancel`, { method: 'POST' })).json();
 
 /** Polls `open` until it answers `status` (a slot came back), for at most `ms`. */
-async function eventually(open: () => Promise<Response>, status = 200, ms = 3000): Promise<Response> {
+async function eventually(
+  open: () => Response | Promise<Response>,
+  status = 200,
+  ms = 3000,
+): Promise<Response> {
   const deadline = Date.now() + ms;
   while (true) {
     const response = await open();

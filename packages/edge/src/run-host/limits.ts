@@ -18,12 +18,24 @@ export interface RunLimits {
   maxCallsPerRun?: number;
   /**
    * Event streams open at once on one run: `GET /runs/:id/events` readers and SSE calls. A reader
-   * that hung up frees its slot within a heartbeat (`heartbeatMs`, default 1 s). Default 8.
+   * that hung up frees its slot when a heartbeat write to it fails (`heartbeatMs`, default 500 ms;
+   * under `wrangler dev` about 2 s after the hang-up). Default 8.
    */
   maxStreamsPerRun?: number;
+  // Pending approvals per run are limited where they are kept: answer that limit with
+  // `limitExceeded(...)` below, so every limit reads the same to a client.
 }
 
-/** The defaults of {@link RunLimits} and of `maxRunsPerIdentity`. */
+/**
+ * The defaults of {@link RunLimits} and of `maxRunsPerIdentity` (an option of
+ * {@link durableObjectRuns} and {@link createMemoryRunDirectory}).
+ *
+ * @example
+ * ```ts
+ * import { defaultLimits } from '@toolctx/edge';
+ * const runs = durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS, maxRunsPerIdentity: defaultLimits.maxRunsPerIdentity * 2 });
+ * ```
+ */
 export const defaultLimits = Object.freeze({
   maxRunsPerIdentity: 100,
   maxCallsPerRun: 16,

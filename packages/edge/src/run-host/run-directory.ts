@@ -66,7 +66,7 @@ export interface MemoryRunDirectoryOptions extends RunLimits {
   maxEvents?: number;
   /**
    * How often an open stream (an event stream, an SSE or JSON call) writes its heartbeat, in ms;
-   * a reader that hung up is found by the next one. Default 1 s.
+   * a reader that hung up is found when a write to it fails. Default 500 ms.
    */
   heartbeatMs?: number;
   /** Live runs one identity (tenant and principal) may hold; one more is a 429. Default 100. */

@@ -26,7 +26,7 @@ export interface RunHostOptions extends RunLimits {
    * tenth later, since a busy run re-arms its alarm only once per tenth. Default 15 minutes.
    */
   idleMs?: number;
-  /** How often an open stream writes its heartbeat, in ms; the next one finds a reader that hung up. Default 1 s. */
+  /** How often an open stream writes its heartbeat, in ms; a failed write finds a reader that hung up. Default 500 ms. */
   heartbeatMs?: number;
   /** Where this run's identity holds its slot (the namespace given to `durableObjectRuns`): freed when the run finishes. */
   identityRuns?: DurableObjectNamespace<IdentityRunsObject>;

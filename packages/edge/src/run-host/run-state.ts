@@ -14,7 +14,7 @@ export type CallFormat = 'sse' | 'json';
 
 /** Options of a {@link RunState}: its limits, its streams' heartbeat, and who hears of its end. */
 export interface RunStateOptions extends RunLimits {
-  /** How often an open stream writes its heartbeat, which also finds readers that left. Default 1 s. */
+  /** How often an open stream writes its heartbeat, which also finds readers that left. Default 500 ms. */
   heartbeatMs?: number;
   /** Called once, when the run has finished however it ended (a DELETE, the idle alarm). */
   onFinished?: (record: RunRecord) => void;
@@ -108,7 +108,7 @@ export class RunState {
    * Calls a tool and answers a stream that is sent at once: as `sse`, the call's events (its child
    * calls' too), then a `result` message; as `json`, whitespace heartbeats while the call runs, then
    * its `ToolResult` as JSON (leading whitespace is valid JSON). Either way a reader that hangs up
-   * is found by the next failed write, within a heartbeat, and cancels the call. A call that cannot
+   * is found by the first write that fails, a heartbeat or two later, and cancels the call. A call that cannot
    * be admitted is refused before any stream exists, so its status is a real 4xx.
    */
   streamCall(
@@ -264,7 +264,7 @@ export class RunState {
       'event streams open at once on this run (GET /runs/:id/events and SSE calls)',
       this.maxStreams,
       'maxStreamsPerRun',
-      'Close a stream (a reader that hung up frees its slot within a second)',
+      'Close a stream (a reader that hung up frees its slot within seconds)',
     );
   }
 
