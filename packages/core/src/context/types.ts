@@ -85,7 +85,10 @@ export interface ToolExecutionContext {
   readonly signal: AbortSignal;
   /** Reports live progress. Synchronous; never throws, blocks or changes the result. */
   progress(payload: ProgressPayload): void;
-  /** Files a custom event as `custom.<type>`. `data` must be plain data. */
+  /**
+   * Files a custom event as `custom.<type>`. `data` must be plain data. The name is 1–64 of
+   * `A–Z a–z 0–9 _ - .`, starting with a letter or digit; another one throws a TypeError.
+   */
   emit(type: string, data?: unknown): void;
   /** Calls another tool as a child call; absent at doors with no dispatch. */
   readonly tools?: ToolDispatch;

@@ -24,6 +24,15 @@ describe('the event catalogue', () => {
     expect(() => checkEvent('custom.', {})).toThrow(/needs a name/);
   });
 
+  it('a custom name outside the grammar (a line break, a space, too long) is refused', () => {
+    for (const name of ['step.2', 'Step_3-b', 'a', 'x'.repeat(64)]) {
+      expect(() => checkEvent(`custom.${name}`, null)).not.toThrow();
+    }
+    for (const name of ['bad\nname', 'bad\rname', 'with space', '-lead', '.lead', 'ümlaut', 'x'.repeat(65)]) {
+      expect(() => checkEvent(`custom.${name}`, null)).toThrow(/A custom event name is 1–64 of/);
+    }
+  });
+
   it('covers every type the design names', () => {
     expect(Object.keys(eventCatalogue).sort()).toEqual(
       [

@@ -89,7 +89,15 @@ export const eventCatalogue: { readonly [T in CatalogueEventType]: readonly (key
 const customPrefix = 'custom.';
 
 /**
- * Throws unless `type` is in the catalogue (or `custom.<name>`) and `data` has every key the
+ * The grammar of a custom event's name, the part after `custom.`: 1 to 64 ASCII letters, digits,
+ * `_`, `-` or `.`, the first a letter or digit. One line, so every door can carry it as is (an
+ * SSE `event:` field, an OpenTelemetry span event name).
+ */
+const customName = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * Throws unless `type` is in the catalogue (or `custom.<name>`, the name in the grammar above:
+ * 1–64 of `A–Z a–z 0–9 _ - .`, starting with a letter or digit) and `data` has every key the
  * catalogue requires for it.
  *
  * @example
@@ -103,6 +111,11 @@ export function checkEvent(type: string, data: unknown): void {
   if (type.startsWith(customPrefix)) {
     if (type.length === customPrefix.length)
       throw new TypeError('A custom event needs a name: custom.<name>.');
+    const name = type.slice(customPrefix.length);
+    if (!customName.test(name))
+      throw new TypeError(
+        `A custom event name is 1–64 of A–Z a–z 0–9 _ - . starting with a letter or digit; ${JSON.stringify(name.slice(0, 80))} is not.`,
+      );
     return;
   }
   const required = (eventCatalogue as Record<string, readonly string[] | undefined>)[type];

@@ -325,7 +325,11 @@ function sameIdentity(a: Identity, b: Identity): boolean {
 const encoder = new TextEncoder();
 
 function eventMessage(event: ToolEvent): Uint8Array {
-  return encodeSseBytes({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
+  const data = JSON.stringify(event);
+  // Core refuses event types that are not one line; one that got into a log anyway (an older
+  // runtime, a hand-written log) goes out as a plain message rather than breaking the stream.
+  if (/[\r\n]/.test(event.type)) return encodeSseBytes({ id: String(event.seq), data });
+  return encodeSseBytes({ id: String(event.seq), event: event.type, data });
 }
 
 /** The result as it will cross JSON: a value JSON cannot carry becomes an error, not a 500. */
