@@ -75,7 +75,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return reply;
   }
 
-  /** Calls a tool and streams its events as SSE bytes, then its result (RPC from {@link RunDirectory.streamCall}). */
+  /** Calls a tool and streams its answer, SSE or JSON after heartbeats (RPC from {@link RunDirectory.streamCall}). */
   async streamCall(
     caller: Identity,
     call: DoorCall,
