@@ -57,7 +57,13 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     const log = new RunLog(ctx.storage.kv, options.maxEvents ?? 1000);
     this.runtime = runtime.withDoor(durableObjectDoor);
     const onFinished = options.identityRuns && releaseOnFinish(options.identityRuns);
-    this.run = new RunState(this.runtime, log, onFinished ? { ...options, onFinished } : options);
+    // A streamed call (JSON or SSE) settles after its reply was sent: re-arm the alarm from there.
+    const onCallSettled = () => void this.touch().catch(() => {});
+    this.run = new RunState(this.runtime, log, {
+      ...options,
+      onCallSettled,
+      ...(onFinished ? { onFinished } : {}),
+    });
   }
 
   /** Starts this object's run (RPC from {@link RunDirectory.start}) and arms its idle alarm. */

@@ -18,6 +18,8 @@ export interface RunStateOptions extends RunLimits {
   heartbeatMs?: number;
   /** Called once, when the run has finished however it ended (a DELETE, the idle alarm). */
   onFinished?: (record: RunRecord) => void;
+  /** Called when a call settles, however it was sent: a host re-arms its idle alarm from there. */
+  onCallSettled?: () => void;
 }
 
 /**
@@ -277,6 +279,7 @@ export class RunState {
       return jsonSafe(await run.call({ tool, args, toolCallId, signal: controller.signal }));
     } finally {
       this.inflight.delete(call.toolCallId);
+      this.options.onCallSettled?.();
     }
   }
 
