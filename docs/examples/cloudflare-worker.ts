@@ -8,6 +8,7 @@ import {
   createToolServer,
   durableObjectRuns,
   type Env,
+  IdentityRunsObject,
   sweepExpiredArtifacts,
 } from '@toolctx/edge';
 import { tools } from './tools.js';
@@ -24,13 +25,15 @@ const runtimeFor = (env: Env) =>
     }),
   });
 
-// One Durable Object per run; the class names must match `class_name` in wrangler.jsonc.
-export class RunHost extends createRunHost<Env>(runtimeFor) {}
+// One Durable Object per run; the class names must match `class_name` in wrangler.jsonc. A run's
+// end frees its identity's slot in IDENTITY_RUNS (runs per identity are limited, 100 by default).
+export class RunHost extends createRunHost<Env>(runtimeFor, (env) => ({ identityRuns: env.IDENTITY_RUNS })) {}
+export class IdentityRuns extends IdentityRunsObject {}
 export { ArtifactAdmissions };
 
 const app = createToolServer<Env>({
   runtimeFor,
-  runs: (env) => durableObjectRuns(env.RUNS),
+  runs: (env) => durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS }),
   // Identity comes only from here, never from a request body; null answers 401.
   authenticate: (request, env) =>
     env.TOOLCTX_TOKEN && request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}`

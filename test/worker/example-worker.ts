@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
 
 export const edgeDir = fileURLToPath(new URL('../../packages/edge', import.meta.url));
-const token = 'worker-test-token';
+/** The bearer token the example Worker accepts in these tests. */
+export const workerToken = 'worker-test-token';
+const token = workerToken;
 
 /** The example Worker, and `fetch` as a principal of its tenant (`as`, default `ana`). */
 export interface ExampleWorker {

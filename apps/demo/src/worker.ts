@@ -9,6 +9,7 @@ import {
   createToolServer,
   durableObjectRuns,
   type Env as EdgeEnv,
+  IdentityRunsObject,
   sweepExpiredArtifacts,
 } from '@toolctx/edge';
 import { Hono } from 'hono';
@@ -53,8 +54,11 @@ function runtimeFor(env: Env) {
   return runtime;
 }
 
-/** The run host class bound as `RUNS` in wrangler.jsonc. */
-export class RunHost extends createRunHost<Env>(runtimeFor) {}
+/** The run host class bound as `RUNS` in wrangler.jsonc; a run's end frees its identity's slot. */
+export class RunHost extends createRunHost<Env>(runtimeFor, (env) => ({ identityRuns: env.IDENTITY_RUNS })) {}
+
+/** Counts each identity's live runs (at most 100 by default), bound as `IDENTITY_RUNS`. */
+export class IdentityRuns extends IdentityRunsObject {}
 
 /** The admissions class bound as `ADMISSIONS` in wrangler.jsonc. */
 export { ArtifactAdmissions };
@@ -66,7 +70,7 @@ const localIdentity: Identity = { tenant: 'demo', principal: 'local', conversati
 
 const api = createToolServer<Env>({
   runtimeFor,
-  runs: (env) => durableObjectRuns(env.RUNS),
+  runs: (env) => durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS }),
   authenticate: () => localIdentity,
 });
 

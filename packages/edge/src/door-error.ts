@@ -18,7 +18,8 @@ export type DoorErrorKind =
   | 'conflict'
   | 'events-trimmed'
   | 'payload-too-large'
-  | 'unsupported-media-type';
+  | 'unsupported-media-type'
+  | 'limit-exceeded';
 
 /**
  * An {@link ErrorInfo} whose kind may also be one of the door's own kinds. Every HTTP error body is one.
@@ -43,7 +44,7 @@ export interface DoorErrorInfo extends Omit<ErrorInfo, 'kind'> {
  * const status: ReplyStatus = 410;
  * ```
  */
-export type ReplyStatus = 400 | 404 | 409 | 410;
+export type ReplyStatus = 400 | 404 | 409 | 410 | 429;
 
 /**
  * What the run host answers: a value, or a failure that the HTTP door turns into `status` and an
@@ -56,7 +57,15 @@ export type ReplyStatus = 400 | 404 | 409 | 410;
  * if (!reply.ok) console.log(reply.status, reply.error.message);
  * ```
  */
-export type Reply<T> = { ok: true; value: T } | { ok: false; status: ReplyStatus; error: DoorErrorInfo };
+export type Reply<T> =
+  | { ok: true; value: T }
+  | {
+      ok: false;
+      status: ReplyStatus;
+      error: DoorErrorInfo;
+      /** Seconds to wait before trying again: the HTTP door's `Retry-After` header. */
+      retryAfter?: number;
+    };
 
 /** A successful reply. */
 export function ok<T>(value: T): Reply<T> {
@@ -73,4 +82,18 @@ export function refuse(
   const error: DoorErrorInfo = { kind, message, retryable: false };
   if (details) error.details = details;
   return { ok: false, status, error };
+}
+
+/** A `429 limit-exceeded` reply: retryable, after `retryAfter` seconds. */
+export function retryLater(
+  message: string,
+  details: Record<string, unknown>,
+  retryAfter: number,
+): { ok: false; status: 429; error: DoorErrorInfo; retryAfter: number } {
+  return {
+    ok: false,
+    status: 429,
+    error: { kind: 'limit-exceeded', message, retryable: true, details },
+    retryAfter,
+  };
 }

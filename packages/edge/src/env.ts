@@ -1,4 +1,4 @@
-import type { RunHostObject } from './run-host/index.js';
+import type { IdentityRunsObject, RunHostObject } from './run-host/index.js';
 import type { ArtifactAdmissions } from './stores/index.js';
 
 /**
@@ -19,10 +19,16 @@ export interface Env {
   ADMISSIONS: DurableObjectNamespace<ArtifactAdmissions>;
   /** One Durable Object per run. */
   RUNS: DurableObjectNamespace<RunHostObject<Env>>;
+  /** One Durable Object per identity, counting its live runs (`maxRunsPerIdentity`). */
+  IDENTITY_RUNS: DurableObjectNamespace<IdentityRunsObject>;
   /** The bearer token the example Worker accepts; unset, every request is refused. */
   TOOLCTX_TOKEN?: string;
   /** The example Worker's idle time of a run, in ms (`RunHostOptions.idleMs`); unset, 15 minutes. */
   TOOLCTX_RUN_IDLE_MS?: string;
   /** How long the example Worker keeps an ended run, in ms (`RunHostOptions.retentionMs`); unset, a day. */
   TOOLCTX_RUN_RETENTION_MS?: string;
+  /** The example Worker's limits, as whole numbers; unset, the defaults (100, 16, 8). */
+  TOOLCTX_MAX_RUNS_PER_IDENTITY?: string;
+  TOOLCTX_MAX_CALLS_PER_RUN?: string;
+  TOOLCTX_MAX_STREAMS_PER_RUN?: string;
 }

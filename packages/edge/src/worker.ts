@@ -10,6 +10,7 @@ import {
   createRunHost,
   createToolServer,
   durableObjectRuns,
+  IdentityRunsObject,
   type RunHostOptions,
   sweepExpiredArtifacts,
 } from './index.js';
@@ -43,22 +44,35 @@ function runtimeFor(env: Env): Runtime {
   return runtime;
 }
 
-/** A run's idle time and an ended run's retention, from vars when set (`--var TOOLCTX_RUN_IDLE_MS:60000`). */
-function runHostOptions(env: Env): RunHostOptions {
-  const options: RunHostOptions = {};
-  const idleMs = msVar('TOOLCTX_RUN_IDLE_MS', env.TOOLCTX_RUN_IDLE_MS);
-  const retentionMs = msVar('TOOLCTX_RUN_RETENTION_MS', env.TOOLCTX_RUN_RETENTION_MS);
-  if (idleMs !== undefined) options.idleMs = idleMs;
-  if (retentionMs !== undefined) options.retentionMs = retentionMs;
-  return options;
+/**
+ * The example Worker's optional vars (`"vars"` in wrangler.jsonc, or `wrangler dev --var
+ * TOOLCTX_RUN_IDLE_MS:60000`), as whole numbers; unset, the defaults: idle 15 minutes, retention a
+ * day, 100 runs per identity, 16 calls and 8 streams per run.
+ */
+function varsOf(env: Env) {
+  const names = {
+    idleMs: 'TOOLCTX_RUN_IDLE_MS',
+    retentionMs: 'TOOLCTX_RUN_RETENTION_MS',
+    maxRunsPerIdentity: 'TOOLCTX_MAX_RUNS_PER_IDENTITY',
+    maxCallsPerRun: 'TOOLCTX_MAX_CALLS_PER_RUN',
+    maxStreamsPerRun: 'TOOLCTX_MAX_STREAMS_PER_RUN',
+  } as const;
+  const vars: { -readonly [option in keyof typeof names]?: number } = {};
+  for (const option of Object.keys(names) as (keyof typeof names)[]) {
+    const value = env[names[option]];
+    if (value === undefined || value === '') continue;
+    const number = Number(value);
+    if (!Number.isSafeInteger(number) || number <= 0)
+      throw new RangeError(`${names[option]} must be a whole number above 0, not ${JSON.stringify(value)}.`);
+    vars[option] = number;
+  }
+  return vars;
 }
 
-function msVar(name: string, value: string | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const ms = Number(value);
-  if (!Number.isSafeInteger(ms) || ms <= 0)
-    throw new RangeError(`${name} must be a whole number of ms, not ${value}.`);
-  return ms;
+/** The run host's options; a run's end frees its identity's slot in IDENTITY_RUNS. */
+function runHostOptions(env: Env): RunHostOptions {
+  const { maxRunsPerIdentity: _, ...options } = varsOf(env);
+  return { ...options, identityRuns: env.IDENTITY_RUNS };
 }
 
 /** The run host class bound as `RUNS` in wrangler.jsonc. */
@@ -67,6 +81,9 @@ export class RunHost extends createRunHost<Env>(runtimeFor, runHostOptions) {}
 /** The admissions class bound as `ADMISSIONS` in wrangler.jsonc. */
 export { ArtifactAdmissions };
 
+/** Counts each identity's live runs, bound as `IDENTITY_RUNS` in wrangler.jsonc. */
+export class IdentityRuns extends IdentityRunsObject {}
+
 /** Accepts `Authorization: Bearer <TOOLCTX_TOKEN>`; `X-Toolctx-Principal` names the user. */
 async function authenticate(request: Request, env: Env) {
   const token = env.TOOLCTX_TOKEN;
@@ -74,7 +91,15 @@ async function authenticate(request: Request, env: Env) {
   return { tenant: 'default', principal: request.headers.get('x-toolctx-principal') ?? 'anonymous' };
 }
 
-const app = createToolServer<Env>({ runtimeFor, runs: (env) => durableObjectRuns(env.RUNS), authenticate });
+const app = createToolServer<Env>({
+  runtimeFor,
+  runs: (env) =>
+    durableObjectRuns(env.RUNS, {
+      identityRuns: env.IDENTITY_RUNS,
+      maxRunsPerIdentity: varsOf(env).maxRunsPerIdentity,
+    }),
+  authenticate,
+});
 
 /** The cron trigger in wrangler.jsonc: frees the R2 bytes of expired artifacts nobody met again. */
 const scheduled: ExportedHandlerScheduledHandler<Env> = (_controller, env, ctx) => {

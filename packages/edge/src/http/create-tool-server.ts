@@ -100,7 +100,11 @@ export function createToolServer<E extends object = object>(options: ToolServerO
 
   app.onError((error) =>
     error instanceof HttpError
-      ? errorResponse(error.status, error.info)
+      ? errorResponse(
+          error.status,
+          error.info,
+          error.retryAfter === undefined ? undefined : { 'retry-after': String(error.retryAfter) },
+        )
       : errorResponse(500, {
           kind: 'internal',
           message: 'The server failed while handling this request.',
@@ -146,21 +150,23 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     };
     const runs = runsOf(c.env);
     const identity = c.get('identity');
-    // A client that goes away cancels its call; the cancel travels like any other, so it reaches
-    // the call wherever the run lives.
-    const signal = c.req.raw.signal;
-    const onAbort = () => keepAlive(c, runs.cancel(runId, identity, call.toolCallId));
-    signal.addEventListener('abort', onAbort, { once: true });
+    // Both answers are streams that start once the call is admitted (a refusal is still a real
+    // 4xx): SSE of its events, or JSON after whitespace heartbeats. Where the run lives, a failed
+    // heartbeat write finds a client that hung up and cancels the call — which local workerd
+    // needs, since it never fires `request.signal` on a hang-up.
+    const format = wantsSse(c.req.header('accept')) ? 'sse' : 'json';
+    const stream = unwrap(await runs.streamCall(runId, identity, call, format));
+    // On Cloudflare (`enable_request_signal`) the request's signal also cancels it; the cancel
+    // travels like any other, so it reaches the call wherever the run lives.
+    c.req.raw.signal.addEventListener(
+      'abort',
+      () => keepAlive(c, runs.cancel(runId, identity, call.toolCallId)),
+      { once: true },
+    );
     const headers = { 'x-toolctx-call-id': call.toolCallId };
-    if (wantsSse(c.req.header('accept'))) {
-      const stream = unwrap(await runs.streamCall(runId, identity, call));
-      return new Response(stream, { headers: { ...sseHeaders, ...headers } });
-    }
-    try {
-      return c.json(unwrap(await runs.call(runId, identity, call)), 200, headers);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
+    return new Response(stream, {
+      headers: { ...(format === 'sse' ? sseHeaders : jsonStreamHeaders), ...headers },
+    });
   });
 
   app.get('/runs/:runId/events', async (c) => {
@@ -227,9 +233,20 @@ export function createToolServer<E extends object = object>(options: ToolServerO
 
 function unwrap<T>(reply: Reply<T>): T {
   if (reply.ok) return reply.value;
-  const error = new HttpError(reply.status, reply.error.kind, reply.error.message, reply.error.details);
-  throw error;
+  const { status, error, retryAfter } = reply;
+  throw new HttpError(status, error.kind, error.message, error.details, retryAfter);
 }
+
+/**
+ * A JSON body sent while its value is computed: never compressed (Miniflare and proxies would
+ * hold the heartbeats back to compress them), never cached or buffered.
+ */
+const jsonStreamHeaders = {
+  'content-type': 'application/json',
+  'content-encoding': 'identity',
+  'cache-control': 'no-store, no-transform',
+  'x-accel-buffering': 'no',
+};
 
 function wantsSse(accept: string | undefined): boolean {
   return accept?.toLowerCase().includes('text/event-stream') === true;

@@ -9,10 +9,12 @@ export class HttpError extends Error {
     kind: DoorErrorKind,
     message: string,
     details?: Record<string, unknown>,
+    /** Seconds to wait before retrying (a `Retry-After` header); set, the error is retryable. */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'HttpError';
-    this.info = { kind, message, retryable: false };
+    this.info = { kind, message, retryable: retryAfter !== undefined };
     if (details) this.info.details = details;
   }
 }

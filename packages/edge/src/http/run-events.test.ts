@@ -2,15 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { memoryServer } from '../test-utils/server.js';
 import { allMessages, eventsOf, messagesUntil } from '../test-utils/sse.js';
 
+// A call's 200 comes at once and its body is the result: reading the body waits for the call.
 describe('HTTP door: GET /runs/:runId/events', () => {
   it('streams the record with id = seq, then live events, and closes when the run finishes', async () => {
     const { send, post, startRun } = memoryServer();
     const runId = await startRun();
-    await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1, delayMs: 0 } });
+    await (
+      await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1, delayMs: 0 } })
+    ).text();
     const live = send(`/runs/${runId}/events`);
     const response = await live;
     expect(response.headers.get('content-type')).toContain('text/event-stream');
-    await post(`/runs/${runId}/calls`, { tool: 'always_fails', args: {} });
+    await (await post(`/runs/${runId}/calls`, { tool: 'always_fails', args: {} })).text();
     await send(`/runs/${runId}`, { method: 'DELETE' });
     const messages = await allMessages(response);
     const events = eventsOf(messages);
@@ -30,7 +33,9 @@ describe('HTTP door: GET /runs/:runId/events', () => {
   it('resumes after Last-Event-ID or ?after= with no gap and no duplicate; the header wins', async () => {
     const { send, post, startRun } = memoryServer();
     const runId = await startRun();
-    await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 3, delayMs: 0 } });
+    await (
+      await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 3, delayMs: 0 } })
+    ).text();
     await send(`/runs/${runId}`, { method: 'DELETE' });
     const first = eventsOf(
       await messagesUntil(await send(`/runs/${runId}/events`), (_, all) => all.length === 3),
@@ -61,7 +66,9 @@ describe('HTTP door: GET /runs/:runId/events', () => {
   it('resuming from before the kept window is a 410 that says what is kept', async () => {
     const { send, post, startRun } = memoryServer({ maxEvents: 4 });
     const runId = await startRun();
-    await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 4, delayMs: 0 } });
+    await (
+      await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 4, delayMs: 0 } })
+    ).text();
     // 1 run.started + 1 started + 4 progress + 1 finished = 7; the last 4 (4–7) are kept.
     const gone = await send(`/runs/${runId}/events?after=2`);
     expect(gone.status).toBe(410);

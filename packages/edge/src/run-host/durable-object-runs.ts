@@ -1,5 +1,29 @@
+import type { Reply } from '../door-error.js';
+import { type IdentityRunsObject, identityRunsOf } from './identity-runs.js';
+import { defaultLimits } from './limits.js';
 import type { RunDirectory } from './run-directory.js';
 import type { RunHostObject } from './run-host.js';
+
+/**
+ * Options of {@link durableObjectRuns}.
+ *
+ * @example
+ * ```ts
+ * import { durableObjectRuns, type DurableObjectRunsOptions } from '@toolctx/edge';
+ * const options: DurableObjectRunsOptions = { identityRuns: env.IDENTITY_RUNS, maxRunsPerIdentity: 20 };
+ * const runs = durableObjectRuns(env.RUNS, options);
+ * ```
+ */
+export interface DurableObjectRunsOptions {
+  /**
+   * Where each identity's live runs are counted ({@link IdentityRunsObject}); without it runs per
+   * identity are not limited. Give the run host the same namespace (`createRunHost`'s
+   * `identityRuns`) so a run's end frees its slot.
+   */
+  identityRuns?: DurableObjectNamespace<IdentityRunsObject>;
+  /** Live runs one identity (tenant and principal) may hold; one more is a 429. Default 100. */
+  maxRunsPerIdentity?: number;
+}
 
 /**
  * Runs held by Durable Objects, one object per run (`idFromName(runId)`), so every request for a
@@ -10,20 +34,39 @@ import type { RunHostObject } from './run-host.js';
  * import { createToolServer, durableObjectRuns } from '@toolctx/edge';
  * const app = createToolServer<Env>({
  *   runtime,
- *   runs: (env) => durableObjectRuns(env.RUNS),
+ *   runs: (env) => durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS }),
  *   authenticate: (request) => verifyBearer(request),
  * });
  * ```
  */
-export function durableObjectRuns<E>(namespace: DurableObjectNamespace<RunHostObject<E>>): RunDirectory {
+export function durableObjectRuns<E>(
+  namespace: DurableObjectNamespace<RunHostObject<E>>,
+  options: DurableObjectRunsOptions = {},
+): RunDirectory {
   const host = (runId: string) => namespace.get(namespace.idFromName(runId));
+  const { identityRuns } = options;
+  const maxRuns = options.maxRunsPerIdentity ?? defaultLimits.maxRunsPerIdentity;
   return {
-    start: (init) => host(init.runId).start(init),
+    async start(init) {
+      if (!identityRuns) return host(init.runId).start(init);
+      const counter = identityRunsOf(identityRuns, init.identity);
+      // RPC's result type (each branch `& Disposable`) no longer narrows on `ok`; the value is a plain Reply.
+      const slot = (await counter.acquire(init.runId, maxRuns)) as Reply<{ live: number; taken: boolean }>;
+      if (!slot.ok) return slot;
+      const reply = await host(init.runId).start(init);
+      if (!reply.ok && slot.value.taken) await counter.release(init.runId);
+      return reply;
+    },
     call: (runId, caller, call) => host(runId).call(caller, call),
-    streamCall: (runId, caller, call) => host(runId).streamCall(caller, call),
+    streamCall: (runId, caller, call, format) => host(runId).streamCall(caller, call, format),
     events: (runId, caller, after) => host(runId).events(caller, after),
     resume: (runId, caller, approvalId, decision) => host(runId).resume(caller, approvalId, decision),
     cancel: (runId, caller, callId) => host(runId).cancel(caller, callId),
-    end: (runId, caller) => host(runId).end(caller),
+    async end(runId, caller) {
+      const reply = await host(runId).end(caller);
+      // The run host frees the slot when the run finishes; doing it here too covers a host made without `identityRuns`.
+      if (reply.ok && identityRuns) await identityRunsOf(identityRuns, caller).release(runId);
+      return reply;
+    },
   };
 }

@@ -1,5 +1,7 @@
 export { durableObjectDoor, httpDoor } from './doors.js';
-export { durableObjectRuns } from './durable-object-runs.js';
+export { type DurableObjectRunsOptions, durableObjectRuns } from './durable-object-runs.js';
+export { IdentityRunsObject } from './identity-runs.js';
+export { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 export {
   createMemoryRunDirectory,
   type MemoryRunDirectoryOptions,

@@ -1,8 +1,9 @@
 import type { ApprovalDecision, Identity, Runtime, ToolResult } from '@toolctx/core';
 import { type Reply, refuse } from '../door-error.js';
 import { httpDoor } from './doors.js';
+import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import { RunLog } from './run-log.js';
-import { RunState } from './run-state.js';
+import { type CallFormat, RunState } from './run-state.js';
 import { createMemoryRunStorage } from './run-storage.js';
 import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
@@ -23,8 +24,17 @@ export interface RunDirectory {
   start(init: RunInit): Promise<Reply<RunInfo>>;
   /** Calls a tool in the caller's run and answers its `ToolResult` (a tool's failure is data). */
   call(runId: string, caller: Identity, call: DoorCall): Promise<Reply<ToolResult>>;
-  /** The call's events as SSE bytes, then an `event: result` message. */
-  streamCall(runId: string, caller: Identity, call: DoorCall): Promise<Reply<ReadableStream<Uint8Array>>>;
+  /**
+   * Calls a tool and answers a stream sent at once: as `sse` (the default) the call's events, then an
+   * `event: result` message; as `json`, whitespace heartbeats, then the `ToolResult` as JSON. A
+   * reader that hangs up cancels the call.
+   */
+  streamCall(
+    runId: string,
+    caller: Identity,
+    call: DoorCall,
+    format?: CallFormat,
+  ): Promise<Reply<ReadableStream<Uint8Array>>>;
   /** The run's events after `after` as SSE bytes, then live ones until the run finishes. */
   events(runId: string, caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>>;
   /** Decides an approval a call of the run left pending. */
@@ -54,12 +64,17 @@ export interface RunDirectory {
  * const runs = createMemoryRunDirectory(options);
  * ```
  */
-export interface MemoryRunDirectoryOptions {
+export interface MemoryRunDirectoryOptions extends RunLimits {
   runtime: Runtime;
   /** Events kept per run for resuming; older ones are trimmed. Default 1000. */
   maxEvents?: number;
-  /** How often an open event stream writes a keep-alive comment, in ms. Default 15 s. */
+  /**
+   * How often an open stream (an event stream, an SSE or JSON call) writes its heartbeat, in ms;
+   * a reader that hung up is found when a write to it fails. Default 500 ms.
+   */
   heartbeatMs?: number;
+  /** Live runs one identity (tenant and principal) may hold; one more is a 429. Default 100. */
+  maxRunsPerIdentity?: number;
 }
 
 /**
@@ -79,20 +94,43 @@ export interface MemoryRunDirectoryOptions {
 export function createMemoryRunDirectory(options: MemoryRunDirectoryOptions): RunDirectory {
   const runtime = options.runtime.withDoor(httpDoor);
   const maxEvents = options.maxEvents ?? 1000;
+  const maxRuns = options.maxRunsPerIdentity ?? defaultLimits.maxRunsPerIdentity;
   const runs = new Map<string, RunState>();
+  // Each identity's live runs, by tenant and principal; a run leaves its set when it finishes.
+  const live = new Map<string, Set<string>>();
+  const keyOf = (identity: Identity) => JSON.stringify([identity.tenant ?? '', identity.principal ?? '']);
   const missing = refuse(404, 'not-found', 'There is no such run for this identity.');
   const find = (runId: string) => runs.get(runId);
   return {
     async start(init) {
+      const key = keyOf(init.identity);
+      const mine = live.get(key) ?? new Set<string>();
+      if (!runs.has(init.runId) && mine.size >= maxRuns)
+        return limitExceeded(
+          'live runs for this identity',
+          maxRuns,
+          'maxRunsPerIdentity',
+          'End a run (DELETE /runs/:id)',
+          30,
+        );
+      const onFinished = () => {
+        mine.delete(init.runId);
+        if (mine.size === 0) live.delete(key);
+      };
       const state =
         runs.get(init.runId) ??
-        new RunState(runtime, new RunLog(createMemoryRunStorage(), maxEvents), options.heartbeatMs);
+        new RunState(runtime, new RunLog(createMemoryRunStorage(), maxEvents), { ...options, onFinished });
       const reply = state.start(init);
-      if (reply.ok) runs.set(init.runId, state);
+      if (reply.ok) {
+        runs.set(init.runId, state);
+        mine.add(init.runId);
+        live.set(key, mine);
+      }
       return reply;
     },
     call: async (runId, caller, call) => find(runId)?.call(caller, call) ?? missing,
-    streamCall: async (runId, caller, call) => find(runId)?.streamCall(caller, call) ?? missing,
+    streamCall: async (runId, caller, call, format) =>
+      find(runId)?.streamCall(caller, call, format) ?? missing,
     events: async (runId, caller, after) => find(runId)?.events(caller, after) ?? missing,
     resume: async (runId, caller, approvalId, decision) =>
       find(runId)?.resume(caller, approvalId, decision) ?? missing,

@@ -2,8 +2,10 @@ import { DurableObject } from 'cloudflare:workers';
 import type { ApprovalDecision, Identity, Runtime, ToolResult } from '@toolctx/core';
 import type { Reply } from '../door-error.js';
 import { durableObjectDoor } from './doors.js';
+import { type IdentityRunsObject, releaseOnFinish } from './identity-runs.js';
+import type { RunLimits } from './limits.js';
 import { RunLog } from './run-log.js';
-import { RunState } from './run-state.js';
+import { type CallFormat, RunState } from './run-state.js';
 import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /**
@@ -16,7 +18,7 @@ import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
  * export class RunHost extends createRunHost<Env>(() => runtime, options) {}
  * ```
  */
-export interface RunHostOptions {
+export interface RunHostOptions extends RunLimits {
   /** Events kept in storage for resuming; older ones are trimmed (resuming before them is a 410). Default 1000. */
   maxEvents?: number;
   /**
@@ -24,7 +26,7 @@ export interface RunHostOptions {
    * tenth later, since a busy run re-arms its alarm only once per tenth. Default 15 minutes.
    */
   idleMs?: number;
-  /** How often an open event stream writes a keep-alive comment, in ms. Default 15 s. */
+  /** How often an open stream writes its heartbeat, in ms; a failed write finds a reader that hung up. Default 500 ms. */
   heartbeatMs?: number;
   /**
    * How long an ended run's storage (record, event log) is kept, in ms from its end, however it
@@ -32,6 +34,8 @@ export interface RunHostOptions {
    * the run answers 404 like one that never existed. Default a day.
    */
   retentionMs?: number;
+  /** Where this run's identity holds its slot (the namespace given to `durableObjectRuns`): freed when the run finishes. */
+  identityRuns?: DurableObjectNamespace<IdentityRunsObject>;
 }
 
 const day = 24 * 60 * 60_000;
@@ -64,7 +68,14 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     this.retentionMs = positiveMs('retentionMs', options.retentionMs ?? day);
     const log = new RunLog(ctx.storage.kv, options.maxEvents ?? 1000);
     this.runtime = runtime.withDoor(durableObjectDoor);
-    this.run = new RunState(this.runtime, log, options.heartbeatMs);
+    const onFinished = options.identityRuns && releaseOnFinish(options.identityRuns);
+    // A streamed call (JSON or SSE) settles after its reply was sent: re-arm the alarm from there.
+    const onCallSettled = () => void this.touch().catch(() => {});
+    this.run = new RunState(this.runtime, log, {
+      ...options,
+      onCallSettled,
+      ...(onFinished ? { onFinished } : {}),
+    });
   }
 
   /** Starts this object's run (RPC from {@link RunDirectory.start}) and arms its idle alarm. */
@@ -82,10 +93,14 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return reply;
   }
 
-  /** Calls a tool and streams its events as SSE bytes, then its result (RPC from {@link RunDirectory.streamCall}). */
-  async streamCall(caller: Identity, call: DoorCall): Promise<Reply<ReadableStream<Uint8Array>>> {
+  /** Calls a tool and streams its answer, SSE or JSON after heartbeats (RPC from {@link RunDirectory.streamCall}). */
+  async streamCall(
+    caller: Identity,
+    call: DoorCall,
+    format?: CallFormat,
+  ): Promise<Reply<ReadableStream<Uint8Array>>> {
     await this.touchFor(caller);
-    return this.run.streamCall(caller, call);
+    return this.run.streamCall(caller, call, format);
   }
 
   /** This run's events after `after` as SSE bytes, then live ones (RPC from {@link RunDirectory.events}). */
@@ -188,7 +203,8 @@ export type RunHostClass<E> = new (ctx: DurableObjectState, env: E) => RunHostOb
 /**
  * Makes the run host's Durable Object class around your tools. `runtimeFor` is called once per
  * object, with the Worker's bindings; so is `options` when it is a function (to read vars such as
- * an idle time from `env`). Export the class under the name `wrangler.jsonc` binds.
+ * an idle time from `env`, or to name a binding, such as `identityRuns`). Export the class under
+ * the name `wrangler.jsonc` binds.
  *
  * @example
  * ```ts

@@ -17,7 +17,7 @@ describe('RunState retention', () => {
     const state = new RunState(
       createRuntime({ tools: [countSteps] }).withDoor(httpDoor),
       new RunLog(storage, maxEvents),
-      0,
+      { heartbeatMs: 0 },
     );
     expect(state.start({ runId: 'run_retention', identity }).ok).toBe(true);
     const calls = 120;
@@ -39,7 +39,7 @@ describe('RunState retention', () => {
     const state = new RunState(
       createRuntime({ tools: [countSteps] }).withDoor(httpDoor),
       new RunLog(createMemoryRunStorage(), 100),
-      0,
+      { heartbeatMs: 0 },
     );
     state.start({ runId: 'run_readers', identity });
     const leaving = state.events(identity, 0);

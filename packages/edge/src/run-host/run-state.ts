@@ -1,11 +1,26 @@
 import type { ApprovalDecision, Identity, Run, Runtime, ToolEvent, ToolResult } from '@toolctx/core';
 import { ok, type Reply, refuse } from '../door-error.js';
-import { createChannel } from '../sse/channel.js';
+import { createChannel, defaultHeartbeatMs, jsonHeartbeat, sseHeartbeat } from '../sse/channel.js';
 import { encodeSseBytes } from '../sse/index.js';
+import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import type { RunLog, RunRecord } from './run-log.js';
 import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
-type Listener = (event: ToolEvent) => void;
+/** A reader of the run's events; `message` is the event as SSE bytes, encoded once for all readers. */
+type Listener = (event: ToolEvent, message: Uint8Array) => void;
+
+/** How a call's answer is sent: SSE of its events then its result, or its result as JSON. */
+export type CallFormat = 'sse' | 'json';
+
+/** Options of a {@link RunState}: its limits, its streams' heartbeat, and who hears of its end. */
+export interface RunStateOptions extends RunLimits {
+  /** How often an open stream writes its heartbeat, which also finds readers that left. Default 500 ms. */
+  heartbeatMs?: number;
+  /** Called once, when the run has finished however it ended (a DELETE, the idle alarm). */
+  onFinished?: (record: RunRecord) => void;
+  /** Called when a call settles, however it was sent: a host re-arms its idle alarm from there. */
+  onCallSettled?: () => void;
+}
 
 /**
  * One run as a door holds it: the live core `Run`, the calls in flight with their
@@ -19,14 +34,21 @@ export class RunState {
   /** The call id each running resumed call has, by the approval that resumed it. */
   private readonly resumedBy = new Map<string, string>();
 
+  private readonly heartbeatMs: number;
+  private readonly maxCalls: number;
+  private readonly maxStreams: number;
+
   constructor(
     private readonly runtime: Runtime,
     private readonly log: RunLog,
-    /** How often an open stream writes a keep-alive comment (which also finds readers that left). */
-    private readonly heartbeatMs = 15_000,
-  ) {}
+    private readonly options: RunStateOptions = {},
+  ) {
+    this.heartbeatMs = options.heartbeatMs ?? defaultHeartbeatMs;
+    this.maxCalls = options.maxCallsPerRun ?? defaultLimits.maxCallsPerRun;
+    this.maxStreams = options.maxStreamsPerRun ?? defaultLimits.maxStreamsPerRun;
+  }
 
-  /** How many streams are reading the run's events right now. */
+  /** How many streams are reading the run's events right now (event streams and SSE calls). */
   get readers(): number {
     return this.listeners.size;
   }
@@ -86,18 +108,32 @@ export class RunState {
     return ok(await this.execute(checked.value, call));
   }
 
-  /** The call's events (its child calls' too) as SSE, then a `result` message, then the end. */
-  streamCall(caller: Identity, call: DoorCall): Reply<ReadableStream<Uint8Array>> {
+  /**
+   * Calls a tool and answers a stream that is sent at once: as `sse`, the call's events (its child
+   * calls' too), then a `result` message; as `json`, whitespace heartbeats while the call runs, then
+   * its `ToolResult` as JSON (leading whitespace is valid JSON). Either way a reader that hangs up
+   * is found by the first write that fails, a heartbeat or two later, and cancels the call. A call that cannot
+   * be admitted is refused before any stream exists, so its status is a real 4xx.
+   */
+  streamCall(
+    caller: Identity,
+    call: DoorCall,
+    format: CallFormat = 'sse',
+  ): Reply<ReadableStream<Uint8Array>> {
     const checked = this.admit(caller, call);
     if (!checked.ok) return checked;
-    const ids = new Set([call.toolCallId]);
-    const channel = createChannel(this.heartbeatMs);
-    const unsubscribe = this.subscribe((event) => {
-      if (!event.callId) return;
-      if (!ids.has(event.callId) && !(event.parentId && ids.has(event.parentId))) return;
-      ids.add(event.callId);
-      channel.write(eventMessage(event));
-    });
+    if (format === 'sse' && this.listeners.size >= this.maxStreams) return this.tooManyStreams();
+    const channel = createChannel(this.heartbeatMs, format === 'sse' ? sseHeartbeat : jsonHeartbeat);
+    let unsubscribe = () => {};
+    if (format === 'sse') {
+      const ids = new Set([call.toolCallId]);
+      unsubscribe = this.subscribe((event, message) => {
+        if (!event.callId) return;
+        if (!ids.has(event.callId) && !(event.parentId && ids.has(event.parentId))) return;
+        ids.add(event.callId);
+        channel.write(message);
+      });
+    }
     // A reader that goes away cancels the call it was watching.
     channel.onGone(() => {
       unsubscribe();
@@ -107,7 +143,8 @@ export class RunState {
     void finished
       .then((result) => {
         unsubscribe();
-        channel.write(encodeSseBytes({ event: 'result', data: JSON.stringify(result) }));
+        const data = JSON.stringify(result);
+        channel.write(format === 'sse' ? encodeSseBytes({ event: 'result', data }) : encoder.encode(data));
       })
       .finally(() => {
         unsubscribe();
@@ -144,15 +181,17 @@ export class RunState {
           `Resume from event ${oldest - 1} or later, or fetch the run's state another way.`,
         { after, oldestSeq: oldest, lastSeq: latest },
       );
+    const ended = this.log.record?.ended === true;
+    if (!ended && this.listeners.size >= this.maxStreams) return this.tooManyStreams();
     const backlog = this.log.after(after);
     const channel = createChannel(this.heartbeatMs);
     for (const event of backlog) channel.write(eventMessage(event));
-    if (this.log.record?.ended) {
+    if (ended) {
       channel.close();
       return ok(channel.readable);
     }
-    const unsubscribe = this.subscribe((event) => {
-      channel.write(eventMessage(event));
+    const unsubscribe = this.subscribe((event, message) => {
+      channel.write(message);
       if (event.type === 'run.finished') {
         unsubscribe();
         channel.close();
@@ -243,7 +282,23 @@ export class RunState {
     }
     if (this.inflight.has(call.toolCallId))
       return refuse(409, 'conflict', `A call with id ${JSON.stringify(call.toolCallId)} is already running.`);
+    if (this.inflight.size >= this.maxCalls)
+      return limitExceeded(
+        'calls running at once in this run',
+        this.maxCalls,
+        'maxCallsPerRun',
+        'Wait for a call to finish or cancel one',
+      );
     return owned;
+  }
+
+  private tooManyStreams(): Reply<never> {
+    return limitExceeded(
+      'event streams open at once on this run (GET /runs/:id/events and SSE calls)',
+      this.maxStreams,
+      'maxStreamsPerRun',
+      'Close a stream (a reader that hung up frees its slot within seconds)',
+    );
   }
 
   private async execute(record: RunRecord, call: DoorCall): Promise<ToolResult> {
@@ -255,6 +310,7 @@ export class RunState {
       return jsonSafe(await run.call({ tool, args, toolCallId, signal: controller.signal }));
     } finally {
       this.inflight.delete(call.toolCallId);
+      this.options.onCallSettled?.();
     }
   }
 
@@ -275,11 +331,16 @@ export class RunState {
 
   private publish(event: ToolEvent): void {
     this.log.append(event);
-    if (event.type === 'run.finished')
-      this.log.record = { ...this.log.record!, ended: true, endedAt: event.ts };
+    if (event.type === 'run.finished') {
+      const record = { ...this.log.record!, ended: true, endedAt: event.ts };
+      this.log.record = record;
+      this.options.onFinished?.(record);
+    }
+    if (this.listeners.size === 0) return;
+    const message = eventMessage(event);
     for (const listener of this.listeners) {
       try {
-        listener(event);
+        listener(event, message);
       } catch {
         this.listeners.delete(listener);
       }
@@ -307,9 +368,14 @@ function notPending(result: ToolResult): Reply<ToolResult> {
 }
 const notPendingReasons = new Set(['unknown-approval', 'already-decided', 'cancelled', 'other-run']);
 const reasonOf = (error: { details?: Record<string, unknown> }) => String(error.details?.reason);
+const encoder = new TextEncoder();
 
 function eventMessage(event: ToolEvent): Uint8Array {
-  return encodeSseBytes({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
+  const data = JSON.stringify(event);
+  // Core refuses event types that are not one line; one that got into a log anyway (an older
+  // runtime, a hand-written log) goes out as a plain message rather than breaking the stream.
+  if (/[\r\n]/.test(event.type)) return encodeSseBytes({ id: String(event.seq), data });
+  return encodeSseBytes({ id: String(event.seq), event: event.type, data });
 }
 
 /** The result as it will cross JSON: a value JSON cannot carry becomes an error, not a 500. */

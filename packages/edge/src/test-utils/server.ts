@@ -2,7 +2,7 @@
 import { createRuntime, type Identity } from '@toolctx/core';
 import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { exampleTools } from '../example/index.js';
-import { createMemoryRunDirectory, createToolServer } from '../index.js';
+import { createMemoryRunDirectory, createToolServer, type MemoryRunDirectoryOptions } from '../index.js';
 
 // Approvals always wait: the door's POST /approvals/:id decides them.
 export const runtime = createRuntime({
@@ -17,9 +17,12 @@ export function authenticate(request: Request): Identity | null {
   return match ? { tenant: 'acme', principal: match[1] } : null;
 }
 
-export function memoryServer(options: { maxEvents?: number; maxBodyBytes?: number } = {}) {
-  const runs = createMemoryRunDirectory({ runtime, maxEvents: options.maxEvents });
-  const app = createToolServer({ runtime, runs, authenticate, maxBodyBytes: options.maxBodyBytes });
+export function memoryServer(
+  options: { maxEvents?: number; maxBodyBytes?: number } & Omit<MemoryRunDirectoryOptions, 'runtime'> = {},
+) {
+  const { maxBodyBytes, ...directory } = options;
+  const runs = createMemoryRunDirectory({ runtime, ...directory });
+  const app = createToolServer({ runtime, runs, authenticate, maxBodyBytes });
   const send = (path: string, init: RequestInit & { as?: string } = {}) => {
     const headers = new Headers(init.headers);
     if (!headers.has('authorization')) headers.set('authorization', `Bearer ${init.as ?? 'ana'}`);
