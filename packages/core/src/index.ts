@@ -35,7 +35,8 @@ export {
   toOpenAiResponsesTools,
   toOpenAiTools,
 } from './adapters/index.js';
-export type { ApprovalDecision, ApprovalPort, ApprovalRequest } from './approval/approval.js';
+export type { ApprovalPort, ApprovalRequest } from './approval/approval.js';
+export type { ApprovalDecision } from './approval/approval-decision.js';
 export type { PendingApproval, PendingApprovalStore } from './approval/pending-approvals.js';
 export type { NeedsApproval } from './approval/requires-approval.js';
 export type {

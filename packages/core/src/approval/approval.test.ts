@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   type ApprovalPort,
-  approvalDenial,
   approvalPending,
   argsHash,
   askApproval,
   createApprovalRequest,
 } from './approval.js';
+import { approvalDenial } from './approval-decision.js';
 
 describe('argsHash', () => {
   it('ignores key order and sees every change', async () => {

@@ -1,6 +1,7 @@
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { ErrorInfo } from '../errors.js';
 import { randomId } from '../random-id.js';
+import { type ApprovalDecision, isDecision } from './approval-decision.js';
 
 /**
  * What a person (or a policy service) is asked to approve: one call of one tool with these
@@ -20,17 +21,6 @@ export interface ApprovalRequest {
   argsHash: string;
   args: unknown;
 }
-
-/**
- * The answer to an {@link ApprovalRequest}. A `reason` is shown to the model, so keep it plain.
- *
- * @example
- * ```ts
- * import type { ApprovalDecision } from '@toolctx/core';
- * const no: ApprovalDecision = { approved: false, reason: 'Not on a Friday.' };
- * ```
- */
-export type ApprovalDecision = { approved: true; reason?: string } | { approved: false; reason?: string };
 
 /**
  * Where approval requests go. A port may decide at once, or answer `'pending'` and let the host
@@ -117,25 +107,6 @@ export async function askApproval(
 }
 
 /**
- * Whether a value is an {@link ApprovalDecision}, for checking decisions that arrive over the wire.
- *
- * @example
- * ```ts
- * import { isDecision } from '@toolctx/core/guards';
- * isDecision({ approved: true }); // true
- * isDecision({ approved: 'yes' }); // false
- * ```
- */
-export function isDecision(value: unknown): value is ApprovalDecision {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { approved?: unknown }).approved === 'boolean' &&
-    ['string', 'undefined'].includes(typeof (value as { reason?: unknown }).reason)
-  );
-}
-
-/**
  * The ErrorInfo a call returns while it waits for approval: kind `approval-pending`, with
  * `details.approvalId` for the host. The arguments are not included.
  *
@@ -157,28 +128,6 @@ export function approvalPending(request: ApprovalRequest): ErrorInfo {
     message:
       `\`${request.toolName}\` is waiting for approval (${request.approvalId}). ` +
       'The host resumes it with run.resume(approvalId, decision).',
-    retryable: false,
-    details,
-  };
-}
-
-/**
- * The ErrorInfo of a denied call: kind `approval-denied`, with the decision's reason if any.
- *
- * @example
- * ```ts
- * import { approvalDenial } from '@toolctx/core/guards';
- * approvalDenial('send_email', { approved: false, reason: 'Wrong recipient.' }).message;
- * ```
- */
-export function approvalDenial(toolName: string, decision: ApprovalDecision): ErrorInfo {
-  const details: Record<string, unknown> = { toolName };
-  if (decision.reason) details.reason = decision.reason;
-  return {
-    kind: 'approval-denied',
-    message:
-      `\`${toolName}\` was not approved${decision.reason ? `: ${decision.reason}` : '.'} ` +
-      'Do not call it again unchanged; ask the user how to proceed.',
     retryable: false,
     details,
   };

@@ -1,4 +1,5 @@
-import type { ApprovalDecision, ApprovalPort, ApprovalRequest } from './approval.js';
+import type { ApprovalPort, ApprovalRequest } from './approval.js';
+import type { ApprovalDecision } from './approval-decision.js';
 
 /**
  * An {@link ApprovalPort} kept in memory that remembers every request it was asked.

@@ -13,14 +13,8 @@
  * ```
  * @module
  */
-export {
-  approvalDenial,
-  approvalPending,
-  argsHash,
-  askApproval,
-  createApprovalRequest,
-  isDecision,
-} from '../approval/approval.js';
+export { approvalPending, argsHash, askApproval, createApprovalRequest } from '../approval/approval.js';
+export { approvalDenial, isDecision } from '../approval/approval-decision.js';
 export {
   type ApprovalBinding,
   type ApprovalCheck,

@@ -1,11 +1,4 @@
-import {
-  type ApprovalRequest,
-  approvalDenial,
-  approvalPending,
-  argsHash,
-  askApproval,
-  createApprovalRequest,
-} from '../approval/approval.js';
+import type { ApprovalRequest } from '../approval/approval.js';
 import { requiresApproval } from '../approval/requires-approval.js';
 import { type CallFacts, type RunFacts, runCredentials } from '../context/create-context.js';
 import { type ErrorInfo, toErrorInfo } from '../errors.js';
@@ -13,9 +6,10 @@ import { budgetCheck } from '../ledger/budget-check.js';
 import { allowedInPhase, phaseRefusal } from '../policy/phase.js';
 import { trifectaDecision, trifectaRefusal } from '../policy/trifecta.js';
 import type { AnyTool } from '../tools/define-tool.js';
+import type { Approval, Resumed } from './approve-call.js';
 
 /** A call the guards let through, with its arguments as the tool will get them. */
-export type Admission = { ok: true; args: unknown; token?: string } | { ok: false; error: ErrorInfo };
+export type Admission = { ok: true; args: unknown } | { ok: false; error: ErrorInfo };
 
 /**
  * The policy a call meets before it runs, first refusal wins: phase, run budget. (Argument
@@ -56,7 +50,7 @@ export async function admitCall(
   tool: AnyTool,
   call: CallFacts,
   args: unknown,
-  approved: { token: string; reason?: string; approvalId: string } | undefined,
+  resumed: Resumed | undefined,
   pend: (request: ApprovalRequest) => void,
 ): Promise<Admission> {
   const { services, log } = run;
@@ -92,41 +86,13 @@ export async function admitCall(
     mustAsk = decision === 'approve';
   }
 
-  let token = approved?.token;
-  if (!approved && (mustAsk || (await requiresApproval(tool.needsApproval, args)))) {
-    const port = services.approval!;
-    const request = await createApprovalRequest({
-      runId: run.runId,
-      callId: toolCallId,
-      toolName: tool.name,
-      args,
-    });
-    const { approvalId } = request;
-    log.emit('approval.requested', { tool: tool.name, approvalId }, toolCallId, parentId);
-    const decision = await askApproval(port, request);
-    if (decision === 'pending') {
-      pend(request);
-      log.emit('tool.pending', { tool: tool.name, reason: 'approval', id: approvalId }, toolCallId, parentId);
-      return { ok: false, error: approvalPending(request) };
-    }
-    log.emit(
-      'approval.decided',
-      { tool: tool.name, approvalId, approved: decision.approved },
-      toolCallId,
-      parentId,
-    );
-    if (!decision.approved) return { ok: false, error: approvalDenial(tool.name, decision) };
-    token = services.approvals.issue({
-      runId: run.runId,
-      callId: toolCallId,
-      toolName: tool.name,
-      argsHash: request.argsHash,
-    });
-    call.approval = decision.reason ? { approvalId, reason: decision.reason } : { approvalId };
-  } else if (approved) {
-    call.approval = approved.reason
-      ? { approvalId: approved.approvalId, reason: approved.reason }
-      : { approvalId: approved.approvalId };
+  let approval: Approval | undefined;
+  if (resumed || mustAsk || (await requiresApproval(tool.needsApproval, args))) {
+    // Loaded on first use: only calls that need approval ask for it (it stays out of the main bundle).
+    const { approveCall } = await import('./approve-call.js');
+    const approved = await approveCall(run, tool, call, args, resumed, pend);
+    if (!approved.ok) return approved;
+    approval = approved;
   }
 
   if (tool.needs) {
@@ -152,13 +118,8 @@ export async function admitCall(
     }
   }
 
-  if (token !== undefined) {
-    const check = services.approvals.consume(token, {
-      runId: run.runId,
-      callId: toolCallId,
-      toolName: tool.name,
-      argsHash: await argsHash(args),
-    });
+  if (approval) {
+    const check = await approval.consume(args);
     if (!check.ok) return check;
   }
   return { ok: true, args };

@@ -1,4 +1,5 @@
-import { type ApprovalDecision, type ApprovalRequest, isDecision } from '../approval/approval.js';
+import type { ApprovalRequest } from '../approval/approval.js';
+import { type ApprovalDecision, isDecision } from '../approval/approval-decision.js';
 import type { PendingApproval, PendingApprovalStore } from '../approval/pending-approvals.js';
 import type { CallFacts } from '../context/create-context.js';
 import type { Identity } from '../context/types.js';

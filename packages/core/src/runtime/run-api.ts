@@ -1,4 +1,4 @@
-import type { ApprovalDecision } from '../approval/approval.js';
+import type { ApprovalDecision } from '../approval/approval-decision.js';
 import type { PendingApprovalStore } from '../approval/pending-approvals.js';
 import type { RunStats } from '../context/create-context.js';
 import type { CallRequest, Identity, ToolResult } from '../context/types.js';

@@ -1,6 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { ApprovalDecision } from '../approval/approval.js';
-import { approvalDenial } from '../approval/approval.js';
+import { type ApprovalDecision, approvalDenial } from '../approval/approval-decision.js';
 import { createMemoryPendingApprovals, type PendingApprovalStore } from '../approval/pending-approvals.js';
 import { scopeKey } from '../artifacts/scope-key.js';
 import type { ArtifactScope } from '../artifacts/types.js';
@@ -17,6 +16,7 @@ import { type AnyTool, type ToolSchema, toolSchema } from '../tools/define-tool.
 import { argsInvalid, validate } from '../tools/schema.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { admitCall, admitPolicy } from './admission.js';
+import type { Resumed } from './approve-call.js';
 import type { Attempt, Outcome } from './attempt.js';
 import { completeCall } from './completion.js';
 import { InflightCalls } from './inflight-calls.js';
@@ -37,9 +37,6 @@ interface CallState extends CallFacts {
   budgetBytes: number;
   startedAt: number;
 }
-
-/** The approval a resumed call carries. */
-type Approved = { token: string; approvalId: string; reason?: string };
 
 export { artifactScope } from './run-facts.js';
 
@@ -169,10 +166,9 @@ export class RunImpl implements RunFacts {
     if (!tool) return this.fail(facts, this.unknownTool(toolName));
     if (this.finished) return this.fail(facts, runEnded);
     if (!decision.approved) return this.fail(facts, approvalDenial(toolName, decision));
-    // The token binds the hash the person approved; consuming it re-hashes the arguments the tool
-    // is about to get, so arguments changed in storage since cannot run on it.
-    const token = this.services.approvals.issue({ runId: this.runId, callId, toolName, argsHash });
-    const approval = { token, approvalId, ...(decision.reason ? { reason: decision.reason } : {}) };
+    // The approval binds the hash the person approved; admission checks it against the arguments
+    // the tool is about to get, so arguments changed in storage since cannot run on it.
+    const resumed = { approvalId, argsHash, ...(decision.reason ? { reason: decision.reason } : {}) };
     const invocation = new Invocation();
     this.inflight.add(invocation);
     const call: CallState = {
@@ -185,7 +181,7 @@ export class RunImpl implements RunFacts {
     if (options.signal) invocation.listen(options.signal, cancelledByCaller);
     let result: ToolResult | Promise<ToolResult>;
     try {
-      result = this.admitAndRun(call, args, approval);
+      result = this.admitAndRun(call, args, resumed);
     } catch (thrown) {
       result = Promise.reject(thrown);
     }
@@ -232,7 +228,7 @@ export class RunImpl implements RunFacts {
             toolSessionKey({ identity: this.identity, runId: this.runId }, 'run'),
           );
         }
-        this.services.approvals.forgetRun(this.runId);
+        this.services.approvals?.forgetRun(this.runId);
         // Approvals lapse with their run; a durable store must not keep them.
         if (this.madePending || this.pendingStore) this.pending.clear();
         this.log.emit('run.finished', { status, calls: this.calls });
@@ -346,14 +342,14 @@ export class RunImpl implements RunFacts {
   private admitAndRun(
     call: CallState,
     args: unknown,
-    approved: Approved | undefined,
+    resumed: Resumed | undefined,
   ): ToolResult | Promise<ToolResult> {
     const { tool } = call;
     let result: ToolResult | Promise<ToolResult>;
     try {
       result =
-        hasGuards(tool, approved) || (tool.cache && this.services.cache)
-          ? this.guardedRun(call, args, approved)
+        hasGuards(tool, resumed) || (tool.cache && this.services.cache)
+          ? this.guardedRun(call, args, resumed)
           : this.runTool(call, args);
     } catch (thrown) {
       result = Promise.reject(thrown);
@@ -383,12 +379,12 @@ export class RunImpl implements RunFacts {
   private async guardedRun(
     call: CallState,
     args: unknown,
-    approved: Approved | undefined,
+    resumed: Resumed | undefined,
   ): Promise<ToolResult> {
     const { tool } = call;
-    if (hasGuards(tool, approved)) {
+    if (hasGuards(tool, resumed)) {
       const given = args;
-      const admission = await admitCall(this, tool, call, args, approved, (request) =>
+      const admission = await admitCall(this, tool, call, args, resumed, (request) =>
         this.pending.file(request, call, given),
       );
       if (!admission.ok) {
@@ -491,6 +487,6 @@ export class RunImpl implements RunFacts {
 }
 
 /** Whether a call must pass guards (artifacts, the trifecta, approval, credentials) before it runs. */
-function hasGuards(tool: AnyTool, approved: Approved | undefined): boolean {
-  return Boolean(tool.wants || tool.needs || tool.needsApproval || tool.effect === 'send' || approved);
+function hasGuards(tool: AnyTool, resumed: Resumed | undefined): boolean {
+  return Boolean(tool.wants || tool.needs || tool.needsApproval || tool.effect === 'send' || resumed);
 }

@@ -1,5 +1,5 @@
 import type { ApprovalPort } from '../approval/approval.js';
-import { type ApprovalTokens, createApprovalTokens } from '../approval/approval-tokens.js';
+import type { ApprovalTokens } from '../approval/approval-tokens.js';
 import type { ArtifactStore } from '../artifacts/types.js';
 import type { CachePort } from '../cache/cache-port.js';
 import { createSafeCache } from '../cache/safe-cache.js';
@@ -34,7 +34,8 @@ export interface RuntimeServices {
   readonly credentials: CredentialProvider | undefined;
   readonly onAuthorizationUrl: AuthorizationUrlHandler | undefined;
   readonly approval: ApprovalPort | undefined;
-  readonly approvals: ApprovalTokens;
+  /** One-use approval tokens, made with the first approval (see approve-call.ts): most runtimes never give one. */
+  approvals: ApprovalTokens | undefined;
   readonly cache: CachePort | undefined;
   readonly ledger: Ledger | undefined;
   readonly workspace: Workspace | undefined;
@@ -68,7 +69,7 @@ export function createServices(options: ServiceOptions): RuntimeServices {
     credentials: options.credentials,
     onAuthorizationUrl: options.onAuthorizationUrl,
     approval: options.approval,
-    approvals: createApprovalTokens(),
+    approvals: undefined,
     cache: options.cache && createSafeCache(options.cache, (error) => reportPortFailure('cache', error)),
     ledger: options.ledger,
     workspace: options.workspace,

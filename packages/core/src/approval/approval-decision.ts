@@ -1,0 +1,56 @@
+import type { ErrorInfo } from '../errors.js';
+
+// Apart from approval.ts because run.resume checks a decision and denies at once, while asking
+// for approval loads on first use: this is the part of approval the main bundle carries.
+
+/**
+ * The answer to an `ApprovalRequest`. A `reason` is shown to the model, so keep it plain.
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalDecision } from '@toolctx/core';
+ * const no: ApprovalDecision = { approved: false, reason: 'Not on a Friday.' };
+ * ```
+ */
+export type ApprovalDecision = { approved: true; reason?: string } | { approved: false; reason?: string };
+
+/**
+ * Whether a value is an {@link ApprovalDecision}, for checking decisions that arrive over the wire.
+ *
+ * @example
+ * ```ts
+ * import { isDecision } from '@toolctx/core/guards';
+ * isDecision({ approved: true }); // true
+ * isDecision({ approved: 'yes' }); // false
+ * ```
+ */
+export function isDecision(value: unknown): value is ApprovalDecision {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { approved?: unknown }).approved === 'boolean' &&
+    ['string', 'undefined'].includes(typeof (value as { reason?: unknown }).reason)
+  );
+}
+
+/**
+ * The ErrorInfo of a denied call: kind `approval-denied`, with the decision's reason if any.
+ *
+ * @example
+ * ```ts
+ * import { approvalDenial } from '@toolctx/core/guards';
+ * approvalDenial('send_email', { approved: false, reason: 'Wrong recipient.' }).message;
+ * ```
+ */
+export function approvalDenial(toolName: string, decision: ApprovalDecision): ErrorInfo {
+  const details: Record<string, unknown> = { toolName };
+  if (decision.reason) details.reason = decision.reason;
+  return {
+    kind: 'approval-denied',
+    message:
+      `\`${toolName}\` was not approved${decision.reason ? `: ${decision.reason}` : '.'} ` +
+      'Do not call it again unchanged; ask the user how to proceed.',
+    retryable: false,
+    details,
+  };
+}
