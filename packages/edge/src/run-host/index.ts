@@ -10,4 +10,4 @@ export {
 export { createRunHost, type RunHostClass, RunHostObject, type RunHostOptions } from './run-host.js';
 export type { RunRecord } from './run-log.js';
 export { createMemoryRunStorage, type RunStorage, type RunStorageListOptions } from './run-storage.js';
-export type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+export type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';

@@ -3,9 +3,9 @@ import { type Reply, refuse } from '../door-error.js';
 import { httpDoor } from './doors.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import { RunLog } from './run-log.js';
-import { type CallFormat, RunState } from './run-state.js';
+import { RunState } from './run-state.js';
 import { createMemoryRunStorage } from './run-storage.js';
-import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /**
  * Where the HTTP door's runs live. Every method takes the caller's identity: a run answers only

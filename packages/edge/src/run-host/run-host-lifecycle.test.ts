@@ -191,7 +191,7 @@ describe('endings of a run in its Durable Object', () => {
     expect(streamed.status).toBe(404);
     expect((await post(`/approvals/${approvalId}`, { runId, approved: true }, bob)).status).toBe(404);
     expect(await alarmOf(runId)).toBe(soon);
-    await post(`/runs/${runId}/calls`, call);
+    await (await post(`/runs/${runId}/calls`, call)).text(); // the answer streams: read it to the end
     expect(await alarmOf(runId)).toBeGreaterThan(soon + 10 * 60_000);
   });
 });
@@ -206,7 +206,9 @@ describe('retention: an ended run is deleted after its window', () => {
 
   it('DELETE sets the alarm for a day after the end; an early alarm keeps it; then storage goes, alarm included, and the run is a 404', async () => {
     const runId = await startRun();
-    await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1, delayMs: 0 } });
+    await (
+      await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1, delayMs: 0 } })
+    ).text(); // the answer streams: read it to the end
     await send(`/runs/${runId}`, { method: 'DELETE' });
     const endedAt = await runInDurableObject(hostOf(runId), (host) => inside(host).run.record!.endedAt!);
     expect(endedAt).toBeGreaterThan(Date.now() - 10_000);

@@ -75,7 +75,9 @@ describe('the Durable Object run host, through the Worker', () => {
 
   it('after the object restarts, the stream resumes from storage without a gap, and seq keeps counting', async () => {
     const runId = await startRun();
-    await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 3, delayMs: 0 } });
+    await (
+      await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 3, delayMs: 0 } })
+    ).text(); // the answer streams: read it to the end
     const seen = eventsOf(
       await messagesUntil(await send(`/runs/${runId}/events`), (_, all) => all.length === 3),
     );
@@ -106,7 +108,9 @@ describe('the Durable Object run host, through the Worker', () => {
 
   it('keeps the record and one key per event in the object, nothing else', async () => {
     const runId = await startRun();
-    await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1, delayMs: 0 } });
+    await (
+      await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1, delayMs: 0 } })
+    ).text(); // the answer streams: read it to the end
     const keys = await runInDurableObject(hostOf(runId), (_host, state) =>
       [...state.storage.kv.list()].map(([key]) => key),
     );
@@ -167,7 +171,9 @@ describe('the Durable Object run host, through the Worker', () => {
         (host) => (host as unknown as { run: { readers: number } }).run.readers,
       );
     expect(await readers()).toBe(1);
-    await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1, delayMs: 0 } });
+    await (
+      await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1, delayMs: 0 } })
+    ).text(); // the answer streams: read it to the end
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await readers()).toBe(0);
   });

@@ -5,8 +5,8 @@ import { durableObjectDoor } from './doors.js';
 import { type IdentityRunsObject, releaseOnFinish } from './identity-runs.js';
 import type { RunLimits } from './limits.js';
 import { RunLog } from './run-log.js';
-import { type CallFormat, RunState } from './run-state.js';
-import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import { RunState } from './run-state.js';
+import type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /**
  * Options of {@link createRunHost}.

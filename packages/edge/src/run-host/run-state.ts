@@ -4,13 +4,10 @@ import { createChannel, defaultHeartbeatMs, jsonHeartbeat, sseHeartbeat } from '
 import { encodeSseBytes } from '../sse/index.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import type { RunLog, RunRecord } from './run-log.js';
-import type { CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /** A reader of the run's events; `message` is the event as SSE bytes, encoded once for all readers. */
 type Listener = (event: ToolEvent, message: Uint8Array) => void;
-
-/** How a call's answer is sent: SSE of its events then its result, or its result as JSON. */
-export type CallFormat = 'sse' | 'json';
 
 /** Options of a {@link RunState}: its limits, its streams' heartbeat, and who hears of its end. */
 export interface RunStateOptions extends RunLimits {

@@ -66,3 +66,15 @@ export interface CancelInfo {
   callId: string;
   cancelled: true;
 }
+
+/**
+ * How a call's answer is sent: `'sse'`, its events then an `event: result` message; `'json'`, its
+ * `ToolResult` as JSON after whitespace heartbeats (which find a client that hung up).
+ *
+ * @example
+ * ```ts
+ * import type { CallFormat } from '@toolctx/edge';
+ * const format: CallFormat = request.headers.get('accept')?.includes('text/event-stream') ? 'sse' : 'json';
+ * ```
+ */
+export type CallFormat = 'sse' | 'json';
