@@ -311,6 +311,10 @@ const hostileEventNames = [
   'a\r\nid: 999999',
   'custom.\n\n',
   'a'.repeat(10_000),
+  `x${'y'.repeat(64)}`,
+  'with space',
+  'ümlaut',
+  '\u2028',
 ];
 
 describe('HTTP door: hostile custom event names', () => {
