@@ -78,8 +78,8 @@ it(`${dropped} readers that connect and drop are released within seconds: a late
       `("Network connection lost" logged ${lostAtOnce} times); a call 2.5 s after the drops: ${later.toFixed(1)} ms, ` +
       `median of 7 more ${after.toFixed(1)} ms (logged ${lost() - lostBefore} times, ${lostDuringCall} during the call)`,
   );
-  expect(later).toBeLessThan(Math.max(5 * baseline, baseline + 50));
-  expect(after).toBeLessThan(Math.max(3 * baseline, baseline + 25));
+  expect(later).toBeLessThan(Math.max(5 * baseline, baseline + 100));
+  expect(after).toBeLessThan(Math.max(3 * baseline, baseline + 50));
 
   // Every slot came back: the limit's worth of readers opens again, and one more is refused.
   const reopened = await Promise.all(Array.from({ length: dropped }, () => openEvents(runId)));

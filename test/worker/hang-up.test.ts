@@ -79,13 +79,13 @@ it('a client that half-closes but keeps reading gets the result; the call is not
 it('a JSON client reads the streamed answer with response.json(); a refusal before the call is still its own status', async () => {
   const runId = await worker.startRun();
   const started = performance.now();
-  const response = await worker.post(`/runs/${runId}/calls`, { tool: 'slow_wait', args: { ms: 1200 } });
+  const response = await worker.post(`/runs/${runId}/calls`, { tool: 'slow_wait', args: { ms: 4000 } });
   const headersAfter = performance.now() - started;
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('application/json');
   expect(await response.json()).toMatchObject({ ok: true, value: { waitedMs: expect.any(Number) } });
-  // The 200 came before the call's 1.2 s were up.
-  expect(headersAfter).toBeLessThan(1000);
+  // The 200 came well before the call's 4 s were up (room for a loaded machine).
+  expect(headersAfter).toBeLessThan(2500);
   const unknown = await worker.post('/runs/run_nope/calls', { tool: 'slow_wait', args: { ms: 1 } });
   expect(unknown.status).toBe(404);
   expect(await unknown.json()).toMatchObject({ kind: 'not-found' });

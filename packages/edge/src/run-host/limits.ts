@@ -32,7 +32,7 @@ export interface RunLimits {
  *
  * @example
  * ```ts
- * import { defaultLimits } from '@toolctx/edge';
+ * import { defaultLimits, durableObjectRuns } from '@toolctx/edge';
  * const runs = durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS, maxRunsPerIdentity: defaultLimits.maxRunsPerIdentity * 2 });
  * ```
  */
