@@ -158,14 +158,24 @@ describe('pending approvals: one store, the run’s', () => {
     expect(await running).toMatchObject({ ok: false, error: { kind: 'aborted', message: /run ended/ } });
   });
 
-  it('the run’s end drops its pending approvals from the store', async () => {
+  it('the run’s end drops its pending approvals from the store and settles each waiting call as aborted', async () => {
     const { runtime } = setup();
     const store = createMemoryPendingApprovals();
     const run = runtime().startRun({ runId: 'run_1', identity, pendingApprovals: store });
-    pendingId(await run.call({ tool: 'pay', args: { amount: 1 } }));
+    const events: ToolEvent[] = [];
+    run.events.subscribe((event) => events.push(event));
+    pendingId(await run.call({ tool: 'pay', args: { amount: 1 }, toolCallId: 'waits' }));
     expect([...store.list()]).toHaveLength(1);
     await run.end();
     expect([...store.list()]).toEqual([]);
+    const ofCall = events.filter((event) => event.callId === 'waits').map((event) => event.type);
+    expect(ofCall.at(-1)).toBe('tool.failed');
+    expect(
+      events.find((event) => event.type === 'tool.failed' && event.callId === 'waits')?.data,
+    ).toMatchObject({
+      error: { kind: 'aborted', message: /run ended/ },
+    });
+    expect(events.at(-1)?.type).toBe('run.finished');
   });
 
   it('keeps a wanted artifact as its ref, not its data, and resolves it again when the call resumes', async () => {

@@ -64,12 +64,12 @@ export class PendingCalls {
     return undefined;
   }
 
-  /** Drops every approval of the run, which has ended: they lapse with it. */
-  clear(): void {
-    for (const pending of [...this.store.list()]) {
-      if (pending.runId === this.runId) this.store.delete(pending.approvalId);
-    }
+  /** Drops every approval of the run, which has ended: they lapse with it. Answers the lapsed. */
+  clear(): PendingApproval[] {
+    const lapsed = [...this.store.list()].filter((pending) => pending.runId === this.runId);
+    for (const pending of lapsed) this.store.delete(pending.approvalId);
     this.settled.clear();
+    return lapsed;
   }
 }
 

@@ -1,6 +1,10 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { type ApprovalDecision, approvalDenial } from '../approval/approval-decision.js';
-import { createMemoryPendingApprovals, type PendingApprovalStore } from '../approval/pending-approvals.js';
+import {
+  createMemoryPendingApprovals,
+  type PendingApproval,
+  type PendingApprovalStore,
+} from '../approval/pending-approvals.js';
 import { scopeKey } from '../artifacts/scope-key.js';
 import type { ArtifactScope } from '../artifacts/types.js';
 import type { CallFacts, RunFacts, RunStats } from '../context/create-context.js';
@@ -193,10 +197,15 @@ export class RunImpl implements RunFacts {
   cancelPending(toolCallId: string): boolean {
     const pending = this.pending.cancel(toolCallId);
     if (!pending) return false;
+    this.failPending(pending, cancelledByCaller);
+    return true;
+  }
+
+  /** Files a call that was waiting for approval as failed: cancelled, or lapsed with its run. */
+  private failPending(pending: PendingApproval, error: ErrorInfo): void {
     const { callId, toolName, parentId, iteration } = pending;
     const effect = this.services.tools.get(toolName)?.effect ?? 'read';
-    this.fail({ toolCallId: callId, toolName, parentId, iteration, effect }, cancelledByCaller);
-    return true;
+    this.fail({ toolCallId: callId, toolName, parentId, iteration, effect }, error);
   }
 
   abort(reason = 'the run was aborted'): Promise<void> {
@@ -229,8 +238,11 @@ export class RunImpl implements RunFacts {
           );
         }
         this.services.approvals?.forgetRun(this.runId);
-        // Approvals lapse with their run; a durable store must not keep them.
-        if (this.madePending || this.pendingStore) this.pending.clear();
+        // Approvals lapse with their run (a durable store must not keep them), and each waiting
+        // call is settled, so its log does not end at approval.requested.
+        if (this.madePending || this.pendingStore) {
+          for (const lapsed of this.pending.clear()) this.failPending(lapsed, error);
+        }
         this.log.emit('run.finished', { status, calls: this.calls });
       }
       this.log.close();

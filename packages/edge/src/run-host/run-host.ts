@@ -34,6 +34,12 @@ export interface RunHostOptions extends RunLimits {
    * the run answers 404 like one that never existed. Default a day.
    */
   retentionMs?: number;
+  /**
+   * How long a call waiting for a person's approval keeps its run from idling out, in ms from when
+   * it asked. After that the idle alarm may end the run, and the waiting calls lapse with it
+   * (`tool.failed`, `aborted`). Default a day.
+   */
+  approvalWindowMs?: number;
   /** Where this run's identity holds its slot (the namespace given to `durableObjectRuns`): freed when the run finishes. */
   identityRuns?: DurableObjectNamespace<IdentityRunsObject>;
 }
@@ -59,6 +65,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
   private readonly runtime: Runtime;
   private readonly idleMs: number;
   private readonly retentionMs: number;
+  private readonly approvalWindowMs: number;
   /** When the idle alarm is set for, as far as this object knows: unknown after a restart. */
   private alarmAt: number | undefined;
 
@@ -66,6 +73,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     super(ctx, env);
     this.idleMs = positiveMs('idleMs', options.idleMs ?? 15 * 60_000);
     this.retentionMs = positiveMs('retentionMs', options.retentionMs ?? day);
+    this.approvalWindowMs = positiveMs('approvalWindowMs', options.approvalWindowMs ?? day);
     const log = new RunLog(ctx.storage.kv, options.maxEvents ?? 1000);
     this.runtime = runtime.withDoor(durableObjectDoor);
     const onFinished = options.identityRuns && releaseOnFinish(options.identityRuns);
@@ -134,7 +142,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
 
   /**
    * The object's one alarm. On a live run it is the idle alarm: it ends the run, unless a call is
-   * still running (then it waits again). On an ended run it deletes the run's storage once the
+   * still running or one waits for approval within `approvalWindowMs` (then it waits again). On an ended run it deletes the run's storage once the
    * retention window has passed (and waits again if it fired early).
    */
   override async alarm(): Promise<void> {
@@ -149,7 +157,10 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
       this.run.forget();
       return;
     }
-    if (this.run.busy) return this.touch();
+    // A call that runs, or one that waits for a person within the window, is not idleness: wait
+    // another idle time (one alarm per idle time while a person takes theirs).
+    const waiting = this.run.approvalsWaitUntil(this.approvalWindowMs);
+    if (this.run.busy || (waiting !== undefined && Date.now() < waiting)) return this.touch();
     await this.run.finish();
     await this.afterEnd();
   }

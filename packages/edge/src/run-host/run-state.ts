@@ -55,6 +55,17 @@ export class RunState {
     return this.inflight.size > 0;
   }
 
+  /**
+   * Until when the calls that wait for approval hold off the idle alarm: `windowMs` after the
+   * latest of them asked; `undefined` when none waits.
+   */
+  approvalsWaitUntil(windowMs: number): number | undefined {
+    let latest: number | undefined;
+    for (const pending of this.log.pendingApprovals.list())
+      latest = Math.max(latest ?? 0, pending.requestedAt);
+    return latest === undefined ? undefined : latest + windowMs;
+  }
+
   get record(): RunRecord | undefined {
     return this.log.record;
   }
