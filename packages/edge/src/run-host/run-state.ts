@@ -34,6 +34,7 @@ export class RunState {
   private readonly heartbeatMs: number;
   private readonly maxCalls: number;
   private readonly maxStreams: number;
+  private readonly maxPendingApprovals: number;
 
   constructor(
     private readonly runtime: Runtime,
@@ -43,6 +44,7 @@ export class RunState {
     this.heartbeatMs = options.heartbeatMs ?? defaultHeartbeatMs;
     this.maxCalls = options.maxCallsPerRun ?? defaultLimits.maxCallsPerRun;
     this.maxStreams = options.maxStreamsPerRun ?? defaultLimits.maxStreamsPerRun;
+    this.maxPendingApprovals = options.maxPendingApprovalsPerRun ?? defaultLimits.maxPendingApprovalsPerRun;
   }
 
   /** How many streams are reading the run's events right now (event streams and SSE calls). */
@@ -277,6 +279,14 @@ export class RunState {
         'maxCallsPerRun',
         'Wait for a call to finish or cancel one',
       );
+    if (mayAskApproval(this.runtime.tools.get(call.tool)) && this.pendingCount() >= this.maxPendingApprovals)
+      return limitExceeded(
+        'calls waiting for approval in this run',
+        this.maxPendingApprovals,
+        'maxPendingApprovalsPerRun',
+        'Decide or cancel a pending approval (POST /approvals/:id, or cancel its call)',
+        5,
+      );
     return owned;
   }
 
@@ -325,6 +335,16 @@ export class RunState {
       channel.close();
     };
     return { readable: channel.readable, discard };
+  }
+
+  /**
+   * The run's pending approvals, counted in the one store core decides them from (the `a:` keys):
+   * a listing, read only when a tool that may ask is called, of at most about the limit's entries.
+   */
+  private pendingCount(): number {
+    let count = 0;
+    for (const _ of this.log.pendingApprovals.list()) count++;
+    return count;
   }
 
   private tooManyStreams(): Reply<never> {
@@ -386,6 +406,11 @@ export class RunState {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);
   }
+}
+
+/** Whether a call of `tool` may leave an approval pending: it asks (always, or by a predicate), or sends. */
+function mayAskApproval(tool: { needsApproval?: unknown; effect?: string } | undefined): boolean {
+  return Boolean(tool?.needsApproval) || tool?.effect === 'send';
 }
 
 function sameIdentity(a: Identity, b: Identity): boolean {
