@@ -1,6 +1,10 @@
 import { env, exports } from 'cloudflare:workers';
+import { createRuntime, defineTool } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
-import { memoryServer } from '../test-utils/server.js';
+import { z } from 'zod';
+import { exampleTools } from '../example/index.js';
+import { createMemoryRunDirectory, createToolServer } from '../index.js';
+import { authenticate, memoryServer } from '../test-utils/server.js';
 import { messagesUntil } from '../test-utils/sse.js';
 import { defaultLimits } from './limits.js';
 
@@ -131,6 +135,41 @@ describe('limits, with runs in memory', () => {
     // Cancelling a call that waits takes its approval out of the store: a slot again.
     expect(await cancel(send, runId, 'a2')).toMatchObject({ cancelled: true });
     await approvalIdOf(await askApproval(send, runId, 'a6'));
+  });
+
+  it('pending approvals per run: a tool whose needsApproval is a predicate counts as one that may ask', async () => {
+    const maybe = defineTool({
+      name: 'maybe_ask',
+      description: 'Asks for approval only for big amounts.',
+      input: z.object({ amount: z.number() }),
+      needsApproval: ({ amount }) => amount > 100,
+      execute: async ({ amount }) => ({ amount }),
+    });
+    const runtime = createRuntime({
+      tools: [...exampleTools, maybe],
+      approval: { request: async () => 'pending' },
+    });
+    const runs = createMemoryRunDirectory({ runtime, maxPendingApprovalsPerRun: 1 });
+    const app = createToolServer({ runtime, runs, authenticate });
+    const send: Send = (path, init = {}) =>
+      app.request(path, { ...init, headers: { ...init.headers, authorization: 'Bearer ana' } });
+    const started = await send('/runs', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    const { runId } = (await started.json()) as { runId: string };
+    const small = (amount: number) =>
+      send(`/runs/${runId}/calls`, {
+        method: 'POST',
+        body: JSON.stringify({ tool: 'maybe_ask', args: { amount } }),
+        headers: { 'content-type': 'application/json' },
+      });
+    expect(await (await small(5)).json()).toMatchObject({ ok: true });
+    await approvalIdOf(await askApproval(send, runId, 'a1'));
+    // The predicate would say no for 5, but admission cannot know before it runs: refused.
+    await expectLimit(await small(5), 1, 'maxPendingApprovalsPerRun');
+    expect((await quickCall(send, runId)).ok).toBe(true);
   });
 
   it('runs per identity: one past the limit is a 429; another identity is not affected; ending a run frees its slot', async () => {
