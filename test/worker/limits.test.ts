@@ -9,6 +9,7 @@ beforeAll(async () => {
     TOOLCTX_MAX_RUNS_PER_IDENTITY: '2',
     TOOLCTX_MAX_CALLS_PER_RUN: '2',
     TOOLCTX_MAX_STREAMS_PER_RUN: '2',
+    TOOLCTX_MAX_PENDING_APPROVALS_PER_RUN: '2',
   });
 });
 afterAll(() => worker?.dev.stop());
@@ -31,6 +32,19 @@ const quick = async (runId: string, as = 'ana') => {
   );
   expect(response.status).toBe(200);
   return ((await response.json()) as { ok: boolean }).ok;
+};
+
+/** Calls `publish_note`, which waits for approval; answers the approval id it waits for. */
+const askApproval = async (runId: string, toolCallId: string, as: string) => {
+  const response = await worker.post(
+    `/runs/${runId}/calls`,
+    { tool: 'publish_note', args: { title: toolCallId }, toolCallId },
+    { as },
+  );
+  expect(response.status).toBe(200);
+  const result = (await response.json()) as { error?: { kind: string; details?: { approvalId?: string } } };
+  expect(result.error?.kind).toBe('approval-pending');
+  return String(result.error?.details?.approvalId);
 };
 
 describe('limits under wrangler dev', () => {
@@ -86,5 +100,23 @@ describe('limits under wrangler dev', () => {
     expect(freedMs).toBeLessThan(4000);
     await again.body?.cancel();
     clients[1]!.abort();
+  });
+
+  it('pending approvals per run: a third call that may ask is a 429; other tools and runs carry on; a decision frees a slot', async () => {
+    const runId = await worker.startRun('paula');
+    const first = await askApproval(runId, 'a1', 'paula');
+    await askApproval(runId, 'a2', 'paula');
+    const refused = await worker.post(
+      `/runs/${runId}/calls`,
+      { tool: 'publish_note', args: { title: 'a3' }, toolCallId: 'a3' },
+      { as: 'paula' },
+    );
+    await expectLimit(refused, 2, 'maxPendingApprovalsPerRun');
+    expect(await quick(runId, 'paula')).toBe(true);
+    await askApproval(await worker.startRun('paula'), 'elsewhere', 'paula');
+    const decided = await worker.post(`/approvals/${first}`, { runId, approved: true }, { as: 'paula' });
+    expect(decided.status).toBe(200);
+    expect(await decided.json()).toMatchObject({ ok: true });
+    await askApproval(runId, 'a4', 'paula');
   });
 });

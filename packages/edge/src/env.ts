@@ -27,8 +27,9 @@ export interface Env {
   TOOLCTX_RUN_IDLE_MS?: string;
   /** How long the example Worker keeps an ended run, in ms (`RunHostOptions.retentionMs`); unset, a day. */
   TOOLCTX_RUN_RETENTION_MS?: string;
-  /** The example Worker's limits, as whole numbers; unset, the defaults (100, 16, 8). */
+  /** The example Worker's limits, as whole numbers; unset, the defaults (100, 16, 8, 16). */
   TOOLCTX_MAX_RUNS_PER_IDENTITY?: string;
   TOOLCTX_MAX_CALLS_PER_RUN?: string;
   TOOLCTX_MAX_STREAMS_PER_RUN?: string;
+  TOOLCTX_MAX_PENDING_APPROVALS_PER_RUN?: string;
 }

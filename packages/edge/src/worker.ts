@@ -47,7 +47,7 @@ function runtimeFor(env: Env): Runtime {
 /**
  * The example Worker's optional vars (`"vars"` in wrangler.jsonc, or `wrangler dev --var
  * TOOLCTX_RUN_IDLE_MS:60000`), as whole numbers; unset, the defaults: idle 15 minutes, retention a
- * day, 100 runs per identity, 16 calls and 8 streams per run.
+ * day, 100 runs per identity, 16 calls, 8 streams and 16 pending approvals per run.
  */
 function varsOf(env: Env) {
   const names = {
@@ -56,6 +56,7 @@ function varsOf(env: Env) {
     maxRunsPerIdentity: 'TOOLCTX_MAX_RUNS_PER_IDENTITY',
     maxCallsPerRun: 'TOOLCTX_MAX_CALLS_PER_RUN',
     maxStreamsPerRun: 'TOOLCTX_MAX_STREAMS_PER_RUN',
+    maxPendingApprovalsPerRun: 'TOOLCTX_MAX_PENDING_APPROVALS_PER_RUN',
   } as const;
   const vars: { -readonly [option in keyof typeof names]?: number } = {};
   for (const option of Object.keys(names) as (keyof typeof names)[]) {

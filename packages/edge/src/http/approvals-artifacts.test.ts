@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { exampleTools } from '../example/index.js';
 import { createMemoryRunDirectory, createToolServer } from '../index.js';
 import { authenticate, memoryServer } from '../test-utils/server.js';
+import { allMessages } from '../test-utils/sse.js';
 
 async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
@@ -42,6 +43,24 @@ describe('HTTP door: approvals', () => {
       ok: false,
       error: { kind: 'approval-denied', message: /not now/ },
     });
+  });
+
+  it('streams the resumed call as SSE with Accept: text/event-stream: its events, then event: result', async () => {
+    const { post, startRun } = memoryServer();
+    const runId = await startRun();
+    const approvalId = approvalIdOf(
+      await json(await post(`/runs/${runId}/calls`, { tool: 'publish_note', args: { title: 'sse' } })),
+    );
+    const decided = await post(
+      `/approvals/${approvalId}`,
+      { runId, approved: true },
+      { headers: { accept: 'text/event-stream' } },
+    );
+    expect(decided.status).toBe(200);
+    expect(decided.headers.get('content-type')).toContain('text/event-stream');
+    const messages = await allMessages(decided);
+    expect(messages.map((m) => m.event)).toEqual(['approval.decided', 'tool.finished', 'result']);
+    expect(JSON.parse(messages.at(-1)!.data)).toMatchObject({ ok: true, value: { published: 'sse' } });
   });
 
   it('validates the body: approved must be a boolean, runId an id', async () => {

@@ -193,16 +193,16 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     const decision = reason === undefined ? { approved } : { approved, reason };
     const runs = runsOf(c.env);
     const identity = c.get('identity');
-    // An approved call runs within this request: a decider that goes away cancels it, as a call's
-    // caller does. The run knows the call by the approval that resumed it.
-    const signal = c.req.raw.signal;
-    const onAbort = () => keepAlive(c, runs.cancel(runId, identity, approvalId));
-    signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      return c.json(unwrap(await runs.resume(runId, identity, approvalId, decision)));
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
+    // Answered as a call is (a stream once the decision is taken): a decider that hangs up is
+    // found by a failed heartbeat write and cancels the resumed call, as a call's caller does.
+    const format = wantsSse(c.req.header('accept')) ? 'sse' : 'json';
+    const stream = unwrap(await runs.streamResume(runId, identity, approvalId, decision, format));
+    // Where the platform fires the request's signal, it cancels too; the run knows the call by
+    // the approval that resumed it.
+    c.req.raw.signal.addEventListener('abort', () => keepAlive(c, runs.cancel(runId, identity, approvalId)), {
+      once: true,
+    });
+    return new Response(stream, { headers: format === 'sse' ? sseHeaders : jsonStreamHeaders });
   });
 
   app.get('/artifacts', async (c) => {

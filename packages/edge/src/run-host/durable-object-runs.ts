@@ -60,7 +60,8 @@ export function durableObjectRuns<E>(
     call: (runId, caller, call) => host(runId).call(caller, call),
     streamCall: (runId, caller, call, format) => host(runId).streamCall(caller, call, format),
     events: (runId, caller, after) => host(runId).events(caller, after),
-    resume: (runId, caller, approvalId, decision) => host(runId).resume(caller, approvalId, decision),
+    streamResume: (runId, caller, approvalId, decision, format) =>
+      host(runId).streamResume(caller, approvalId, decision, format),
     cancel: (runId, caller, callId) => host(runId).cancel(caller, callId),
     async end(runId, caller) {
       const reply = await host(runId).end(caller);

@@ -1,6 +1,10 @@
 import { env, exports } from 'cloudflare:workers';
+import { createRuntime, defineTool } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
-import { memoryServer } from '../test-utils/server.js';
+import { z } from 'zod';
+import { exampleTools } from '../example/index.js';
+import { createMemoryRunDirectory, createToolServer } from '../index.js';
+import { authenticate, memoryServer } from '../test-utils/server.js';
 import { messagesUntil } from '../test-utils/sse.js';
 import { defaultLimits } from './limits.js';
 
@@ -39,6 +43,30 @@ const quickCall = async (send: Send, runId: string, as?: string) => {
 };
 const cancel = async (send: Send, runId: string, callId: string) =>
   (await send(`/runs/${runId}/calls/${callId}/cancel`, { method: 'POST' })).json();
+/** Calls `publish_note`, which asks for approval: the answer is the pending result (or the refusal). */
+const askApproval = async (send: Send, runId: string, toolCallId: string) =>
+  send(`/runs/${runId}/calls`, {
+    method: 'POST',
+    body: JSON.stringify({ tool: 'publish_note', args: { title: toolCallId }, toolCallId }),
+    headers: { 'content-type': 'application/json' },
+  });
+const approvalIdOf = async (response: Response) => {
+  expect(response.status).toBe(200);
+  const result = (await response.json()) as {
+    ok: boolean;
+    error?: { kind: string; details?: { approvalId?: string } };
+  };
+  expect(result).toMatchObject({ ok: false, error: { kind: 'approval-pending' } });
+  return String(result.error?.details?.approvalId);
+};
+const decide = async (send: Send, runId: string, approvalId: string) =>
+  (
+    await send(`/approvals/${approvalId}`, {
+      method: 'POST',
+      body: JSON.stringify({ runId, approved: true }),
+      headers: { 'content-type': 'application/json' },
+    })
+  ).json();
 
 /** Polls `open` until it answers `status` (a slot came back), for at most `ms`. */
 async function eventually(
@@ -90,6 +118,58 @@ describe('limits, with runs in memory', () => {
     await again.body?.cancel();
     await cancel(send, runId, 'sse');
     await sse.text();
+  });
+
+  it('pending approvals per run: one more call that may ask is a 429; other tools, runs and decisions carry on; deciding or cancelling frees a slot', async () => {
+    const { send, startRun } = memoryServer({ maxPendingApprovalsPerRun: 2 });
+    const runId = await startRun();
+    const first = await approvalIdOf(await askApproval(send, runId, 'a1'));
+    await approvalIdOf(await askApproval(send, runId, 'a2'));
+    await expectLimit(await askApproval(send, runId, 'a3'), 2, 'maxPendingApprovalsPerRun');
+    expect((await quickCall(send, runId)).ok).toBe(true);
+    await approvalIdOf(await askApproval(send, await startRun(), 'elsewhere'));
+    // A decision is not a new approval: it is admitted, and frees its slot.
+    expect(await decide(send, runId, first)).toMatchObject({ ok: true });
+    await approvalIdOf(await askApproval(send, runId, 'a4'));
+    await expectLimit(await askApproval(send, runId, 'a5'), 2, 'maxPendingApprovalsPerRun');
+    // Cancelling a call that waits takes its approval out of the store: a slot again.
+    expect(await cancel(send, runId, 'a2')).toMatchObject({ cancelled: true });
+    await approvalIdOf(await askApproval(send, runId, 'a6'));
+  });
+
+  it('pending approvals per run: a tool whose needsApproval is a predicate counts as one that may ask', async () => {
+    const maybe = defineTool({
+      name: 'maybe_ask',
+      description: 'Asks for approval only for big amounts.',
+      input: z.object({ amount: z.number() }),
+      needsApproval: ({ amount }) => amount > 100,
+      execute: async ({ amount }) => ({ amount }),
+    });
+    const runtime = createRuntime({
+      tools: [...exampleTools, maybe],
+      approval: { request: async () => 'pending' },
+    });
+    const runs = createMemoryRunDirectory({ runtime, maxPendingApprovalsPerRun: 1 });
+    const app = createToolServer({ runtime, runs, authenticate });
+    const send: Send = (path, init = {}) =>
+      app.request(path, { ...init, headers: { ...init.headers, authorization: 'Bearer ana' } });
+    const started = await send('/runs', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    const { runId } = (await started.json()) as { runId: string };
+    const small = (amount: number) =>
+      send(`/runs/${runId}/calls`, {
+        method: 'POST',
+        body: JSON.stringify({ tool: 'maybe_ask', args: { amount } }),
+        headers: { 'content-type': 'application/json' },
+      });
+    expect(await (await small(5)).json()).toMatchObject({ ok: true });
+    await approvalIdOf(await askApproval(send, runId, 'a1'));
+    // The predicate would say no for 5, but admission cannot know before it runs: refused.
+    await expectLimit(await small(5), 1, 'maxPendingApprovalsPerRun');
+    expect((await quickCall(send, runId)).ok).toBe(true);
   });
 
   it('runs per identity: one past the limit is a 429; another identity is not affected; ending a run frees its slot', async () => {
@@ -152,6 +232,18 @@ describe('limits, through the Worker and its Durable Objects (defaults)', () => 
         'tool.finished',
       ]);
     }
+  });
+
+  it(`pending approvals per run: ${defaultLimits.maxPendingApprovalsPerRun} wait at once, one more is a 429; deciding one frees its slot`, async () => {
+    const runId = await runIdOf(await startRun());
+    const max = defaultLimits.maxPendingApprovalsPerRun;
+    const approvals: string[] = [];
+    for (let i = 0; i < max; i++) approvals.push(await approvalIdOf(await askApproval(send, runId, `a${i}`)));
+    await expectLimit(await askApproval(send, runId, 'one-more'), max, 'maxPendingApprovalsPerRun');
+    expect((await quickCall(send, runId)).ok).toBe(true);
+    expect(await decide(send, runId, approvals[0]!)).toMatchObject({ ok: true });
+    await approvalIdOf(await askApproval(send, runId, 'after-decision'));
+    await send(`/runs/${runId}`, { method: 'DELETE' });
   });
 
   it(`runs per identity: ${defaultLimits.maxRunsPerIdentity} live runs, one more is a 429; others unaffected; DELETE and the idle alarm free a slot`, async () => {

@@ -9,7 +9,7 @@ import { type Reply, retryLater } from '../door-error.js';
  * @example
  * ```ts
  * import { createRunHost, type RunLimits } from '@toolctx/edge';
- * const limits: RunLimits = { maxCallsPerRun: 32, maxStreamsPerRun: 4 };
+ * const limits: RunLimits = { maxCallsPerRun: 32, maxStreamsPerRun: 4, maxPendingApprovalsPerRun: 8 };
  * export class RunHost extends createRunHost<Env>(runtimeFor, limits) {}
  * ```
  */
@@ -22,8 +22,17 @@ export interface RunLimits {
    * under `wrangler dev` about 2 s after the hang-up). Default 8.
    */
   maxStreamsPerRun?: number;
-  // Pending approvals per run are limited where they are kept: answer that limit with
-  // `limitExceeded(...)` below, so every limit reads the same to a client.
+  /**
+   * Calls waiting for a person's decision in one run. With this many pending, a call to a tool that
+   * may ask for approval is refused at admission: one whose `needsApproval` is `true` or a
+   * predicate (a predicate counts as may-ask, since its answer depends on the arguments and comes
+   * after admission), or a `send` tool, which the lethal-trifecta rule may make ask. Other tools,
+   * deciding or cancelling an approval, and other runs are not affected; a decision or a cancel
+   * frees a slot. Counted from the run's one store of pending approvals, so the count cannot drift
+   * from what can be decided; calls admitted but not yet pending are not counted, so a run can
+   * overshoot by at most the calls that were in flight at once (`maxCallsPerRun`). Default 16.
+   */
+  maxPendingApprovalsPerRun?: number;
 }
 
 /**
@@ -40,11 +49,12 @@ export const defaultLimits = Object.freeze({
   maxRunsPerIdentity: 100,
   maxCallsPerRun: 16,
   maxStreamsPerRun: 8,
+  maxPendingApprovalsPerRun: 16,
 });
 
 /**
  * The 429 answer for a limit that is reached, naming the limit, its value and the option that
- * changes it. Exported so every limit (pending approvals too) answers the same way.
+ * changes it. Exported so every limit, a host's own too, answers the same way.
  *
  * @example
  * ```ts

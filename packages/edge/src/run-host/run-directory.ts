@@ -37,13 +37,20 @@ export interface RunDirectory {
   ): Promise<Reply<ReadableStream<Uint8Array>>>;
   /** The run's events after `after` as SSE bytes, then live ones until the run finishes. */
   events(runId: string, caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>>;
-  /** Decides an approval a call of the run left pending. */
-  resume(
+  /**
+   * Decides an approval a call of the run left pending and answers as {@link RunDirectory.streamCall}
+   * does, once the decision is taken: as `json` (the default) whitespace heartbeats, then the
+   * resumed call's `ToolResult`; as `sse` its events, then an `event: result` message. A decision
+   * with nothing to decide is a 404 (a malformed one a 400) before any stream exists; a reader
+   * that hangs up cancels the resumed call.
+   */
+  streamResume(
     runId: string,
     caller: Identity,
     approvalId: string,
     decision: ApprovalDecision,
-  ): Promise<Reply<ToolResult>>;
+    format?: CallFormat,
+  ): Promise<Reply<ReadableStream<Uint8Array>>>;
   /**
    * Cancels one call of the caller's run: a running one is aborted, one that waits for approval is
    * settled as aborted and can no longer be approved. `callId` may also be the id of the approval
@@ -132,8 +139,8 @@ export function createMemoryRunDirectory(options: MemoryRunDirectoryOptions): Ru
     streamCall: async (runId, caller, call, format) =>
       find(runId)?.streamCall(caller, call, format) ?? missing,
     events: async (runId, caller, after) => find(runId)?.events(caller, after) ?? missing,
-    resume: async (runId, caller, approvalId, decision) =>
-      find(runId)?.resume(caller, approvalId, decision) ?? missing,
+    streamResume: async (runId, caller, approvalId, decision, format) =>
+      (await find(runId)?.streamResume(caller, approvalId, decision, format)) ?? missing,
     cancel: async (runId, caller, callId) => find(runId)?.cancel(caller, callId) ?? missing,
     end: async (runId, caller) => find(runId)?.end(caller) ?? missing,
   };

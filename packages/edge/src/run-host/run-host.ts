@@ -77,7 +77,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     const log = new RunLog(ctx.storage.kv, options.maxEvents ?? 1000);
     this.runtime = runtime.withDoor(durableObjectDoor);
     const onFinished = options.identityRuns && releaseOnFinish(options.identityRuns);
-    // A streamed call (JSON or SSE) settles after its reply was sent: re-arm the alarm from there.
+    // A streamed call or resumed approval (JSON or SSE) settles after its reply was sent: re-arm the alarm from there.
     const onCallSettled = () => void this.touch().catch(() => {});
     this.run = new RunState(this.runtime, log, {
       ...options,
@@ -116,12 +116,18 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return this.run.events(caller, after);
   }
 
-  /** Decides an approval a call of this run left pending (RPC from {@link RunDirectory.resume}). */
-  async resume(caller: Identity, approvalId: string, decision: ApprovalDecision): Promise<Reply<ToolResult>> {
+  /**
+   * Decides an approval a call of this run left pending and streams the resumed call's answer, as
+   * {@link RunHostObject.streamCall} does (RPC from {@link RunDirectory.streamResume}).
+   */
+  async streamResume(
+    caller: Identity,
+    approvalId: string,
+    decision: ApprovalDecision,
+    format?: CallFormat,
+  ): Promise<Reply<ReadableStream<Uint8Array>>> {
     await this.touchFor(caller);
-    const reply = await this.run.resume(caller, approvalId, decision);
-    await this.touchFor(caller);
-    return reply;
+    return this.run.streamResume(caller, approvalId, decision, format);
   }
 
   /** Aborts one running call of this run, or one that waits for approval (RPC from {@link RunDirectory.cancel}). */

@@ -34,6 +34,7 @@ export class RunState {
   private readonly heartbeatMs: number;
   private readonly maxCalls: number;
   private readonly maxStreams: number;
+  private readonly maxPendingApprovals: number;
 
   constructor(
     private readonly runtime: Runtime,
@@ -43,6 +44,7 @@ export class RunState {
     this.heartbeatMs = options.heartbeatMs ?? defaultHeartbeatMs;
     this.maxCalls = options.maxCallsPerRun ?? defaultLimits.maxCallsPerRun;
     this.maxStreams = options.maxStreamsPerRun ?? defaultLimits.maxStreamsPerRun;
+    this.maxPendingApprovals = options.maxPendingApprovalsPerRun ?? defaultLimits.maxPendingApprovalsPerRun;
   }
 
   /** How many streams are reading the run's events right now (event streams and SSE calls). */
@@ -131,34 +133,7 @@ export class RunState {
     const checked = this.admit(caller, call);
     if (!checked.ok) return checked;
     if (format === 'sse' && this.listeners.size >= this.maxStreams) return this.tooManyStreams();
-    const channel = createChannel(this.heartbeatMs, format === 'sse' ? sseHeartbeat : jsonHeartbeat);
-    let unsubscribe = () => {};
-    if (format === 'sse') {
-      const ids = new Set([call.toolCallId]);
-      unsubscribe = this.subscribe((event, message) => {
-        if (!event.callId) return;
-        if (!ids.has(event.callId) && !(event.parentId && ids.has(event.parentId))) return;
-        ids.add(event.callId);
-        channel.write(message);
-      });
-    }
-    // A reader that goes away cancels the call it was watching.
-    channel.onGone(() => {
-      unsubscribe();
-      this.inflight.get(call.toolCallId)?.abort();
-    });
-    const finished = this.execute(checked.value, call);
-    void finished
-      .then((result) => {
-        unsubscribe();
-        const data = JSON.stringify(result);
-        channel.write(format === 'sse' ? encodeSseBytes({ event: 'result', data }) : encoder.encode(data));
-      })
-      .finally(() => {
-        unsubscribe();
-        channel.close();
-      });
-    return ok(channel.readable);
+    return ok(this.answer(call.toolCallId, format, () => this.execute(checked.value, call)).readable);
   }
 
   /**
@@ -210,29 +185,47 @@ export class RunState {
   }
 
   /**
-   * Decides an approval a call of this run left pending (kept in storage, so after a restart too);
-   * approved, the call runs now, in flight like any other: cancellable by its call id (or by the
-   * approval id, which is how the door cancels it when the decider hangs up) and holding off the
-   * idle alarm.
+   * Decides an approval a call of this run left pending (kept in storage, so after a restart too)
+   * and answers like {@link RunState.streamCall}: once core has taken the decision, a stream of the
+   * resumed call (its events then its result as `sse`, heartbeats then its `ToolResult` as `json`);
+   * a decision core refuses (unknown, decided already, another run's, malformed) is a real 404 or
+   * 400 before any stream exists. Approved, the call runs now, in flight like any other:
+   * cancellable by its call id or by the approval id, holding off the idle alarm, and cancelled
+   * when the decider hangs up.
    */
-  async resume(caller: Identity, approvalId: string, decision: ApprovalDecision): Promise<Reply<ToolResult>> {
+  async streamResume(
+    caller: Identity,
+    approvalId: string,
+    decision: ApprovalDecision,
+    format: CallFormat = 'json',
+  ): Promise<Reply<ReadableStream<Uint8Array>>> {
     const owned = this.owned(caller);
     if (!owned.ok) return owned;
     if (owned.value.ended) return refuse(409, 'conflict', 'The run has ended; its approvals lapsed with it.');
-    const callId = this.log.pendingApprovals.get(approvalId)?.callId;
+    const { pendingApprovals } = this.log;
+    const callId = pendingApprovals.get(approvalId)?.callId;
     if (callId !== undefined && this.inflight.has(callId))
       return refuse(409, 'conflict', `A call with id ${JSON.stringify(callId)} is already running.`);
     const run = this.ensureLive(owned.value);
-    if (callId === undefined) return notPending(await run.resume(approvalId, decision));
-    const controller = new AbortController();
-    this.inflight.set(callId, controller);
-    this.resumedBy.set(approvalId, callId);
-    try {
-      return notPending(jsonSafe(await run.resume(approvalId, decision, { signal: controller.signal })));
-    } finally {
-      this.inflight.delete(callId);
-      this.resumedBy.delete(approvalId);
-    }
+    if (callId === undefined) return decisionRefused(await run.resume(approvalId, decision));
+    if (format === 'sse' && this.listeners.size >= this.maxStreams) return this.tooManyStreams();
+    let finished!: Promise<ToolResult>;
+    const answer = this.answer(callId, format, () => {
+      const controller = new AbortController();
+      this.inflight.set(callId, controller);
+      this.resumedBy.set(approvalId, callId);
+      finished = run.resume(approvalId, decision, { signal: controller.signal }).finally(() => {
+        this.inflight.delete(callId);
+        this.resumedBy.delete(approvalId);
+        this.options.onCallSettled?.();
+      });
+      return finished.then(jsonSafe);
+    });
+    // Core takes a decision it accepts out of the store before its first await: an approval still
+    // there was refused, nothing ran, and the answer is a real 4xx rather than a stream.
+    if (pendingApprovals.get(approvalId) === undefined) return ok(answer.readable);
+    answer.discard();
+    return decisionRefused(await finished);
   }
 
   /**
@@ -297,7 +290,72 @@ export class RunState {
         'maxCallsPerRun',
         'Wait for a call to finish or cancel one',
       );
+    if (mayAskApproval(this.runtime.tools.get(call.tool)) && this.pendingCount() >= this.maxPendingApprovals)
+      return limitExceeded(
+        'calls waiting for approval in this run',
+        this.maxPendingApprovals,
+        'maxPendingApprovalsPerRun',
+        'Decide or cancel a pending approval (POST /approvals/:id, or cancel its call)',
+        5,
+      );
     return owned;
+  }
+
+  /**
+   * The streamed answer of one call, the one implementation behind {@link RunState.streamCall} and
+   * {@link RunState.streamResume}: subscribes (for `sse`) before `start` runs the call, so none of
+   * its events is missed; a reader that hangs up cancels the call. `discard` drops an answer whose
+   * call turned out not to run.
+   */
+  private answer(
+    callId: string,
+    format: CallFormat,
+    start: () => Promise<ToolResult>,
+  ): { readable: ReadableStream<Uint8Array>; discard: () => void } {
+    const channel = createChannel(this.heartbeatMs, format === 'sse' ? sseHeartbeat : jsonHeartbeat);
+    let unsubscribe = () => {};
+    if (format === 'sse') {
+      const ids = new Set([callId]);
+      unsubscribe = this.subscribe((event, message) => {
+        if (!event.callId) return;
+        if (!ids.has(event.callId) && !(event.parentId && ids.has(event.parentId))) return;
+        ids.add(event.callId);
+        channel.write(message);
+      });
+    }
+    // A reader that goes away cancels the call it was watching.
+    channel.onGone(() => {
+      unsubscribe();
+      this.inflight.get(callId)?.abort();
+    });
+    let discarded = false;
+    void start()
+      .then((result) => {
+        unsubscribe();
+        if (discarded) return;
+        const data = JSON.stringify(result);
+        channel.write(format === 'sse' ? encodeSseBytes({ event: 'result', data }) : encoder.encode(data));
+      })
+      .finally(() => {
+        unsubscribe();
+        channel.close();
+      });
+    const discard = () => {
+      discarded = true;
+      unsubscribe();
+      channel.close();
+    };
+    return { readable: channel.readable, discard };
+  }
+
+  /**
+   * The run's pending approvals, counted in the one store core decides them from (the `a:` keys):
+   * a listing, read only when a tool that may ask is called, of at most about the limit's entries.
+   */
+  private pendingCount(): number {
+    let count = 0;
+    for (const _ of this.log.pendingApprovals.list()) count++;
+    return count;
   }
 
   private tooManyStreams(): Reply<never> {
@@ -361,20 +419,27 @@ export class RunState {
   }
 }
 
+/** Whether a call of `tool` may leave an approval pending: it asks (always, or by a predicate), or sends. */
+function mayAskApproval(tool: { needsApproval?: unknown; effect?: string } | undefined): boolean {
+  return Boolean(tool?.needsApproval) || tool?.effect === 'send';
+}
+
 function sameIdentity(a: Identity, b: Identity): boolean {
   return a.tenant === b.tenant && a.principal === b.principal && a.conversationId === b.conversationId;
 }
 
 /**
- * A decision that found nothing to decide (unknown, decided already, its call cancelled, another
- * run's) is the door's 404, with core's reason; any other result, a failure too, is the call's.
+ * The refusal of a decision core would not take, with core's reason: a 404 when there is nothing
+ * to decide (unknown, decided already, its call cancelled, another run's), a 400 for a malformed
+ * decision.
  */
-function notPending(result: ToolResult): Reply<ToolResult> {
-  if (!result.ok && result.error.kind === 'approval-invalid' && notPendingReasons.has(reasonOf(result.error)))
-    return refuse(404, 'not-found', result.error.message, { reason: reasonOf(result.error) });
-  return ok(result);
+function decisionRefused(result: ToolResult): Reply<never> {
+  const error = result.ok ? undefined : result.error;
+  const reason = error ? reasonOf(error) : 'unknown-approval';
+  const message = error?.message ?? 'There is no such approval to decide.';
+  if (reason === 'invalid-decision') return refuse(400, 'bad-request', message, { reason });
+  return refuse(404, 'not-found', message, { reason });
 }
-const notPendingReasons = new Set(['unknown-approval', 'already-decided', 'cancelled', 'other-run']);
 const reasonOf = (error: { details?: Record<string, unknown> }) => String(error.details?.reason);
 const encoder = new TextEncoder();
 
