@@ -55,3 +55,38 @@ describe('RunState retention', () => {
     expect(state.readers).toBe(0);
   });
 });
+
+describe('RunState: a server failure after the answer began', () => {
+  it('still ends the streamed answer with a ToolResult (internal, retryable), in JSON and SSE', async () => {
+    const real = createRuntime({ tools: [countSteps] }).withDoor(httpDoor);
+    const bind = <T extends object>(target: T, key: string | symbol) => {
+      const value = Reflect.get(target, key);
+      return typeof value === 'function' ? value.bind(target) : value;
+    };
+    // The run's call rejects, as it would if the object's storage failed under it.
+    const failing = new Proxy(real, {
+      get: (target, key) =>
+        key === 'startRun'
+          ? (options: Parameters<typeof real.startRun>[0]) =>
+              new Proxy(target.startRun(options), {
+                get: (run, name) =>
+                  name === 'call' ? () => Promise.reject(new Error('storage failed')) : bind(run, name),
+              })
+          : bind(target, key),
+    });
+    const state = new RunState(failing, new RunLog(createMemoryRunStorage(), 50), { heartbeatMs: 0 });
+    expect(state.start({ runId: 'run_failing', identity }).ok).toBe(true);
+    const call = { tool: 'count_steps', args: { steps: 1, delayMs: 0 } };
+    const json = state.streamCall(identity, { ...call, toolCallId: 'json' }, 'json');
+    if (!json.ok) throw new Error(json.error.message);
+    expect(JSON.parse(await new Response(json.value).text())).toMatchObject({
+      ok: false,
+      error: { kind: 'internal', retryable: true },
+    });
+    const sse = state.streamCall(identity, { ...call, toolCallId: 'sse' }, 'sse');
+    if (!sse.ok) throw new Error(sse.error.message);
+    expect(await new Response(sse.value).text()).toMatch(
+      /event: result\ndata: \{"ok":false,"error":\{"kind":"internal"/,
+    );
+  });
+});

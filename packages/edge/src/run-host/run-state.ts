@@ -330,6 +330,7 @@ export class RunState {
     });
     let discarded = false;
     void start()
+      .catch(lostOutcome)
       .then((result) => {
         unsubscribe();
         if (discarded) return;
@@ -449,6 +450,22 @@ function eventMessage(event: ToolEvent): Uint8Array {
   // runtime, a hand-written log) goes out as a plain message rather than breaking the stream.
   if (/[\r\n]/.test(event.type)) return encodeSseBytes({ id: String(event.seq), data });
   return encodeSseBytes({ id: String(event.seq), event: event.type, data });
+}
+
+/**
+ * The answer when the server itself failed after the 200 was sent (a tool's failure is a result,
+ * never this): still a `ToolResult`, so a client reads JSON, not a body of whitespace.
+ */
+function lostOutcome(): ToolResult {
+  return {
+    ok: false,
+    error: {
+      kind: 'internal',
+      message:
+        "The server failed while running the call, so its outcome is unknown. Read the run's events to see whether it finished before calling it again.",
+      retryable: true,
+    },
+  };
 }
 
 /** The result as it will cross JSON: a value JSON cannot carry becomes an error, not a 500. */
