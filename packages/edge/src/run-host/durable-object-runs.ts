@@ -53,7 +53,14 @@ export function durableObjectRuns<E>(
       // RPC's result type (each branch `& Disposable`) no longer narrows on `ok`; the value is a plain Reply.
       const slot = (await counter.acquire(init.runId, maxRuns)) as Reply<{ live: number; taken: boolean }>;
       if (!slot.ok) return slot;
-      const reply = await host(init.runId).start(init);
+      // A run that did not start gives its slot back, whether its host refused or failed.
+      let reply: Awaited<ReturnType<RunDirectory['start']>>;
+      try {
+        reply = await host(init.runId).start(init);
+      } catch (error) {
+        if (slot.value.taken) await counter.release(init.runId).catch(() => {});
+        throw error;
+      }
       if (!reply.ok && slot.value.taken) await counter.release(init.runId);
       return reply;
     },

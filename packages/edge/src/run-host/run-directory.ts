@@ -82,11 +82,18 @@ export interface MemoryRunDirectoryOptions extends RunLimits {
   heartbeatMs?: number;
   /** Live runs one identity (tenant and principal) may hold; one more is a 429. Default 100. */
   maxRunsPerIdentity?: number;
+  /**
+   * How long an ended run is kept, in ms from its end; then it is forgotten and answers 404 like
+   * one that never existed. Default a day. There is no idle end here: end runs with `DELETE`.
+   */
+  retentionMs?: number;
 }
 
 /**
- * Runs held in this isolate's memory: for tests, Node hosts and single-process servers. On
- * Cloudflare use {@link durableObjectRuns}, since an isolate keeps nothing between requests.
+ * Runs held in this isolate's memory: for tests, Node hosts and single-process servers. An ended
+ * run is forgotten `retentionMs` after its end; a run nobody ends stays until the process does,
+ * within `maxRunsPerIdentity`. On Cloudflare use {@link durableObjectRuns}, since an isolate keeps
+ * nothing between requests.
  *
  * @example
  * ```ts
@@ -102,6 +109,7 @@ export function createMemoryRunDirectory(options: MemoryRunDirectoryOptions): Ru
   const runtime = options.runtime.withDoor(httpDoor);
   const maxEvents = options.maxEvents ?? 1000;
   const maxRuns = options.maxRunsPerIdentity ?? defaultLimits.maxRunsPerIdentity;
+  const retentionMs = options.retentionMs ?? 24 * 60 * 60_000;
   const runs = new Map<string, RunState>();
   // Each identity's live runs, by tenant and principal; a run leaves its set when it finishes.
   const live = new Map<string, Set<string>>();
@@ -123,6 +131,9 @@ export function createMemoryRunDirectory(options: MemoryRunDirectoryOptions): Ru
       const onFinished = () => {
         mine.delete(init.runId);
         if (mine.size === 0) live.delete(key);
+        const forget = setTimeout(() => runs.delete(init.runId), retentionMs);
+        // In Node, a timer must not keep the process alive for the retention window.
+        (forget as { unref?: () => void }).unref?.();
       };
       const state =
         runs.get(init.runId) ??

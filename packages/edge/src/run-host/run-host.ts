@@ -4,7 +4,7 @@ import type { Reply } from '../door-error.js';
 import { durableObjectDoor } from './doors.js';
 import { type IdentityRunsObject, releaseOnFinish } from './identity-runs.js';
 import type { RunLimits } from './limits.js';
-import { RunLog } from './run-log.js';
+import { RunLog, type RunRecord } from './run-log.js';
 import { RunState } from './run-state.js';
 import type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
@@ -66,6 +66,8 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
   private readonly idleMs: number;
   private readonly retentionMs: number;
   private readonly approvalWindowMs: number;
+  /** Gives the run's slot back to its identity's counter, when runs per identity are limited. */
+  private readonly releaseSlot: ((record: RunRecord) => void) | undefined;
   /** When the idle alarm is set for, as far as this object knows: unknown after a restart. */
   private alarmAt: number | undefined;
 
@@ -77,6 +79,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     const log = new RunLog(ctx.storage.kv, options.maxEvents ?? 1000);
     this.runtime = runtime.withDoor(durableObjectDoor);
     const onFinished = options.identityRuns && releaseOnFinish(options.identityRuns);
+    this.releaseSlot = onFinished;
     // A streamed call or resumed approval (JSON or SSE) settles after its reply was sent: re-arm the alarm from there.
     const onCallSettled = () => void this.touch().catch(() => {});
     this.run = new RunState(this.runtime, log, {
@@ -161,6 +164,8 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
       await this.ctx.storage.deleteAll();
       await this.ctx.storage.deleteAlarm();
       this.run.forget();
+      // The slot was given back when the run finished; again here, in case that release failed.
+      this.releaseSlot?.(record);
       return;
     }
     // A call that runs, or one that waits for a person within the window, is not idleness: wait
