@@ -1,29 +1,12 @@
 import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
-import { env, exports } from 'cloudflare:workers';
 import type { ToolEvent, ToolResult } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
 import { allMessages, eventsOf, messagesUntil } from '../test-utils/sse.js';
+import { hostOf, post, send, startRun } from '../test-utils/worker.js';
 import type { RunRecord } from './run-log.js';
 
 // Approvals, endings and retention of the Durable Object run host, through the deployable Worker
 // (src/worker.ts, default options: idle 15 minutes, retention a day).
-function send(path: string, init: RequestInit & { as?: string } = {}) {
-  const headers = new Headers(init.headers);
-  headers.set('authorization', 'Bearer test-token');
-  headers.set('x-toolctx-principal', init.as ?? 'ana');
-  if (init.body !== undefined) headers.set('content-type', 'application/json');
-  return exports.default.fetch(new Request(`http://toolctx.test${path}`, { ...init, headers }));
-}
-const post = (path: string, body: unknown, init: RequestInit & { as?: string } = {}) =>
-  send(path, { ...init, method: 'POST', body: JSON.stringify(body) });
-
-async function startRun(): Promise<string> {
-  const response = await post('/runs', { sessionId: 'sess-1' });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { runId: string }).runId;
-}
-
-const hostOf = (runId: string) => env.RUNS.get(env.RUNS.idFromName(runId));
 const keysOf = (runId: string) =>
   runInDurableObject(hostOf(runId), (_host, state) => [...state.storage.kv.list()].map(([key]) => key));
 const alarmOf = (runId: string) =>
