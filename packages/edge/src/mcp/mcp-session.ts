@@ -4,13 +4,13 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Identity, Runtime } from '@toolctx/core';
 import { type ServeMcpOptions, serveMcp } from '@toolctx/core/mcp';
+import { sameIdentity } from '../same-identity.js';
 import {
   bodyTooLarge,
   jsonRpcError,
   maxMessageBytes,
   readBoundedText,
   readIdentity,
-  sameIdentity,
   sessionNotFound,
 } from './wire.js';
 

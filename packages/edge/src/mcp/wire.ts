@@ -20,15 +20,6 @@ export function readIdentity(request: Request): Identity | undefined {
   }
 }
 
-/**
- * Whether two callers are the same identity: same tenant, principal and conversation. Anonymous
- * (`undefined`) is only ever the same as anonymous, never as an identity, even an empty one.
- */
-export function sameIdentity(a: Identity | undefined, b: Identity | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return a.tenant === b.tenant && a.principal === b.principal && a.conversationId === b.conversationId;
-}
-
 /** A JSON-RPC error response, as the streamable HTTP transport shapes them. */
 export function jsonRpcError(status: number, code: number, message: string, headers?: HeadersInit): Response {
   const response = Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });

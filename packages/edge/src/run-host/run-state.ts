@@ -1,5 +1,6 @@
 import type { ApprovalDecision, Identity, Run, Runtime, ToolEvent, ToolResult } from '@toolctx/core';
 import { ok, type Reply, refuse } from '../door-error.js';
+import { sameIdentity } from '../same-identity.js';
 import { createChannel, defaultHeartbeatMs, jsonHeartbeat, sseHeartbeat } from '../sse/channel.js';
 import { encodeSseBytes } from '../sse/index.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
@@ -423,10 +424,6 @@ export class RunState {
 /** Whether a call of `tool` may leave an approval pending: it asks (always, or by a predicate), or sends. */
 function mayAskApproval(tool: { needsApproval?: unknown; effect?: string } | undefined): boolean {
   return Boolean(tool?.needsApproval) || tool?.effect === 'send';
-}
-
-function sameIdentity(a: Identity, b: Identity): boolean {
-  return a.tenant === b.tenant && a.principal === b.principal && a.conversationId === b.conversationId;
 }
 
 /**
