@@ -4,7 +4,7 @@
 import type { ToolEvent, ToolResult } from '@toolctx/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ExampleWorker, startExampleWorker } from './example-worker.js';
-import { watchRun } from './run-events.js';
+import { hangUpDuring } from './run-events.js';
 import { eventsUntil } from './sse-events.js';
 
 let worker: ExampleWorker;
@@ -82,29 +82,15 @@ describe('approvals on the example Worker under wrangler dev', () => {
       const runId = await worker.startRun();
       const toolCallId = `approved-hangup-${label}`;
       const approvalId = await askApproval(runId, { title: 'slow', delayMs: 60_000 }, toolCallId);
-      const events = await watchRun(worker, runId);
-      const decider = new AbortController();
-      const answer = worker
-        .post(
-          `/approvals/${approvalId}`,
-          { runId, approved: true },
-          { signal: decider.signal, headers: { accept } },
-        )
-        .then((response) => response.text())
-        .catch(() => 'aborted');
-      await events.next((e) => e.type === 'approval.decided' && e.callId === toolCallId);
-      // Let the approved call settle into its run (headers sent, heartbeats flowing) before hanging up.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const hungUpAt = performance.now();
-      decider.abort();
-      await answer;
-      const end = await events.next(
-        (e) => (e.type === 'tool.failed' || e.type === 'tool.finished') && e.callId === toolCallId,
-        12_000,
+      const { end, latencyMs } = await hangUpDuring(
+        worker,
+        runId,
+        toolCallId,
+        (e) => e.type === 'approval.decided' && e.callId === toolCallId,
+        (signal) =>
+          worker.post(`/approvals/${approvalId}`, { runId, approved: true }, { signal, headers: { accept } }),
       );
-      const latencyMs = Math.round(end.at - hungUpAt);
       console.log(`approval (${label}): hang-up to ${end.type} in ${latencyMs} ms`);
-      events.close();
       expect(end.type).toBe('tool.failed');
       expect((end.data as { error?: { kind?: string } }).error?.kind).toBe('aborted');
       expect(latencyMs).toBeLessThan(2000);

@@ -1,6 +1,8 @@
-// Reads a run's event stream (GET /runs/:id/events) in the background and says when an event
-// arrived, by the test's own clock.
+// Reads a run's event stream (GET /runs/:id/events) in the background (sse-events.ts parses it)
+// and says when an event arrived, by the test's own clock.
+
 import type { ExampleWorker } from './example-worker.js';
+import { sseMessages } from './sse-events.js';
 
 /** One event of the run, with when it arrived here. */
 export interface ArrivedEvent {
@@ -24,21 +26,9 @@ export async function watchRun(worker: ExampleWorker, runId: string): Promise<Ru
   const waiters = new Set<() => void>();
   void (async () => {
     try {
-      // Each event message of this door is one `data:` line holding the whole ToolEvent.
-      const decoder = new TextDecoder();
-      let buffer = '';
-      const reader = response.body!.getReader();
-      while (true) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const line of lines) {
-          if (!line.startsWith('data: ')) continue;
-          const event = JSON.parse(line.slice(6)) as { type: string; callId?: string; data?: unknown };
-          seen.push({ ...event, at: performance.now() });
-        }
+      for await (const message of sseMessages(response.body!)) {
+        const event = JSON.parse(message.data) as { type: string; callId?: string; data?: unknown };
+        seen.push({ ...event, at: performance.now() });
         for (const wake of waiters) wake();
       }
     } catch {
@@ -70,4 +60,34 @@ export async function watchRun(worker: ExampleWorker, runId: string): Promise<Ru
     },
     close: () => controller.abort(),
   };
+}
+
+/**
+ * Sends `request` with a signal, waits until `ready` shows on the run's event stream (and 300 ms
+ * more, so headers are sent and heartbeats flow), hangs up, and answers how call `callId` ended
+ * and how long after the hang-up.
+ */
+export async function hangUpDuring(
+  worker: ExampleWorker,
+  runId: string,
+  callId: string,
+  ready: (event: ArrivedEvent) => boolean,
+  request: (signal: AbortSignal) => Promise<Response>,
+): Promise<{ end: ArrivedEvent; latencyMs: number }> {
+  const events = await watchRun(worker, runId);
+  const client = new AbortController();
+  const answer = request(client.signal)
+    .then((response) => response.text())
+    .catch(() => 'aborted');
+  await events.next(ready);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const hungUpAt = performance.now();
+  client.abort();
+  await answer;
+  const end = await events.next(
+    (e) => (e.type === 'tool.failed' || e.type === 'tool.finished') && e.callId === callId,
+    12_000,
+  );
+  events.close();
+  return { end, latencyMs: Math.round(end.at - hungUpAt) };
 }
