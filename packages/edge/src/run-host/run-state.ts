@@ -6,6 +6,7 @@ import { encodeSseBytes } from '../sse/index.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import type { RunLog, RunRecord } from './run-log.js';
 import type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import { eventMessage, jsonSafe, lostOutcome, utf8 } from './wire-format.js';
 
 /** A reader of the run's events; `message` is the event as SSE bytes, encoded once for all readers. */
 type Listener = (event: ToolEvent, message: Uint8Array) => void;
@@ -336,7 +337,7 @@ export class RunState {
         unsubscribe();
         if (discarded) return;
         const data = JSON.stringify(result);
-        channel.write(format === 'sse' ? encodeSseBytes({ event: 'result', data }) : encoder.encode(data));
+        channel.write(format === 'sse' ? encodeSseBytes({ event: 'result', data }) : utf8(data));
       })
       .finally(() => {
         unsubscribe();
@@ -439,44 +440,3 @@ function decisionRefused(result: ToolResult): Reply<never> {
   return refuse(404, 'not-found', message, { reason });
 }
 const reasonOf = (error: { details?: Record<string, unknown> }) => String(error.details?.reason);
-const encoder = new TextEncoder();
-
-function eventMessage(event: ToolEvent): Uint8Array {
-  const data = JSON.stringify(event);
-  // Core refuses event types that are not one line; one that got into a log anyway (an older
-  // runtime, a hand-written log) goes out as a plain message rather than breaking the stream.
-  if (/[\r\n]/.test(event.type)) return encodeSseBytes({ id: String(event.seq), data });
-  return encodeSseBytes({ id: String(event.seq), event: event.type, data });
-}
-
-/**
- * The answer when the server itself failed after the 200 was sent (a tool's failure is a result,
- * never this): still a `ToolResult`, so a client reads JSON, not a body of whitespace.
- */
-function lostOutcome(): ToolResult {
-  return {
-    ok: false,
-    error: {
-      kind: 'internal',
-      message:
-        "The server failed while running the call, so its outcome is unknown. Read the run's events to see whether it finished before calling it again.",
-      retryable: true,
-    },
-  };
-}
-
-/** The result as it will cross JSON: a value JSON cannot carry becomes an error, not a 500. */
-function jsonSafe(result: ToolResult): ToolResult {
-  try {
-    return JSON.parse(JSON.stringify(result)) as ToolResult;
-  } catch {
-    return {
-      ok: false,
-      error: {
-        kind: 'tool-error',
-        message: 'The tool returned a value that cannot be sent as JSON.',
-        retryable: false,
-      },
-    };
-  }
-}

@@ -66,7 +66,12 @@ export function encodeSseBytes(message: SseMessage): Uint8Array {
   return encoder.encode(encodeSse(message));
 }
 
+/** Whether `value` holds a line break, which an SSE `id` or `event` field cannot carry. */
+export function hasLineBreak(value: string): boolean {
+  return /[\r\n]/.test(value);
+}
+
 function singleLine(value: string): string {
-  if (/[\r\n]/.test(value)) throw new TypeError('An SSE id or event name cannot hold a line break.');
+  if (hasLineBreak(value)) throw new TypeError('An SSE id or event name cannot hold a line break.');
   return value;
 }
