@@ -1,0 +1,61 @@
+// Test helpers: raw MCP streamable HTTP requests to the MCP test Worker (src/mcp/test-worker.ts)
+// in the vitest pool.
+import { SELF } from 'cloudflare:test';
+import { parseSse } from '../sse/index.js';
+
+export const url = 'http://toolctx.test/mcp';
+export const accept = 'application/json, text/event-stream';
+export const base = { accept, 'content-type': 'application/json', 'mcp-protocol-version': '2025-06-18' };
+
+/** Opens an MCP session (initialize, then initialized) and answers its id. */
+export async function openSession(at = url, headers: Record<string, string> = {}): Promise<string> {
+  const init = await SELF.fetch(at, {
+    method: 'POST',
+    headers: { ...base, ...headers },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'corpus', version: '1' },
+      },
+    }),
+  });
+  const session = init.headers.get('mcp-session-id');
+  await init.text();
+  if (!session) throw new Error(`initialize failed: ${init.status}`);
+  const ack = await SELF.fetch(at, {
+    method: 'POST',
+    headers: { ...base, ...headers, 'mcp-session-id': session },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
+  await ack.text();
+  return session;
+}
+
+/** The JSON-RPC messages of a response, whether it came as JSON or as server-sent events. */
+export function messagesOf(text: string, type: string | null): unknown[] {
+  if (type?.startsWith('text/event-stream')) return parseSse(text).map((message) => JSON.parse(message.data));
+  const parsed: unknown = JSON.parse(text);
+  return Array.isArray(parsed) ? parsed : [parsed];
+}
+
+/** One hostile request. */
+export interface Case {
+  name: string;
+  body?: string;
+  headers?: Record<string, string>;
+  method?: string;
+  /** Send without the session id; or with this one instead. */
+  session?: 'none' | string;
+}
+
+/** A JSON-RPC request body. */
+export const rpc = (method: string, params?: unknown, id: unknown = 1) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+/** A `tools/call` request body. */
+export const callTool = (name: unknown, args?: unknown) =>
+  rpc('tools/call', { name, ...(args === undefined ? {} : { arguments: args }) });
+const _deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
