@@ -28,7 +28,7 @@ export type ErrorKind =
   | 'payload-too-large'
   | 'unsupported-media-type'
   | 'events-trimmed'
-  /** The place the tool ran (a Web Worker, a remote server) is gone. */
+  /** The Web Worker the tool ran in is gone (terminated, or stopped by an uncaught error). */
   | 'door-lost'
   | 'internal';
 

@@ -7,7 +7,7 @@ import type { ErrorInfo } from '../errors.js';
 export interface EventDataMap {
   'run.started': { phase: string; sessionId?: string };
   'run.finished': { status: 'ended' | 'aborted'; calls: number };
-  'tool.started': { tool: string; attempt?: number; timeoutMs?: number };
+  'tool.started': { tool: string; timeoutMs?: number };
   'tool.progress': { tool: string; payload: unknown; n: number };
   'tool.progress_rejected': { tool: string; reason: string };
   'tool.finished': { tool: string; durationMs: number; spilled?: boolean };
@@ -24,7 +24,6 @@ export interface EventDataMap {
   'artifact.resolved': { ref: string; arg: string };
   'artifact.refused': { arg: string; reason: string };
   'artifact.deleted': { ref: string };
-  'artifact.expired': { ref: string };
   'teardown.fired': { scope: string; count: number };
   'teardown.failed': { scope: string; tool: string; error: ErrorInfo };
   'budget.warning': { spentUsd: number; maxUsd: number };
@@ -77,7 +76,6 @@ export const eventCatalogue: { readonly [T in CatalogueEventType]: readonly (key
   'artifact.resolved': ['ref', 'arg'],
   'artifact.refused': ['arg', 'reason'],
   'artifact.deleted': ['ref'],
-  'artifact.expired': ['ref'],
   'teardown.fired': ['scope', 'count'],
   'teardown.failed': ['scope', 'tool', 'error'],
   'budget.warning': ['spentUsd', 'maxUsd'],
