@@ -28,7 +28,7 @@ type Pending = { runId: string } & (
  * Connects the page to a Worker whose module called `serveInWorker`. Calls, cancellation, progress
  * events and errors cross `postMessage`. If the Worker dies — `terminate()` (noticed through a Web
  * Lock the Worker holds) or an uncaught error — every call in flight settles as failed with
- * `details.reason: 'worker-lost'`, and its run ends; no promise is left hanging.
+ * kind `door-lost` (`details.cause` says which), and its run ends; no promise is left hanging.
  *
  * @example
  * ```ts

@@ -52,15 +52,18 @@ export function isEnvelope<Message>(data: unknown): data is Envelope<Message> {
   return (data as Envelope<Message> | null)?.tag === wireTag;
 }
 
-/** The failure a call settles with when it can no longer be answered. */
+/**
+ * The failure a call settles with when its Worker is gone: `door-lost`, not `internal`, because
+ * nothing is broken but the place the tool ran; the caller's way on is a new Worker.
+ */
 export function workerLost(cause: 'terminated' | 'uncaught-error'): ErrorInfo {
   return {
-    kind: 'internal',
+    kind: 'door-lost',
     message:
       cause === 'terminated'
         ? 'The Web Worker running this tool was terminated before the call finished.'
         : 'The Web Worker running this tool failed with an uncaught error and was stopped.',
     retryable: false,
-    details: { door: 'web-worker', reason: 'worker-lost', cause },
+    details: { door: 'web-worker', cause },
   };
 }

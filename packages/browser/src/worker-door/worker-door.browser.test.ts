@@ -18,7 +18,7 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
-const lostReason = { details: { reason: 'worker-lost' } };
+const lostReason = { kind: 'door-lost', details: { door: 'web-worker' } };
 
 /** Resolves once `count` progress reports have arrived. */
 function reports(run: WorkerRun, count: number): Promise<void> {
@@ -176,7 +176,7 @@ describe('the Web Worker door', () => {
       ok: false,
       error: { ...lostReason, details: { cause: 'terminated' } },
     });
-    expect(connection.lost?.kind).toBe('internal');
+    expect(connection.lost?.kind).toBe('door-lost');
   });
 
   it('settles every call in flight as failed when the Worker throws an uncaught error', async () => {
