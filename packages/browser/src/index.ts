@@ -4,7 +4,9 @@
  *
  * @example
  * ```ts
+ * import type { Run } from '@toolctx/core';
  * import { attachStatus } from '@toolctx/browser';
+ * declare const run: Run;
  * const status = attachStatus(document.querySelector('#status')!, run);
  * ```
  * @module

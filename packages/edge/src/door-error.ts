@@ -3,12 +3,6 @@ import type { ErrorInfo, ErrorKind } from '@toolctx/core';
 /**
  * The kinds of failure the HTTP door and the run host report: core's {@link ErrorKind} plus the
  * kinds only a network door has (a malformed request, a missing identity, a trimmed event log).
- *
- * @example
- * ```ts
- * import type { DoorErrorKind } from '@toolctx/edge';
- * const kind: DoorErrorKind = 'events-trimmed';
- * ```
  */
 export type DoorErrorKind =
   | ErrorKind
@@ -27,6 +21,7 @@ export type DoorErrorKind =
  * @example
  * ```ts
  * import type { DoorErrorInfo } from '@toolctx/edge';
+ * const response = await fetch('https://tools.example.com/runs/run_1/calls', { method: 'POST', body: '{"tool":"nope"}' });
  * const body = (await response.json()) as DoorErrorInfo;
  * if (body.kind === 'unknown-tool') console.log(body.details?.available);
  * ```
@@ -35,15 +30,7 @@ export interface DoorErrorInfo extends Omit<ErrorInfo, 'kind'> {
   kind: DoorErrorKind;
 }
 
-/**
- * The HTTP statuses a run-host answer can fail with.
- *
- * @example
- * ```ts
- * import type { ReplyStatus } from '@toolctx/edge';
- * const status: ReplyStatus = 410;
- * ```
- */
+/** The HTTP statuses a run-host answer can fail with. */
 export type ReplyStatus = 400 | 404 | 409 | 410 | 429;
 
 /**
@@ -52,8 +39,9 @@ export type ReplyStatus = 400 | 404 | 409 | 410 | 429;
  *
  * @example
  * ```ts
- * import type { Reply, RunInfo } from '@toolctx/edge';
- * const reply: Reply<RunInfo> = await runs.end(runId, identity);
+ * import type { Reply, RunDirectory, RunInfo } from '@toolctx/edge';
+ * declare const runs: RunDirectory;
+ * const reply: Reply<RunInfo> = await runs.end('run_1', { tenant: 'acme', principal: 'ana' });
  * if (!reply.ok) console.log(reply.status, reply.error.message);
  * ```
  */

@@ -4,8 +4,9 @@
  *
  * @example
  * ```ts
- * import { createRuntime } from '@toolctx/core';
- * import { createRunHost, createToolServer, durableObjectRuns } from '@toolctx/edge';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
+ * import { createRunHost, createToolServer, durableObjectRuns, type Env } from '@toolctx/edge';
+ * declare const tools: AnyTool[];
  *
  * const runtime = createRuntime({ tools });
  * export class RunHost extends createRunHost<Env>(() => runtime) {}

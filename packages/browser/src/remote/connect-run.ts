@@ -31,6 +31,8 @@ export interface RemoteRunStream extends AsyncIterable<ToolEvent> {
  * @example
  * ```ts
  * import { attachStatus, connectRun } from '@toolctx/browser';
+ * declare const runId: string; // from POST /runs
+ * declare const authorization: string;
  * const events = connectRun('https://tools.example.com', runId, { headers: { authorization } });
  * attachStatus(document.querySelector('#status')!, events);
  * for await (const event of events) if (event.type === 'tool.failed') console.warn(event.data);

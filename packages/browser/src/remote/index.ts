@@ -4,6 +4,7 @@
  * @example
  * ```ts
  * import { connectRun } from '@toolctx/browser/remote';
+ * declare const runId: string; // from POST /runs
  * for await (const event of connectRun('https://tools.example.com', runId)) console.log(event.type);
  * ```
  * @module

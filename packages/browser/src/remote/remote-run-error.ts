@@ -8,8 +8,10 @@ export type RemoteRunErrorCode = 'http-status' | 'unreachable';
  * @example
  * ```ts
  * import { connectRun, RemoteRunError } from '@toolctx/browser';
+ * declare const runId: string; // from POST /runs
+ * declare function signIn(): void;
  * try {
- *   for await (const event of connectRun(url, runId)) console.log(event.type);
+ *   for await (const event of connectRun('https://tools.example.com', runId)) console.log(event.type);
  * } catch (error) {
  *   if (error instanceof RemoteRunError && error.status === 401) signIn();
  * }

@@ -49,7 +49,9 @@ let widgets = 0;
  *
  * @example
  * ```ts
+ * import type { Run } from '@toolctx/core';
  * import { attachStatus } from '@toolctx/browser';
+ * declare const run: Run;
  * const status = attachStatus(document.querySelector('#status')!, run, {
  *   templates: { 'tool.search.progress': 'Searching: {message}' },
  *   stallAfterMs: 15_000,

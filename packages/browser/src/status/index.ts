@@ -3,7 +3,9 @@
  *
  * @example
  * ```ts
+ * import type { Run } from '@toolctx/core';
  * import { attachStatus } from '@toolctx/browser/status';
+ * declare const run: Run;
  * attachStatus(document.body, run);
  * ```
  * @module

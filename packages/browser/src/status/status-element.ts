@@ -17,7 +17,9 @@ export interface StatusElement extends HTMLElement {
  *
  * @example
  * ```ts
+ * import type { Run } from '@toolctx/core';
  * import { defineStatusElement, type StatusElement } from '@toolctx/browser';
+ * declare const run: Run;
  * defineStatusElement();
  * const status = document.createElement('toolctx-status') as StatusElement;
  * document.body.append(status);

@@ -24,15 +24,7 @@ import {
 import type { IDBPTransaction } from 'idb';
 import { type IdbConnectionChange, idbConnection, together } from './idb-connection.js';
 
-/**
- * Options of {@link createIdbArtifactStore}.
- *
- * @example
- * ```ts
- * import type { IdbArtifactStoreOptions } from '@toolctx/browser';
- * const options: IdbArtifactStoreOptions = { name: 'my-app-artifacts', limits: { maxCountPerScope: 500 } };
- * ```
- */
+/** Options of {@link createIdbArtifactStore}. */
 export interface IdbArtifactStoreOptions {
   /** The IndexedDB database name; `toolctx-artifacts` by default. */
   name?: string;

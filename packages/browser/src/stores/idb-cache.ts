@@ -2,15 +2,7 @@ import type { CachePort } from '@toolctx/core';
 import { checkCacheEntry, checkCacheKey } from '@toolctx/core/ports';
 import { type IdbConnectionChange, idbConnection } from './idb-connection.js';
 
-/**
- * Options of {@link createIdbCache}.
- *
- * @example
- * ```ts
- * import type { IdbCacheOptions } from '@toolctx/browser';
- * const options: IdbCacheOptions = { name: 'my-app-tool-cache' };
- * ```
- */
+/** Options of {@link createIdbCache}. */
 export interface IdbCacheOptions {
   /** The IndexedDB database name; `toolctx-cache` by default. */
   name?: string;

@@ -1,15 +1,7 @@
 import { ToolctxError, type Workspace } from '@toolctx/core';
 import { resolveWorkspacePath } from '@toolctx/core/ports';
 
-/**
- * Options of {@link createOpfsWorkspace}.
- *
- * @example
- * ```ts
- * import type { OpfsWorkspaceOptions } from '@toolctx/browser';
- * const options: OpfsWorkspaceOptions = { root: 'toolctx/workspace' };
- * ```
- */
+/** Options of {@link createOpfsWorkspace}. */
 export interface OpfsWorkspaceOptions {
   /**
    * The folder inside the origin private file system that holds the files, such as

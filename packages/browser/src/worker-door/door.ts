@@ -8,7 +8,8 @@ import type { DoorDeclaration } from '@toolctx/core';
  * @example
  * ```ts
  * import { webWorkerDoor } from '@toolctx/browser/worker';
- * import { createRuntime } from '@toolctx/core';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
+ * declare const tools: AnyTool[];
  * const runtime = createRuntime({ tools, door: webWorkerDoor });
  * ```
  */

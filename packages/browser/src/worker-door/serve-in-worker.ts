@@ -34,8 +34,8 @@ export interface WorkerServer {
  * ```ts
  * // tools.worker.ts
  * import { serveInWorker } from '@toolctx/browser/worker';
- * import { createRuntime } from '@toolctx/core';
- * import { tools } from './tools.js';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
+ * declare const tools: AnyTool[]; // your defineTool(...) results
  * serveInWorker(createRuntime({ tools }));
  * ```
  */

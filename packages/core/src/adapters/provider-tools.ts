@@ -49,9 +49,15 @@ export interface OpenAiToolsOptions extends ToolListOptions {
  *
  * @example
  * ```ts
- * import { createRuntime, toOpenAiTools } from '@toolctx/core';
- * const runtime = createRuntime({ tools: [countWords] });
- * await openai.chat.completions.create({ model, messages, tools: toOpenAiTools(runtime) });
+ * import { type AnyTool, createRuntime, toOpenAiTools } from '@toolctx/core';
+ * declare const tools: AnyTool[];
+ * declare const openai: { chat: { completions: { create(body: object): Promise<unknown> } } };
+ * const runtime = createRuntime({ tools });
+ * await openai.chat.completions.create({
+ *   model: 'gpt-4.1',
+ *   messages: [{ role: 'user', content: 'How many words are in "to be or not to be"?' }],
+ *   tools: toOpenAiTools(runtime),
+ * });
  * ```
  */
 export function toOpenAiTools(source: ToolSource, options: OpenAiToolsOptions = {}): OpenAiChatTool[] {
@@ -71,8 +77,10 @@ export function toOpenAiTools(source: ToolSource, options: OpenAiToolsOptions = 
  *
  * @example
  * ```ts
- * import { createRuntime, toOpenAiResponsesTools } from '@toolctx/core';
- * await openai.responses.create({ model, input, tools: toOpenAiResponsesTools(runtime) });
+ * import { type Runtime, toOpenAiResponsesTools } from '@toolctx/core';
+ * declare const runtime: Runtime;
+ * declare const openai: { responses: { create(body: object): Promise<unknown> } };
+ * await openai.responses.create({ model: 'gpt-4.1', input: 'Count the words in "a b c".', tools: toOpenAiResponsesTools(runtime) });
  * ```
  */
 export function toOpenAiResponsesTools(
@@ -93,8 +101,15 @@ export function toOpenAiResponsesTools(
  *
  * @example
  * ```ts
- * import { createRuntime, toAnthropicTools } from '@toolctx/core';
- * await anthropic.messages.create({ model, max_tokens, messages, tools: toAnthropicTools(runtime) });
+ * import { type Runtime, toAnthropicTools } from '@toolctx/core';
+ * declare const runtime: Runtime;
+ * declare const anthropic: { messages: { create(body: object): Promise<unknown> } };
+ * await anthropic.messages.create({
+ *   model: 'claude-sonnet-4-5',
+ *   max_tokens: 1024,
+ *   messages: [{ role: 'user', content: 'Count the words in "a b c".' }],
+ *   tools: toAnthropicTools(runtime),
+ * });
  * ```
  */
 export function toAnthropicTools(source: ToolSource, options: ToolListOptions = {}): AnthropicTool[] {

@@ -17,9 +17,11 @@ export interface AiSdkToolsOptions extends ToolListOptions {
  *
  * @example
  * ```ts
- * import { createRuntime } from '@toolctx/core';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
  * import { toAiSdkTools } from '@toolctx/core/ai-sdk';
- * import { generateText, stepCountIs } from 'ai';
+ * import { generateText, type LanguageModel, stepCountIs } from 'ai';
+ * declare const countWords: AnyTool;
+ * declare const model: LanguageModel;
  *
  * const runtime = createRuntime({ tools: [countWords] });
  * const run = runtime.startRun();

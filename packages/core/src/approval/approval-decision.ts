@@ -3,15 +3,7 @@ import type { ErrorInfo } from '../errors.js';
 // Apart from approval.ts because run.resume checks a decision and denies at once, while asking
 // for approval loads on first use: this is the part of approval the main bundle carries.
 
-/**
- * The answer to an `ApprovalRequest`. A `reason` is shown to the model, so keep it plain.
- *
- * @example
- * ```ts
- * import type { ApprovalDecision } from '@toolctx/core';
- * const no: ApprovalDecision = { approved: false, reason: 'Not on a Friday.' };
- * ```
- */
+/** The answer to an `ApprovalRequest`. A `reason` is shown to the model, so keep it plain. */
 export type ApprovalDecision = { approved: true; reason?: string } | { approved: false; reason?: string };
 
 /**

@@ -8,6 +8,7 @@ import { randomId } from '../random-id.js';
  * @example
  * ```ts
  * import { argsHash, type ApprovalBinding } from '@toolctx/core/guards';
+ * const args = { to: 'ana@example.com' };
  * const binding: ApprovalBinding = { runId: 'run_1', callId: 'call_7', toolName: 'send_email', argsHash: await argsHash(args) };
  * ```
  */
@@ -18,27 +19,12 @@ export interface ApprovalBinding {
   argsHash: string;
 }
 
-/**
- * The outcome of {@link ApprovalTokens.consume}.
- *
- * @example
- * ```ts
- * import type { ApprovalCheck } from '@toolctx/core/guards';
- * const check = tokens.consume(token, binding);
- * if (!check.ok) return { ok: false, error: check.error };
- * ```
- */
+/** The outcome of {@link ApprovalTokens.consume}. */
 export type ApprovalCheck = { ok: true } | { ok: false; error: ErrorInfo };
 
 /**
  * One-use approval tokens; see {@link createApprovalTokens}. Pending approvals are not kept here:
  * each run keeps its own (see `PendingApprovalStore`), so they can outlive the runtime's memory.
- *
- * @example
- * ```ts
- * import { type ApprovalTokens, createApprovalTokens } from '@toolctx/core/guards';
- * const tokens: ApprovalTokens = createApprovalTokens();
- * ```
  */
 export interface ApprovalTokens {
   /** Issues a random one-use token bound to the call. */
@@ -81,6 +67,7 @@ interface IssuedToken {
  * ```ts
  * import { argsHash, createApprovalTokens } from '@toolctx/core/guards';
  * const tokens = createApprovalTokens();
+ * const args = { to: 'ana@example.com' };
  * const binding = { runId: 'run_1', callId: 'call_7', toolName: 'send_email', argsHash: await argsHash(args) };
  * const token = tokens.issue(binding);
  * tokens.consume(token, binding); // { ok: true }

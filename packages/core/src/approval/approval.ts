@@ -60,6 +60,7 @@ export function argsHash(args: unknown): Promise<string> {
  * @example
  * ```ts
  * import { createApprovalRequest } from '@toolctx/core/guards';
+ * const args = { to: 'ana@example.com' };
  * const request = await createApprovalRequest({ runId: 'run_1', callId: 'call_1', toolName: 'send_email', args });
  * ```
  */
@@ -86,7 +87,10 @@ export async function createApprovalRequest(call: {
  *
  * @example
  * ```ts
+ * import type { ApprovalPort, ApprovalRequest } from '@toolctx/core';
  * import { askApproval } from '@toolctx/core/guards';
+ * declare const port: ApprovalPort;
+ * declare const request: ApprovalRequest;
  * const decision = await askApproval(port, request); // ApprovalDecision | 'pending'
  * ```
  */
@@ -112,7 +116,9 @@ export async function askApproval(
  *
  * @example
  * ```ts
+ * import type { ApprovalRequest } from '@toolctx/core';
  * import { approvalPending } from '@toolctx/core/guards';
+ * declare const request: ApprovalRequest;
  * approvalPending(request).details?.approvalId; // 'apr_…'
  * ```
  */

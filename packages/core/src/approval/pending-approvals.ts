@@ -43,8 +43,14 @@ export interface PendingApproval {
  * @example
  * ```ts
  * import type { PendingApproval, PendingApprovalStore } from '@toolctx/core';
- * // Backed by a Durable Object's synchronous KV storage.
- * const pendingApprovals = (kv: SyncKvStorage): PendingApprovalStore => ({
+ * // The synchronous KV storage of a Durable Object (`ctx.storage.kv`), as far as this store uses it.
+ * interface SyncKv {
+ *   get<T>(key: string): T | undefined;
+ *   put(key: string, value: unknown): void;
+ *   delete(key: string): boolean;
+ *   list<T>(options: { prefix: string }): Iterable<[string, T]>;
+ * }
+ * const pendingApprovals = (kv: SyncKv): PendingApprovalStore => ({
  *   get: (id) => kv.get<PendingApproval>(`a:${id}`),
  *   put: (pending) => kv.put(`a:${pending.approvalId}`, pending),
  *   delete: (id) => void kv.delete(`a:${id}`),
@@ -69,9 +75,11 @@ export interface PendingApprovalStore {
  *
  * @example
  * ```ts
- * import { createRuntime } from '@toolctx/core';
- * import { createMemoryPendingApprovals } from '@toolctx/core/memory';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
+ * import { createMemoryApprovalPort, createMemoryPendingApprovals } from '@toolctx/core/memory';
+ * declare const tools: AnyTool[];
  * const pendingApprovals = createMemoryPendingApprovals();
+ * const approval = createMemoryApprovalPort();
  * const run = createRuntime({ tools, approval }).startRun({ runId: 'run_1', pendingApprovals });
  * [...pendingApprovals.list()].map((p) => p.approvalId); // the calls of run_1 that wait
  * ```

@@ -7,15 +7,7 @@ import { scopeKey } from './scope-key.js';
 import { readAllBytes, streamBytes } from './stream-bytes.js';
 import type { ArtifactLimits, ArtifactMeta, ArtifactPut, ArtifactScope, ArtifactStore } from './types.js';
 
-/**
- * Options of {@link createMemoryArtifactStore}.
- *
- * @example
- * ```ts
- * import type { MemoryArtifactStoreOptions } from '@toolctx/core/memory';
- * const options: MemoryArtifactStoreOptions = { limits: { maxCountPerScope: 100 } };
- * ```
- */
+/** Options of {@link createMemoryArtifactStore}. */
 export interface MemoryArtifactStoreOptions {
   /** Epoch milliseconds; `Date.now` by default. Tests pass a fake clock to drive expiry. */
   clock?: () => number;

@@ -85,7 +85,10 @@ export async function createArtifactMeta(
  *
  * @example
  * ```ts
+ * import type { ArtifactMeta } from '@toolctx/core';
  * import { verifyArtifactBytes } from '@toolctx/core/ports';
+ * declare const meta: ArtifactMeta;
+ * declare const bytes: Uint8Array;
  * await verifyArtifactBytes(meta, bytes); // throws when a stored byte changed
  * ```
  */

@@ -3,15 +3,7 @@ import { ToolctxError } from '../errors.js';
 import { isRef } from './ref.js';
 import type { ArtifactMeta, ArtifactScope, ArtifactStore } from './types.js';
 
-/**
- * Why one wanted argument was refused.
- *
- * @example
- * ```ts
- * import type { WantProblem } from '@toolctx/core/guards';
- * const problem: WantProblem = { arg: 'doc', reason: 'wrong-kind', ref: 'art_…', expected: 'report', actual: 'image', message: '…' };
- * ```
- */
+/** Why one wanted argument was refused. */
 export interface WantProblem {
   arg: string;
   reason: 'not-a-ref' | 'missing' | 'expired' | 'wrong-kind' | 'digest-mismatch' | 'store-failed';
@@ -21,15 +13,7 @@ export interface WantProblem {
   message: string;
 }
 
-/**
- * What {@link resolveWants} answers: the arguments with data in place of refs, and the metas.
- *
- * @example
- * ```ts
- * import type { WantsResolution } from '@toolctx/core/guards';
- * const answer: WantsResolution = { ok: true, args: {}, wanted: {} };
- * ```
- */
+/** What {@link resolveWants} answers: the arguments with data in place of refs, and the metas. */
 export type WantsResolution =
   | { ok: true; args: Record<string, unknown>; wanted: Record<string, ArtifactMeta> }
   | { ok: false; error: ErrorInfo };

@@ -1,24 +1,12 @@
 /**
  * A JSON value: what `JSON.parse` can return. Artifacts of this shape are stored as
  * `JSON.stringify(value)` in UTF-8 and come back parsed.
- *
- * @example
- * ```ts
- * import type { JsonValue } from '@toolctx/core';
- * const report: JsonValue = { title: 'Q3', rows: [1, 2, 3], draft: false };
- * ```
  */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /**
  * Who an artifact belongs to. Composed by the runtime from the run's identity and closed over:
  * a tool never names it. Every verb of an {@link ArtifactStore} takes it first.
- *
- * @example
- * ```ts
- * import type { ArtifactScope } from '@toolctx/core';
- * const scope: ArtifactScope = { tenant: 'acme', principal: 'user-7', conversation: 'c-42' };
- * ```
  */
 export interface ArtifactScope {
   tenant: string;
@@ -26,38 +14,16 @@ export interface ArtifactScope {
   conversation: string;
 }
 
-/**
- * An artifact's payload: text, bytes, or a JSON value (a string is always text).
- *
- * @example
- * ```ts
- * import type { ArtifactData } from '@toolctx/core';
- * const samples: ArtifactData[] = ['hello', new Uint8Array([1, 2]), { rows: [1, 2] }];
- * ```
- */
+/** An artifact's payload: text, bytes, or a JSON value (a string is always text). */
 export type ArtifactData = string | Uint8Array | JsonValue;
 
 /**
  * How the payload was put, and so how `get` gives it back: a string, a Uint8Array or the parsed
  * JSON value.
- *
- * @example
- * ```ts
- * import type { ArtifactEncoding } from '@toolctx/core';
- * const encoding: ArtifactEncoding = 'json';
- * ```
  */
 export type ArtifactEncoding = 'text' | 'binary' | 'json';
 
-/**
- * The run facts an artifact was made under. Stamped by the runtime, never by the tool.
- *
- * @example
- * ```ts
- * import type { ArtifactOrigin } from '@toolctx/core';
- * const origin: ArtifactOrigin = { runId: 'run_1', toolCallId: 'call_3' };
- * ```
- */
+/** The run facts an artifact was made under. Stamped by the runtime, never by the tool. */
 export interface ArtifactOrigin {
   runId?: string;
   toolCallId?: string;
@@ -66,12 +32,6 @@ export interface ArtifactOrigin {
 /**
  * What `put` takes. `digest` (sha-256 hex of the stored bytes) is optional: when given, a
  * mismatch refuses the put with an `integrity-failed` error and nothing is stored.
- *
- * @example
- * ```ts
- * import type { ArtifactPut } from '@toolctx/core';
- * const input: ArtifactPut = { kind: 'report', data: { rows: [] }, label: 'Q3 report', ttlMs: 3_600_000 };
- * ```
  */
 export interface ArtifactPut {
   kind: string;
@@ -86,12 +46,6 @@ export interface ArtifactPut {
 /**
  * What `putStream` takes: the same fields as {@link ArtifactPut}, with the bytes as a stream.
  * A streamed artifact is always `binary`.
- *
- * @example
- * ```ts
- * import type { ArtifactStreamPut } from '@toolctx/core';
- * const input: ArtifactStreamPut = { kind: 'video', data: new Blob(['…']).stream() };
- * ```
  */
 export interface ArtifactStreamPut extends Omit<ArtifactPut, 'data'> {
   data: ReadableStream<Uint8Array>;
@@ -126,12 +80,6 @@ export interface ArtifactMeta {
 /**
  * The per-scope caps a store enforces. A put that would pass one is refused with a
  * `quota-exceeded` error and stores nothing.
- *
- * @example
- * ```ts
- * import type { ArtifactLimits } from '@toolctx/core';
- * const limits: ArtifactLimits = { maxBytesPerScope: 50_000_000, maxCountPerScope: 1_000, maxArtifactBytes: 10_000_000 };
- * ```
  */
 export interface ArtifactLimits {
   maxBytesPerScope?: number;
@@ -154,15 +102,7 @@ export interface ArtifactStoreCapabilities {
   limits: Readonly<ArtifactLimits>;
 }
 
-/**
- * One page of `list`. `cursor` is present when more may follow; pass it back as is.
- *
- * @example
- * ```ts
- * import type { ArtifactPage } from '@toolctx/core';
- * const page: ArtifactPage = { artifacts: [] };
- * ```
- */
+/** One page of `list`. `cursor` is present when more may follow; pass it back as is. */
 export interface ArtifactPage {
   artifacts: ArtifactMeta[];
   cursor?: string;

@@ -1,15 +1,7 @@
 import type { CachePort } from './cache-port.js';
 import { checkCacheEntry, checkCacheKey } from './check-cache-args.js';
 
-/**
- * Options of {@link createMemoryCache}.
- *
- * @example
- * ```ts
- * import type { MemoryCacheOptions } from '@toolctx/core/memory';
- * const options: MemoryCacheOptions = { clock: () => Date.now() };
- * ```
- */
+/** Options of {@link createMemoryCache}. */
 export interface MemoryCacheOptions {
   /** Epoch milliseconds; `Date.now` by default. */
   clock?: () => number;

@@ -1,28 +1,12 @@
 import type { Credential } from './credential.js';
 
-/**
- * What a tool asks for: a credential by name, optionally with the scopes it needs.
- *
- * @example
- * ```ts
- * import type { CredentialRequest } from '@toolctx/core';
- * const request: CredentialRequest = { credential: 'github', scopes: ['repo'] };
- * ```
- */
+/** What a tool asks for: a credential by name, optionally with the scopes it needs. */
 export interface CredentialRequest {
   credential: string;
   scopes?: readonly string[];
 }
 
-/**
- * Who the credential is for: the run's tenant and principal, as the host established them.
- *
- * @example
- * ```ts
- * import type { CredentialSubject } from '@toolctx/core';
- * const who: CredentialSubject = { tenant: 'acme', principal: 'user-42' };
- * ```
- */
+/** Who the credential is for: the run's tenant and principal, as the host established them. */
 export interface CredentialSubject {
   tenant?: string;
   principal?: string;
@@ -31,12 +15,6 @@ export interface CredentialSubject {
 /**
  * A provider's answer: the credential, a link the user must open to grant access first, or a
  * failure with a reason that is safe to show (it must not contain secrets).
- *
- * @example
- * ```ts
- * import type { CredentialAnswer } from '@toolctx/core';
- * const answer: CredentialAnswer = { kind: 'failed', reason: 'The token was revoked.' };
- * ```
  */
 export type CredentialAnswer =
   | { kind: 'issued'; credential: Credential }
@@ -50,6 +28,7 @@ export type CredentialAnswer =
  * @example
  * ```ts
  * import type { CredentialProvider } from '@toolctx/core';
+ * declare function lookUp(tenant: string | undefined, credential: string): Promise<string | undefined>; // your vault
  * const vault: CredentialProvider = {
  *   async resolve({ credential }, { tenant }) {
  *     const value = await lookUp(tenant, credential);

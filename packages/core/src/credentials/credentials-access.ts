@@ -30,6 +30,7 @@ export interface CredentialsAccess {
  * @example
  * ```ts
  * import type { AuthorizationUrlHandler } from '@toolctx/core/guards';
+ * const pendingLinks = new Map<string, string>(); // shown to the person, never to the model
  * const onAuthorizationUrl: AuthorizationUrlHandler = (id, url) => pendingLinks.set(id, url);
  * ```
  */

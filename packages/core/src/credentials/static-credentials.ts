@@ -4,12 +4,6 @@ import type { CredentialAnswer, CredentialProvider, CredentialRequest } from './
 /**
  * One entry of {@link staticCredentials}: the value alone, or the value with the scopes it grants.
  * An entry without `scopes` does not restrict them.
- *
- * @example
- * ```ts
- * import type { StaticCredential } from '@toolctx/core/memory';
- * const entries: Record<string, StaticCredential> = { weather: 'key-…', github: { value: 'ghp_…', scopes: ['repo'] } };
- * ```
  */
 export type StaticCredential = string | { value: string; scopes?: readonly string[] };
 
@@ -20,8 +14,9 @@ export type StaticCredential = string | { value: string; scopes?: readonly strin
  *
  * @example
  * ```ts
- * import { createRuntime } from '@toolctx/core';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
  * import { staticCredentials } from '@toolctx/core/memory';
+ * declare const tools: AnyTool[];
  * const runtime = createRuntime({
  *   tools,
  *   credentials: staticCredentials({ github: { value: 'ghp_…', scopes: ['repo'] }, weather: 'key-…' }),

@@ -1,12 +1,6 @@
 /**
  * One cost line of a run. `(runId, entryId)` identifies it: recording the same entry again is a
  * no-op, so a retried report never double-counts.
- *
- * @example
- * ```ts
- * import type { LedgerEntry } from '@toolctx/core';
- * const entry: LedgerEntry = { runId: 'run_1', entryId: 'call_3/llm', usd: 0.0042, label: 'gpt tokens' };
- * ```
  */
 export interface LedgerEntry {
   runId: string;

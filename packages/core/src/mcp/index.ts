@@ -5,9 +5,10 @@
  *
  * @example
  * ```ts
- * import { createRuntime } from '@toolctx/core';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
  * import { serveMcp } from '@toolctx/core/mcp';
  * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+ * declare const tools: AnyTool[];
  *
  * await serveMcp(createRuntime({ tools })).connect(new StdioServerTransport());
  * ```

@@ -50,9 +50,10 @@ export interface ServeMcpOptions {
  *
  * @example
  * ```ts
- * import { createRuntime } from '@toolctx/core';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
  * import { serveMcp } from '@toolctx/core/mcp';
  * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+ * declare const countWords: AnyTool;
  *
  * const server = serveMcp(createRuntime({ tools: [countWords] }));
  * await server.connect(new StdioServerTransport());

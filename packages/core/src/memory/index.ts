@@ -4,8 +4,9 @@
  *
  * @example
  * ```ts
- * import { createRuntime } from '@toolctx/core';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
  * import { createMemoryArtifactStore, staticCredentials } from '@toolctx/core/memory';
+ * declare const tools: AnyTool[];
  *
  * const runtime = createRuntime({
  *   tools,

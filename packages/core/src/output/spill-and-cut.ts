@@ -4,12 +4,6 @@ import { cutUtf8, utf8Bytes } from './cut-utf8.js';
 /**
  * Input of {@link spillAndCut}. `store` is the run-bound artifact store (scope already closed
  * over), e.g. `{ put: (input) => artifacts.put(scope, input) }`.
- *
- * @example
- * ```ts
- * import type { SpillInput } from '@toolctx/core/guards';
- * const input: SpillInput = { text: 'long…', budgetBytes: 4_096, toolName: 'search' };
- * ```
  */
 export interface SpillInput {
   text: string;
@@ -24,12 +18,6 @@ export interface SpillInput {
 /**
  * What {@link spillAndCut} answers. `spilled` is set when the whole text was saved as an
  * artifact; `cut` whenever the content was cut (also when nothing could be saved).
- *
- * @example
- * ```ts
- * import type { SpillResult } from '@toolctx/core/guards';
- * const result: SpillResult = { content: 'short' };
- * ```
  */
 export interface SpillResult {
   content: string;

@@ -32,9 +32,10 @@ export interface EgressPolicy {
  *
  * @example
  * ```ts
- * import { ToolctxError } from '@toolctx/core';
+ * import { type EgressPolicy, ToolctxError } from '@toolctx/core';
  * import { type EgressCheck, checkEgress } from '@toolctx/core/guards';
- * const verdict: EgressCheck = checkEgress(url, policy);
+ * const policy: EgressPolicy = { allowedDomains: ['api.example.com'] };
+ * const verdict: EgressCheck = checkEgress(new URL('https://api.example.com/v1'), policy);
  * if (!verdict.ok) throw new ToolctxError(verdict.error.kind, verdict.error.message);
  * ```
  */

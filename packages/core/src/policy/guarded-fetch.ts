@@ -6,7 +6,9 @@ import { checkEgress, type EgressPolicy, type EgressRefusalReason } from './egre
  *
  * @example
  * ```ts
+ * import type { ToolExecutionContext } from '@toolctx/core';
  * import type { GuardedFetchOptions } from '@toolctx/core/guards';
+ * declare const ctx: ToolExecutionContext;
  * const options: GuardedFetchOptions = { policy: {}, signal: () => ctx.signal, beforeSend: () => null };
  * ```
  */

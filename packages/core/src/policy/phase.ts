@@ -3,12 +3,6 @@ import type { ErrorInfo } from '../errors.js';
 /**
  * Where a run stands: `plan` may only look (read tools), `act` may change and send. A run starts
  * in `act` unless told otherwise, and a child call inherits its parent's phase.
- *
- * @example
- * ```ts
- * import type { Phase } from '@toolctx/core';
- * const phase: Phase = 'plan';
- * ```
  */
 export type Phase = 'plan' | 'act';
 
@@ -17,7 +11,9 @@ export type Phase = 'plan' | 'act';
  *
  * @example
  * ```ts
+ * import type { StartRunOptions } from '@toolctx/core';
  * import { DEFAULT_PHASE } from '@toolctx/core/guards';
+ * declare const options: StartRunOptions;
  * const phase = options.phase ?? DEFAULT_PHASE; // 'act'
  * ```
  */
@@ -26,12 +22,6 @@ export const DEFAULT_PHASE: Phase = 'act';
 /**
  * What a tool does to the world: `read` (the default) looks, `write` changes state, `send` can
  * move data out (egress).
- *
- * @example
- * ```ts
- * import type { Effect } from '@toolctx/core';
- * const effect: Effect = 'send';
- * ```
  */
 export type Effect = 'read' | 'write' | 'send';
 

@@ -2,49 +2,21 @@
  * What a conversation has been exposed to, as two legs: `private` (it has read the user's private
  * data) and `untrusted` (it has seen content an outsider could have written, such as a web page or
  * an email). Taint only rises: once a leg is armed it stays armed for the conversation.
- *
- * @example
- * ```ts
- * import type { Taint } from '@toolctx/core';
- * const taint: Taint = { private: true, untrusted: false };
- * ```
  */
 export interface Taint {
   readonly private: boolean;
   readonly untrusted: boolean;
 }
 
-/**
- * One leg of {@link Taint}.
- *
- * @example
- * ```ts
- * import type { TaintLeg } from '@toolctx/core';
- * const legs: TaintLeg[] = ['private', 'untrusted'];
- * ```
- */
+/** One leg of {@link Taint}. */
 export type TaintLeg = 'private' | 'untrusted';
 
-/**
- * What a tool declares it reads (`reads` on the tool): the legs its results arm.
- *
- * @example
- * ```ts
- * import type { TaintReads } from '@toolctx/core';
- * const reads: TaintReads = ['private', 'untrusted']; // an inbox: private mail, written by strangers
- * ```
- */
+/** What a tool declares it reads (`reads` on the tool): the legs its results arm. */
 export type TaintReads = TaintLeg | readonly TaintLeg[];
 
 /**
  * The taint a result reports about itself (`taint` on a result). `'unknown'` means it cannot be
  * told, for example a remote tool that does not say: that counts as fully tainted (fail closed).
- *
- * @example
- * ```ts
- * import type { ResultTaint } from '@toolctx/core';
- * const fromRemote: ResultTaint = 'unknown';
- * ```
  */
 export type ResultTaint = Partial<Taint> | 'unknown';
 
@@ -115,12 +87,6 @@ export function callTaint(reads: TaintReads | undefined, result?: ResultTaint): 
 /**
  * The taint of each conversation, by a key the runtime chooses (for example the conversation's
  * scope key). See {@link createTaintTracker}.
- *
- * @example
- * ```ts
- * import { type TaintTracker, createTaintTracker } from '@toolctx/core/guards';
- * const taint: TaintTracker = createTaintTracker();
- * ```
  */
 export interface TaintTracker {
   /** The conversation's taint; a conversation that has seen nothing is clean. */

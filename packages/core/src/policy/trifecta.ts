@@ -6,12 +6,6 @@ import type { Taint } from './taint.js';
  * What `security.trifecta` does when a `send` tool is called in a conversation that has read
  * private data and seen untrusted content (the "lethal trifecta": the untrusted content may have
  * told the model to send the private data out). `block` is the default.
- *
- * @example
- * ```ts
- * import type { TrifectaMode } from '@toolctx/core';
- * const trifecta: TrifectaMode = 'approve';
- * ```
  */
 export type TrifectaMode = 'block' | 'approve' | 'allow';
 
@@ -20,7 +14,9 @@ export type TrifectaMode = 'block' | 'approve' | 'allow';
  *
  * @example
  * ```ts
+ * import type { SecurityOptions } from '@toolctx/core';
  * import { DEFAULT_TRIFECTA_MODE } from '@toolctx/core/guards';
+ * declare const security: SecurityOptions;
  * const mode = security.trifecta ?? DEFAULT_TRIFECTA_MODE; // 'block'
  * ```
  */

@@ -20,7 +20,8 @@ export interface DoorDeclaration {
  *
  * @example
  * ```ts
- * import { createRuntime, inProcessDoor } from '@toolctx/core';
+ * import { type AnyTool, createRuntime, inProcessDoor } from '@toolctx/core';
+ * declare const tools: AnyTool[];
  * const runtime = createRuntime({ tools, door: inProcessDoor });
  * ```
  */

@@ -40,7 +40,10 @@ export interface StartRunOptions {
  *
  * @example
  * ```ts
- * import type { ResumeOptions } from '@toolctx/core';
+ * import type { ResumeOptions, Run } from '@toolctx/core';
+ * declare const run: Run;
+ * declare const request: Request; // the decider's request, which ends when they hang up
+ * declare const approvalId: string;
  * const options: ResumeOptions = { signal: request.signal }; // the decider hung up: cancel the call
  * const result = await run.resume(approvalId, { approved: true }, options);
  * ```
@@ -55,6 +58,8 @@ export interface ResumeOptions {
  *
  * @example
  * ```ts
+ * import type { Runtime } from '@toolctx/core';
+ * declare const runtime: Runtime;
  * const run = runtime.startRun({ identity: { tenant: 'acme', principal: 'ana' } });
  * const result = await run.call({ tool: 'count_words', args: { text: 'a b c' } });
  * if (result.ok) console.log(result.content); // '3'

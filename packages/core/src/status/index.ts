@@ -5,8 +5,9 @@
  *
  * @example
  * ```ts
- * import { createRuntime } from '@toolctx/core';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
  * import { createStatusModel } from '@toolctx/core/status';
+ * declare const tools: AnyTool[];
  *
  * const run = createRuntime({ tools }).startRun();
  * const status = createStatusModel();

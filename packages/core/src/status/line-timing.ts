@@ -28,8 +28,12 @@ export interface TimingOptions {
  *
  * @example
  * ```ts
- * import { lineTiming } from '@toolctx/core/status';
- * const { stalled, elapsedMs } = lineTiming(status.line(callId)!, Date.now(), { stallAfterMs: 5000 });
+ * import { createStatusModel, lineTiming } from '@toolctx/core/status';
+ * const status = createStatusModel();
+ * const line = status.line('call_1');
+ * if (line) {
+ *   const { stalled, elapsedMs } = lineTiming(line, Date.now(), { stallAfterMs: 5000 });
+ * }
  * ```
  */
 export function lineTiming(line: StatusLine, now: number, options: TimingOptions = {}): LineTiming {

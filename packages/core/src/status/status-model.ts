@@ -111,7 +111,9 @@ interface Said {
  *
  * @example
  * ```ts
+ * import type { Run } from '@toolctx/core';
  * import { createStatusModel } from '@toolctx/core/status';
+ * declare const run: Run;
  * const status = createStatusModel({ templates: { 'tool.search.done': 'Found it' } });
  * run.events.subscribe((event) => {
  *   const line = status.apply(event);

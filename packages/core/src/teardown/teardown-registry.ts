@@ -3,12 +3,6 @@ import { type ErrorInfo, ToolctxError, toErrorInfo } from '../errors.js';
 /**
  * When a cleanup runs: at the end of the call, the run, the session, or when the host shuts down.
  * Each door honours some of these (a stateless HTTP door has no session end, for example).
- *
- * @example
- * ```ts
- * import type { TeardownScope } from '@toolctx/core';
- * const scope: TeardownScope = 'run';
- * ```
  */
 export type TeardownScope = 'call' | 'run' | 'session' | 'shutdown';
 
@@ -29,15 +23,7 @@ export const TEARDOWN_SCOPES: readonly TeardownScope[] = Object.freeze([
   'shutdown',
 ]);
 
-/**
- * One cleanup, registered for exactly one (tool, scope, key).
- *
- * @example
- * ```ts
- * import type { TeardownRegistration } from '@toolctx/core/guards';
- * const registration: TeardownRegistration = { toolName: 'browse', scope: 'run', key: runId, cleanup: () => browser.close() };
- * ```
- */
+/** One cleanup, registered for exactly one (tool, scope, key). */
 export interface TeardownRegistration {
   toolName: string;
   scope: TeardownScope;
@@ -52,7 +38,7 @@ export interface TeardownRegistration {
  * @example
  * ```ts
  * import { type TeardownFired, createTeardownRegistry } from '@toolctx/core/guards';
- * createTeardownRegistry({ honours: ['call'], doorName: 'd', onFired: (info: TeardownFired) => log(info.toolName) });
+ * createTeardownRegistry({ honours: ['call'], doorName: 'd', onFired: (info: TeardownFired) => console.log(info.toolName) });
  * ```
  */
 export interface TeardownFired {
@@ -67,22 +53,14 @@ export interface TeardownFired {
  * @example
  * ```ts
  * import { type TeardownFailed, createTeardownRegistry } from '@toolctx/core/guards';
- * createTeardownRegistry({ honours: ['call'], doorName: 'd', onFailed: ({ toolName, error }: TeardownFailed) => log(toolName, error.kind) });
+ * createTeardownRegistry({ honours: ['call'], doorName: 'd', onFailed: ({ toolName, error }: TeardownFailed) => console.warn(toolName, error.kind) });
  * ```
  */
 export interface TeardownFailed extends TeardownFired {
   error: ErrorInfo;
 }
 
-/**
- * Options of {@link createTeardownRegistry}.
- *
- * @example
- * ```ts
- * import type { TeardownRegistryOptions } from '@toolctx/core/guards';
- * const options: TeardownRegistryOptions = { honours: ['call', 'run'], doorName: 'Web Worker', timeoutMs: 2000 };
- * ```
- */
+/** Options of {@link createTeardownRegistry}. */
 export interface TeardownRegistryOptions {
   /** The scopes this door can end; registering for another throws. */
   honours: readonly TeardownScope[];
@@ -96,15 +74,7 @@ export interface TeardownRegistryOptions {
   onFailed?: (info: TeardownFailed) => void;
 }
 
-/**
- * Cleanups by scope and key; see {@link createTeardownRegistry}.
- *
- * @example
- * ```ts
- * import { type TeardownRegistry, createTeardownRegistry } from '@toolctx/core/guards';
- * const teardown: TeardownRegistry = createTeardownRegistry({ honours: ['call'], doorName: 'MCP' });
- * ```
- */
+/** Cleanups by scope and key; see {@link createTeardownRegistry}. */
 export interface TeardownRegistry {
   readonly honours: readonly TeardownScope[];
   /** Registers a cleanup; `false` when this (tool, scope, key) has one already (the first wins). */
@@ -131,6 +101,7 @@ const TIMED_OUT = Symbol('timed out');
  * @example
  * ```ts
  * import { createTeardownRegistry } from '@toolctx/core/guards';
+ * declare const browser: { close(): Promise<void> };
  * const teardown = createTeardownRegistry({ honours: ['call', 'run'], doorName: 'in-process' });
  * teardown.register({ toolName: 'browse', scope: 'run', key: 'run_1', cleanup: () => browser.close() });
  * await teardown.fire('run', 'run_1');

@@ -32,8 +32,9 @@ export interface TeardownKeyFacts {
  *
  * @example
  * ```ts
- * import { toolSessionKey } from '@toolctx/core';
- * const browsers = new Map<string, Browser>();
+ * import { type ToolExecutionContext, toolSessionKey } from '@toolctx/core';
+ * declare const ctx: ToolExecutionContext;
+ * const browsers = new Map<string, { close(): Promise<void> }>();
  * const key = toolSessionKey(ctx, 'session');
  * ctx.onTeardown(() => browsers.get(key)?.close(), { scope: 'session', key });
  * ```

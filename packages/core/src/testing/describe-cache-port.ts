@@ -2,16 +2,7 @@ import { describe, expect } from 'vitest';
 import type { CachePort } from '../cache/cache-port.js';
 import { createTestClock, registerCases, type SuiteCase, type TestClock } from './suite-cases.js';
 
-/**
- * Options of `describeCachePort`.
- *
- * @example
- * ```ts
- * import type { CachePortSuiteOptions } from '@toolctx/core/testing';
- * import { createMemoryCache } from '@toolctx/core/memory';
- * const options: CachePortSuiteOptions = { create: ({ clock }) => createMemoryCache({ clock }) };
- * ```
- */
+/** Options of `describeCachePort`. */
 export interface CachePortSuiteOptions {
   /** A fresh, empty cache per case; `clock` (epoch ms) must drive expiry. */
   create: (options: { clock: () => number }) => CachePort | Promise<CachePort>;

@@ -4,16 +4,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import { hostilePaths } from './hostile-paths.js';
 import { expectToolctxError, registerCases, type SuiteCase } from './suite-cases.js';
 
-/**
- * Options of `describeWorkspace`.
- *
- * @example
- * ```ts
- * import type { WorkspaceSuiteOptions } from '@toolctx/core/testing';
- * import { createMemoryWorkspace } from '@toolctx/core/memory';
- * const options: WorkspaceSuiteOptions = { create: () => createMemoryWorkspace() };
- * ```
- */
+/** Options of `describeWorkspace`. */
 export interface WorkspaceSuiteOptions {
   /** A fresh, empty workspace per case. */
   create: () => Workspace | Promise<Workspace>;

@@ -58,11 +58,12 @@ export interface DoorConnectOptions {
  *
  * @example
  * ```ts
- * import { createRuntime, inProcessDoor } from '@toolctx/core';
- * import type { DoorSuiteOptions } from '@toolctx/core/testing';
+ * import { createRuntime, inProcessDoor, type Run } from '@toolctx/core';
+ * import { type DoorSuiteOptions, runDoorClient } from '@toolctx/core/testing';
+ * declare function myDoor(run: Run, caller: unknown): Run; // the door under test, in front of a run
  * const options: DoorSuiteOptions = {
  *   supplies: { ...inProcessDoor, artifacts: true, credentials: true, events: true },
- *   connect: async (tools, { caller }) => myClient(createRuntime({ tools }), caller),
+ *   connect: async (tools, { caller }) => runDoorClient(myDoor(createRuntime({ tools }).startRun(), caller)),
  * };
  * ```
  */

@@ -20,6 +20,8 @@ export interface McpDoorClientOptions {
  * ```ts
  * import { describeDoor, mcpDoorClient } from '@toolctx/core/testing';
  * import { mcpDoor } from '@toolctx/core/mcp';
+ * import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+ * declare function connectedClient(): Promise<Client>; // an MCP client connected to your server
  * describeDoor('mcp', {
  *   supplies: { ...mcpDoor, artifacts: false, credentials: true, events: false },
  *   connect: async () => mcpDoorClient(await connectedClient()),

@@ -33,7 +33,7 @@ export interface RunDoorClientHooks {
  *
  * @example
  * ```ts
- * import { createRuntime } from '@toolctx/core';
+ * import { createRuntime, inProcessDoor } from '@toolctx/core';
  * import { describeDoor, runDoorClient } from '@toolctx/core/testing';
  * describeDoor('in-process', {
  *   supplies: { ...inProcessDoor, artifacts: false, credentials: false, events: true },

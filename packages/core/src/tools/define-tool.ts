@@ -129,7 +129,14 @@ export interface ToolSchema {
  *
  * @example
  * ```ts
- * import { toolSchema } from '@toolctx/core';
+ * import { defineTool, toolSchema } from '@toolctx/core';
+ * import { z } from 'zod';
+ * const countWords = defineTool({
+ *   name: 'count_words',
+ *   description: 'Counts the words in a text.',
+ *   input: z.object({ text: z.string() }),
+ *   execute: ({ text }) => text.split(/\s+/).length,
+ * });
  * toolSchema(countWords); // { name: 'count_words', description: '…', inputSchema: { type: 'object', … } }
  * ```
  */

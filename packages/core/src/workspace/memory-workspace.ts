@@ -2,15 +2,7 @@ import { ToolctxError } from '../errors.js';
 import { resolveWorkspacePath } from './resolve-path.js';
 import type { Workspace } from './workspace.js';
 
-/**
- * Options of {@link createMemoryWorkspace}.
- *
- * @example
- * ```ts
- * import type { MemoryWorkspaceOptions } from '@toolctx/core/memory';
- * const options: MemoryWorkspaceOptions = { root: '/scratch' };
- * ```
- */
+/** Options of {@link createMemoryWorkspace}. */
 export interface MemoryWorkspaceOptions {
   /** The `root` the workspace reports; `/` by default. */
   root?: string;

@@ -21,7 +21,7 @@ import { readJson } from './read-json.js';
  *
  * @example
  * ```ts
- * import type { Authenticate } from '@toolctx/edge';
+ * import type { Authenticate, Env } from '@toolctx/edge';
  * const authenticate: Authenticate<Env> = (request, env) =>
  *   request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}` ? { tenant: 'acme' } : null;
  * ```
@@ -42,8 +42,15 @@ interface CommonOptions<E> {
  *
  * @example
  * ```ts
- * import { createToolServer, type ToolServerOptions } from '@toolctx/edge';
- * const options: ToolServerOptions<Env> = { runtimeFor: (env) => makeRuntime(env), runs: (env) => durableObjectRuns(env.RUNS), authenticate };
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
+ * import { type Authenticate, createToolServer, durableObjectRuns, type Env, type ToolServerOptions } from '@toolctx/edge';
+ * declare const tools: AnyTool[];
+ * declare const authenticate: Authenticate<Env>;
+ * const options: ToolServerOptions<Env> = {
+ *   runtimeFor: () => createRuntime({ tools }),
+ *   runs: (env) => durableObjectRuns(env.RUNS),
+ *   authenticate,
+ * };
  * const app = createToolServer(options);
  * ```
  */
@@ -73,8 +80,10 @@ type App<E extends object> = Hono<{ Bindings: E; Variables: { identity: Identity
  *
  * @example
  * ```ts
- * import { createRuntime } from '@toolctx/core';
- * import { createToolServer, durableObjectRuns } from '@toolctx/edge';
+ * import { type AnyTool, createRuntime, type Identity } from '@toolctx/core';
+ * import { createToolServer, durableObjectRuns, type Env } from '@toolctx/edge';
+ * declare const tools: AnyTool[];
+ * declare function verifyToken(header: string | null, env: Env): Promise<Identity | null>;
  *
  * const runtime = createRuntime({ tools });
  * const app = createToolServer<Env>({

@@ -7,8 +7,9 @@ import { HttpError } from './http-error.js';
  * @example
  * ```ts
  * import type { StartRunBody } from '@toolctx/edge';
+ * const headers = { authorization: 'Bearer …', 'content-type': 'application/json' };
  * const body: StartRunBody = { sessionId: 'chat-42', phase: 'plan' };
- * await fetch(`${base}/runs`, { method: 'POST', headers, body: JSON.stringify(body) });
+ * await fetch('https://tools.example.com/runs', { method: 'POST', headers, body: JSON.stringify(body) });
  * ```
  */
 export interface StartRunBody {
@@ -23,8 +24,9 @@ export interface StartRunBody {
  * @example
  * ```ts
  * import type { CallBody } from '@toolctx/edge';
+ * const headers = { authorization: 'Bearer …', 'content-type': 'application/json' };
  * const body: CallBody = { tool: 'count_steps', args: { steps: 3 } };
- * await fetch(`${base}/runs/${runId}/calls`, { method: 'POST', headers, body: JSON.stringify(body) });
+ * await fetch('https://tools.example.com/runs/run_1/calls', { method: 'POST', headers, body: JSON.stringify(body) });
  * ```
  */
 export interface CallBody {
@@ -33,15 +35,7 @@ export interface CallBody {
   toolCallId?: string;
 }
 
-/**
- * What `POST /approvals/:id` accepts.
- *
- * @example
- * ```ts
- * import type { ApprovalBody } from '@toolctx/edge';
- * const body: ApprovalBody = { runId: 'run_1', approved: false, reason: 'not this account' };
- * ```
- */
+/** What `POST /approvals/:id` accepts. */
 export interface ApprovalBody {
   /** The run whose call waits: it is in the `approval-pending` error and the `approval.requested` event. */
   runId: string;

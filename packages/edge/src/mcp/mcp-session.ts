@@ -37,8 +37,9 @@ import {
  *
  * @example
  * ```ts
- * import { createRuntime } from '@toolctx/core';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
  * import { McpSession } from '@toolctx/edge';
+ * declare const countWords: AnyTool;
  *
  * export class ToolsMcpSession extends McpSession {
  *   protected createRuntime() {

@@ -38,11 +38,17 @@ export interface McpRouteOptions {
  *
  * @example
  * ```ts
- * import { mcpFetch } from '@toolctx/edge';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
+ * import { McpSession, mcpFetch } from '@toolctx/edge';
+ * declare const tools: AnyTool[];
+ * export class ToolsMcpSession extends McpSession {
+ *   protected createRuntime() {
+ *     return createRuntime({ tools });
+ *   }
+ * }
  * export default {
  *   fetch: (request, env) => mcpFetch(request, env.MCP_SESSIONS),
- * } satisfies ExportedHandler<Env>;
- * export { ToolsMcpSession } from './tools-mcp-session.js';
+ * } satisfies ExportedHandler<{ MCP_SESSIONS: DurableObjectNamespace }>; // bound to ToolsMcpSession in wrangler.jsonc
  * ```
  */
 export async function mcpFetch(
@@ -122,10 +128,9 @@ function sessionIdRequired(): Response {
  * import { Hono } from 'hono';
  * import { mountMcp } from '@toolctx/edge';
  *
- * const app = new Hono<{ Bindings: Env }>();
+ * const app = new Hono<{ Bindings: { MCP_SESSIONS: DurableObjectNamespace } }>();
  * mountMcp(app, { binding: 'MCP_SESSIONS' });
  * export default app;
- * export { ToolsMcpSession } from './tools-mcp-session.js';
  * ```
  */
 export function mountMcp(

@@ -9,6 +9,8 @@ import type { RunHostObject } from './run-host.js';
  *
  * @example
  * ```ts
+ * import type { Env } from '@toolctx/edge';
+ * declare const env: Env;
  * import { durableObjectRuns, type DurableObjectRunsOptions } from '@toolctx/edge';
  * const options: DurableObjectRunsOptions = { identityRuns: env.IDENTITY_RUNS, maxRunsPerIdentity: 20 };
  * const runs = durableObjectRuns(env.RUNS, options);
@@ -31,7 +33,10 @@ export interface DurableObjectRunsOptions {
  *
  * @example
  * ```ts
- * import { createToolServer, durableObjectRuns } from '@toolctx/edge';
+ * import type { Identity, Runtime } from '@toolctx/core';
+ * import { createToolServer, durableObjectRuns, type Env } from '@toolctx/edge';
+ * declare const runtime: Runtime;
+ * declare function verifyBearer(request: Request): Identity | null;
  * const app = createToolServer<Env>({
  *   runtime,
  *   runs: (env) => durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS }),

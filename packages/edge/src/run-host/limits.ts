@@ -8,7 +8,9 @@ import { type Reply, retryLater } from '../door-error.js';
  *
  * @example
  * ```ts
- * import { createRunHost, type RunLimits } from '@toolctx/edge';
+ * import type { Runtime } from '@toolctx/core';
+ * import { createRunHost, type Env, type RunLimits } from '@toolctx/edge';
+ * declare function runtimeFor(env: Env): Runtime;
  * const limits: RunLimits = { maxCallsPerRun: 32, maxStreamsPerRun: 4, maxPendingApprovalsPerRun: 8 };
  * export class RunHost extends createRunHost<Env>(runtimeFor, limits) {}
  * ```
@@ -41,6 +43,8 @@ export interface RunLimits {
  *
  * @example
  * ```ts
+ * import type { Env } from '@toolctx/edge';
+ * declare const env: Env;
  * import { defaultLimits, durableObjectRuns } from '@toolctx/edge';
  * const runs = durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS, maxRunsPerIdentity: defaultLimits.maxRunsPerIdentity * 2 });
  * ```
@@ -59,7 +63,8 @@ export const defaultLimits = Object.freeze({
  * @example
  * ```ts
  * import { limitExceeded } from '@toolctx/edge';
- * if (pending >= max) return limitExceeded('pending approvals per run', max, 'maxPendingApprovalsPerRun', 'Decide one first');
+ * const admitApproval = (pending: number, max: number) =>
+ *   pending >= max ? limitExceeded('pending approvals per run', max, 'maxPendingApprovalsPerRun', 'Decide one first') : undefined;
  * ```
  */
 export function limitExceeded(

@@ -14,9 +14,11 @@ import type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types
  *
  * @example
  * ```ts
- * import type { RunDirectory } from '@toolctx/edge';
+ * import type { Env } from '@toolctx/edge';
+ * declare const env: Env;
+ * import { durableObjectRuns, type RunDirectory } from '@toolctx/edge';
  * const runs: RunDirectory = durableObjectRuns(env.RUNS);
- * const reply = await runs.cancel(runId, { tenant: 'acme', principal: 'ana' }, 'call_1');
+ * const reply = await runs.cancel('run_1', { tenant: 'acme', principal: 'ana' }, 'call_1');
  * ```
  */
 export interface RunDirectory {
@@ -66,7 +68,9 @@ export interface RunDirectory {
  *
  * @example
  * ```ts
+ * import type { Runtime } from '@toolctx/core';
  * import { createMemoryRunDirectory, type MemoryRunDirectoryOptions } from '@toolctx/edge';
+ * declare const runtime: Runtime;
  * const options: MemoryRunDirectoryOptions = { runtime, maxEvents: 200 };
  * const runs = createMemoryRunDirectory(options);
  * ```
@@ -97,7 +101,10 @@ export interface MemoryRunDirectoryOptions extends RunLimits {
  *
  * @example
  * ```ts
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
  * import { createMemoryRunDirectory, createToolServer } from '@toolctx/edge';
+ * declare const tools: AnyTool[];
+ * const runtime = createRuntime({ tools });
  * const app = createToolServer({
  *   runtime,
  *   runs: createMemoryRunDirectory({ runtime, maxEvents: 500 }),

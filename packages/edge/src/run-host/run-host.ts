@@ -13,7 +13,9 @@ import type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types
  *
  * @example
  * ```ts
- * import { createRunHost, type RunHostOptions } from '@toolctx/edge';
+ * import type { Runtime } from '@toolctx/core';
+ * import { createRunHost, type Env, type RunHostOptions } from '@toolctx/edge';
+ * declare const runtime: Runtime;
  * const options: RunHostOptions = { idleMs: 10 * 60_000, retentionMs: 60 * 60_000, maxEvents: 500 };
  * export class RunHost extends createRunHost<Env>(() => runtime, options) {}
  * ```
@@ -55,8 +57,10 @@ const day = 24 * 60 * 60_000;
  *
  * @example
  * ```ts
+ * import type { Env } from '@toolctx/edge';
+ * declare const env: Env;
  * import type { RunHostObject } from '@toolctx/edge';
- * const host = env.RUNS.get(env.RUNS.idFromName(runId)) as DurableObjectStub<RunHostObject<Env>>;
+ * const host = env.RUNS.get(env.RUNS.idFromName('run_1')) as DurableObjectStub<RunHostObject<Env>>;
  * const reply = await host.cancel({ tenant: 'acme', principal: 'ana' }, 'call_1');
  * ```
  */
@@ -215,7 +219,9 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
  *
  * @example
  * ```ts
- * import { createRunHost, type RunHostClass } from '@toolctx/edge';
+ * import type { Runtime } from '@toolctx/core';
+ * import { createRunHost, type Env, type RunHostClass } from '@toolctx/edge';
+ * declare const runtime: Runtime;
  * const RunHostBase: RunHostClass<Env> = createRunHost<Env>(() => runtime);
  * export class RunHost extends RunHostBase {}
  * ```
@@ -230,12 +236,12 @@ export type RunHostClass<E> = new (ctx: DurableObjectState, env: E) => RunHostOb
  *
  * @example
  * ```ts
- * import { createRuntime } from '@toolctx/core';
- * import { createRunHost } from '@toolctx/edge';
- * import { tools } from './tools.js';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
+ * import { createRunHost, type Env } from '@toolctx/edge';
+ * declare const tools: AnyTool[];
  *
- * export class RunHost extends createRunHost<Env>((env) => createRuntime({ tools }), { idleMs: 600_000 }) {}
- * // Or per env: export class RunHost extends createRunHost<Env>(runtimeFor, (env) => ({ idleMs: Number(env.IDLE_MS) })) {}
+ * export class RunHost extends createRunHost<Env>(() => createRuntime({ tools }), { idleMs: 600_000 }) {}
+ * // Or per env: export class RunHost extends createRunHost<Env>(runtimeFor, (env) => ({ idleMs: Number(env.TOOLCTX_RUN_IDLE_MS) })) {}
  * ```
  */
 export function createRunHost<E = unknown>(

@@ -1,15 +1,7 @@
 import type { Identity, PendingApproval, PendingApprovalStore, Phase, ToolEvent } from '@toolctx/core';
 import type { RunStorage } from './run-storage.js';
 
-/**
- * What a run host keeps about its run, beside the events: enough to bring the run back to life.
- *
- * @example
- * ```ts
- * import type { RunRecord } from '@toolctx/edge';
- * const record: RunRecord = { runId: 'run_1', owner: { tenant: 'acme' }, phase: 'act', state: {}, createdAt: Date.now(), ended: false };
- * ```
- */
+/** What a run host keeps about its run, beside the events: enough to bring the run back to life. */
 export interface RunRecord {
   runId: string;
   /** The identity that started the run; only it may use the run. */

@@ -8,6 +8,7 @@
  * ```ts
  * import type { RunStorage } from '@toolctx/edge';
  * // Inside a Durable Object: the synchronous KV API of its SQLite-backed storage.
+ * declare const ctx: DurableObjectState;
  * const storage: RunStorage = ctx.storage.kv;
  * ```
  */
@@ -27,12 +28,6 @@ export interface RunStorage {
 
 /**
  * What {@link RunStorage.list} selects: the subset of a Durable Object's `SyncKvListOptions` a run log uses.
- *
- * @example
- * ```ts
- * import type { RunStorageListOptions } from '@toolctx/edge';
- * const last: RunStorageListOptions = { prefix: 'e:', reverse: true, limit: 1 };
- * ```
  */
 export interface RunStorageListOptions {
   start?: string;

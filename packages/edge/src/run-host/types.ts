@@ -5,7 +5,8 @@ import type { Identity, Phase } from '@toolctx/core';
  *
  * @example
  * ```ts
- * import type { RunInit } from '@toolctx/edge';
+ * import type { RunDirectory, RunInit } from '@toolctx/edge';
+ * declare const runs: RunDirectory;
  * const init: RunInit = { runId: 'run_1', identity: { tenant: 'acme', principal: 'ana' }, phase: 'act' };
  * await runs.start(init);
  * ```
@@ -24,6 +25,8 @@ export interface RunInit {
  * @example
  * ```ts
  * import type { RunInfo } from '@toolctx/edge';
+ * const base = 'https://tools.example.com';
+ * const headers = { authorization: 'Bearer …' };
  * const info = (await (await fetch(`${base}/runs`, { method: 'POST', headers })).json()) as RunInfo;
  * const events = new EventSource(`${base}/runs/${info.runId}/events?after=${info.lastSeq}`);
  * ```
@@ -42,9 +45,10 @@ export interface RunInfo {
  *
  * @example
  * ```ts
- * import type { DoorCall } from '@toolctx/edge';
+ * import type { DoorCall, RunDirectory } from '@toolctx/edge';
+ * declare const runs: RunDirectory;
  * const call: DoorCall = { tool: 'slow_wait', args: { ms: 1000 }, toolCallId: 'call_1' };
- * await runs.call(runId, identity, call);
+ * await runs.call('run_1', { tenant: 'acme', principal: 'ana' }, call);
  * ```
  */
 export interface DoorCall {
@@ -59,7 +63,8 @@ export interface DoorCall {
  * @example
  * ```ts
  * import type { CancelInfo } from '@toolctx/edge';
- * const answer = (await (await fetch(`${base}/runs/${runId}/calls/${callId}/cancel`, { method: 'POST', headers })).json()) as CancelInfo;
+ * const headers = { authorization: 'Bearer …' };
+ * const answer = (await (await fetch('https://tools.example.com/runs/run_1/calls/call_1/cancel', { method: 'POST', headers })).json()) as CancelInfo;
  * ```
  */
 export interface CancelInfo {
@@ -70,11 +75,5 @@ export interface CancelInfo {
 /**
  * How a call's answer is sent: `'sse'`, its events then an `event: result` message; `'json'`, its
  * `ToolResult` as JSON after whitespace heartbeats (which find a client that hung up).
- *
- * @example
- * ```ts
- * import type { CallFormat } from '@toolctx/edge';
- * const format: CallFormat = request.headers.get('accept')?.includes('text/event-stream') ? 'sse' : 'json';
- * ```
  */
 export type CallFormat = 'sse' | 'json';

@@ -23,7 +23,7 @@ export interface SseMessage {
  * @example
  * ```ts
  * import { sseHeaders } from '@toolctx/edge';
- * return new Response(stream, { headers: sseHeaders });
+ * const reply = (stream: ReadableStream<Uint8Array>) => new Response(stream, { headers: sseHeaders });
  * ```
  */
 export const sseHeaders: Readonly<Record<string, string>> = Object.freeze({
@@ -59,7 +59,12 @@ export function encodeSse(message: SseMessage): string {
  * @example
  * ```ts
  * import { encodeSseBytes } from '@toolctx/edge';
- * controller.enqueue(encodeSseBytes({ event: 'result', data: JSON.stringify(result) }));
+ * const stream = new ReadableStream<Uint8Array>({
+ *   start(controller) {
+ *     controller.enqueue(encodeSseBytes({ event: 'result', data: JSON.stringify({ ok: true }) }));
+ *     controller.close();
+ *   },
+ * });
  * ```
  */
 export function encodeSseBytes(message: SseMessage): Uint8Array {

@@ -8,7 +8,8 @@ import type { SseMessage } from './encode.js';
  * @example
  * ```ts
  * import { readSse } from '@toolctx/edge';
- * const response = await fetch(`${base}/runs/${runId}/events`, { headers: { authorization } });
+ * const headers = { authorization: 'Bearer …' };
+ * const response = await fetch('https://tools.example.com/runs/run_1/events', { headers });
  * for await (const message of readSse(response.body!)) {
  *   console.log(message.id, message.event, JSON.parse(message.data));
  * }

@@ -2,15 +2,7 @@ import type { ArtifactLimits } from '@toolctx/core';
 import { admitToScope, isArtifactExpired, type ScopeTotals } from '@toolctx/core/ports';
 import type { ArtifactAdmissions } from './artifact-admissions.js';
 
-/**
- * One artifact as the per-scope caps count it.
- *
- * @example
- * ```ts
- * import type { Admission } from '@toolctx/edge';
- * const admission: Admission = { ref: 'art_1', bytes: 2_048, expiresAt: Date.now() + 60_000 };
- * ```
- */
+/** One artifact as the per-scope caps count it. */
 export interface Admission {
   ref: string;
   bytes: number;
@@ -47,12 +39,6 @@ export interface AdmissionRequest {
 /**
  * What {@link ArtifactAdmissions} answers: admitted, or refused with the totals the caps were
  * checked against (for the store's `quota-exceeded` message).
- *
- * @example
- * ```ts
- * import type { AdmissionAnswer } from '@toolctx/edge';
- * const answer: AdmissionAnswer = { admitted: false, totals: { count: 100, bytes: 4_096 } };
- * ```
  */
 export type AdmissionAnswer = { admitted: true } | { admitted: false; totals: ScopeTotals };
 

@@ -23,6 +23,8 @@ const DELETE_BATCH = 128;
  *
  * @example
  * ```ts
+ * import type { Env } from '@toolctx/edge';
+ * declare const env: Env;
  * import { ArtifactAdmissions, createKvR2ArtifactStore } from '@toolctx/edge';
  * export { ArtifactAdmissions }; // bound as ADMISSIONS in wrangler.jsonc
  * const store = createKvR2ArtifactStore({

@@ -1,15 +1,7 @@
 import { type CachePort, ToolctxError } from '@toolctx/core';
 import { checkCacheEntry, checkCacheKey, sha256Hex } from '@toolctx/core/ports';
 
-/**
- * Options of {@link createKvCache}.
- *
- * @example
- * ```ts
- * import type { KvCacheOptions } from '@toolctx/edge';
- * const options: KvCacheOptions = { kv: env.CACHE, prefix: 'tool-cache/' };
- * ```
- */
+/** Options of {@link createKvCache}. */
 export interface KvCacheOptions {
   /** The KV namespace to keep entries in (pass `env.X`). */
   kv: KVNamespace;
@@ -39,6 +31,7 @@ const COLLECT_AFTER_S = 60;
  * @example
  * ```ts
  * import { createKvCache } from '@toolctx/edge';
+ * declare const env: { CACHE: KVNamespace };
  * const cache = createKvCache({ kv: env.CACHE });
  * await cache.set('k', new TextEncoder().encode('v'), { ttlMs: 60_000 });
  * await cache.get('k'); // Uint8Array of 'v'

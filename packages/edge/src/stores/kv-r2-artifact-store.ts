@@ -38,20 +38,7 @@ import { uploadStream, verifyingStream } from './r2-stream-io.js';
 import { type ScopeUsage, scopeUsage } from './scope-usage.js';
 import { checkStreamDigest, type StreamSkeleton, streamSkeleton } from './stream-meta.js';
 
-/**
- * Options of {@link createKvR2ArtifactStore}.
- *
- * @example
- * ```ts
- * import type { KvR2ArtifactStoreOptions } from '@toolctx/edge';
- * const options: KvR2ArtifactStoreOptions = {
- *   kv: env.ARTIFACT_META,
- *   bucket: env.ARTIFACTS,
- *   limits: { maxCountPerScope: 1_000 },
- *   admissions: env.ADMISSIONS, // exact caps across Workers
- * };
- * ```
- */
+/** Options of {@link createKvR2ArtifactStore}. */
 export interface KvR2ArtifactStoreOptions {
   /** KV namespace for the metadata index (pass `env.X`). */
   kv: KVNamespace;
@@ -99,6 +86,8 @@ const admissionOf = ({ ref, bytes, expiresAt }: ArtifactMeta): Admission =>
  *
  * @example
  * ```ts
+ * import type { Env } from '@toolctx/edge';
+ * declare const env: Env;
  * import { createKvR2ArtifactStore } from '@toolctx/edge';
  * const store = createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS });
  * const scope = { tenant: 'acme', principal: 'u1', conversation: 'c1' };

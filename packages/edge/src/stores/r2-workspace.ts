@@ -1,15 +1,7 @@
 import { ToolctxError, type Workspace } from '@toolctx/core';
 import { resolveWorkspacePath } from '@toolctx/core/ports';
 
-/**
- * Options of {@link createR2Workspace}.
- *
- * @example
- * ```ts
- * import type { R2WorkspaceOptions } from '@toolctx/edge';
- * const options: R2WorkspaceOptions = { bucket: env.ARTIFACTS, root: 'workspaces/acme' };
- * ```
- */
+/** Options of {@link createR2Workspace}. */
 export interface R2WorkspaceOptions {
   /** The R2 bucket holding the files (pass `env.X`). */
   bucket: R2Bucket;
@@ -29,6 +21,8 @@ const MAX_KEY_BYTES = 1_024;
  *
  * @example
  * ```ts
+ * import type { Env } from '@toolctx/edge';
+ * declare const env: Env;
  * import { createR2Workspace } from '@toolctx/edge';
  * const workspace = createR2Workspace({ bucket: env.ARTIFACTS, root: 'workspaces/acme' });
  * await workspace.write('notes/todo.md', '- ship it');

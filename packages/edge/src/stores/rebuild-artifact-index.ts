@@ -7,12 +7,6 @@ import { digestOfObject } from './r2-stream-io.js';
 /**
  * Options of {@link rebuildArtifactIndex}: the same `kv`, `bucket`, `prefix` and `clock` the
  * store was created with.
- *
- * @example
- * ```ts
- * import type { RebuildArtifactIndexOptions } from '@toolctx/edge';
- * const options: RebuildArtifactIndexOptions = { kv: env.ARTIFACT_META, bucket: env.ARTIFACTS };
- * ```
  */
 export interface RebuildArtifactIndexOptions {
   kv: KVNamespace;
@@ -26,12 +20,6 @@ export interface RebuildArtifactIndexOptions {
 /**
  * What {@link rebuildArtifactIndex} did: artifacts whose KV index it wrote, expired ones it
  * deleted from R2, and objects under the prefix that are not artifacts (left alone).
- *
- * @example
- * ```ts
- * import type { RebuildArtifactIndexReport } from '@toolctx/edge';
- * const report: RebuildArtifactIndexReport = { restored: 3, expired: 1, skipped: 0 };
- * ```
  */
 export interface RebuildArtifactIndexReport {
   restored: number;
@@ -48,6 +36,8 @@ export interface RebuildArtifactIndexReport {
  *
  * @example
  * ```ts
+ * import type { Env } from '@toolctx/edge';
+ * declare const env: Env;
  * import { rebuildArtifactIndex } from '@toolctx/edge';
  * const report = await rebuildArtifactIndex({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS });
  * report.restored; // artifacts listed and readable again

@@ -5,12 +5,6 @@ import { artifactObjects } from './artifact-objects.js';
 /**
  * Options of {@link sweepExpiredArtifacts}: the same `kv`, `bucket` and `prefix` the store was
  * created with.
- *
- * @example
- * ```ts
- * import type { SweepExpiredArtifactsOptions } from '@toolctx/edge';
- * const options: SweepExpiredArtifactsOptions = { kv: env.ARTIFACT_META, bucket: env.ARTIFACTS };
- * ```
  */
 export interface SweepExpiredArtifactsOptions {
   kv: KVNamespace;
@@ -21,15 +15,7 @@ export interface SweepExpiredArtifactsOptions {
   now?: number;
 }
 
-/**
- * What {@link sweepExpiredArtifacts} did: artifacts it looked at, and expired ones it deleted.
- *
- * @example
- * ```ts
- * import type { SweepExpiredArtifactsReport } from '@toolctx/edge';
- * const report: SweepExpiredArtifactsReport = { scanned: 120, deleted: 7 };
- * ```
- */
+/** What {@link sweepExpiredArtifacts} did: artifacts it looked at, and expired ones it deleted. */
 export interface SweepExpiredArtifactsReport {
   scanned: number;
   deleted: number;
@@ -45,7 +31,8 @@ export interface SweepExpiredArtifactsReport {
  *
  * @example
  * ```ts
- * import { sweepExpiredArtifacts } from '@toolctx/edge';
+ * import { createToolServer, type Env, sweepExpiredArtifacts } from '@toolctx/edge';
+ * declare const app: ReturnType<typeof createToolServer<Env>>;
  * export default {
  *   fetch: app.fetch,
  *   scheduled: (_controller, env, ctx) =>
