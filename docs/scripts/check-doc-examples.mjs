@@ -30,26 +30,39 @@ async function sourceFiles() {
   return files.sort();
 }
 
-/** The ```ts blocks of `@example` tags in `text`'s doc comments, each with the line its code starts on. */
+/**
+ * The ```ts blocks of `@example` tags in `text`'s doc comments, each with the line its code starts
+ * on, and the lines of `@example` tags with no such block (which would otherwise go unchecked).
+ */
 function docExamples(text) {
   const examples = [];
+  const unfenced = [];
   for (const comment of text.matchAll(/\/\*\*[\s\S]*?\*\//g)) {
     const firstLine = text.slice(0, comment.index).split('\n').length;
     const lines = comment[0].split('\n').map((line) => line.replace(/^\s*(\/\*\*|\*\/|\*(?!\/) ?)/, ''));
-    let inExample = false;
+    let tag; // the open @example: its line, and whether a block was found under it
     let block;
+    const closeTag = () => {
+      if (tag && !tag.fenced) unfenced.push(tag.line);
+      tag = undefined;
+    };
     lines.forEach((line, i) => {
       if (block) {
         if (/^\s*```\s*$/.test(line)) {
           examples.push(block);
           block = undefined;
         } else block.code.push(line);
-      } else if (/^\s*@example\b/.test(line)) inExample = true;
-      else if (/^\s*@\w/.test(line)) inExample = false;
-      else if (inExample && /^\s*```ts\s*$/.test(line)) block = { line: firstLine + i + 1, code: [] };
+      } else if (/^\s*@\w/.test(line)) {
+        closeTag();
+        if (/^\s*@example\b/.test(line)) tag = { line: firstLine + i, fenced: false };
+      } else if (tag && /^\s*```ts\s*$/.test(line)) {
+        tag.fenced = true;
+        block = { line: firstLine + i + 1, code: [] };
+      }
     });
+    closeTag();
   }
-  return examples;
+  return { examples, unfenced };
 }
 
 function compilerOptions(config) {
@@ -87,25 +100,30 @@ function check(config, examples) {
 }
 
 const byConfig = new Map();
+const unchecked = [];
 let count = 0;
 for (const source of await sourceFiles()) {
   const environment = environments.find(({ match }) => match.test(source));
   if (!environment) continue;
-  const text = await readFile(`${root}${source}`, 'utf8');
-  for (const example of docExamples(text)) {
+  const { examples, unfenced } = docExamples(await readFile(`${root}${source}`, 'utf8'));
+  for (const line of unfenced)
+    unchecked.push(`${source}:${line}: this @example has no \`\`\`ts block to check.`);
+  for (const example of examples) {
     count++;
-    const examples = byConfig.get(environment.config) ?? [];
+    const list = byConfig.get(environment.config) ?? [];
     // `export {}` makes each block a module, so names in one never leak into another.
-    examples.push({
+    list.push({
       source,
       line: example.line,
       text: `${example.code.join('\n')}\nexport {};\n`,
       virtualPath: `${docs}.doc-examples/${source.replace(/\.ts$/, '')}.L${example.line}.ts`,
     });
-    byConfig.set(environment.config, examples);
+    byConfig.set(environment.config, list);
   }
 }
-const problems = [...byConfig].flatMap(([config, examples]) => check(config, examples));
+if (count === 0)
+  unchecked.push('No @example blocks were found under packages/*/src: the extraction is broken.');
+const problems = [...unchecked, ...[...byConfig].flatMap(([config, examples]) => check(config, examples))];
 if (problems.length > 0) {
   console.error(
     `${problems.join('\n')}\n${problems.length} problem(s) in @example blocks. An example compiles on its own: import what it uses from the published path and declare what the reader has at hand (\`declare const run: Run;\`).`,
