@@ -14,13 +14,13 @@ const tools = [
   defineTool({
     name: 'count_words',
     description: 'Counts the words in a text.',
-    input: z.object({ text: z.string() }),
+    inputSchema: z.object({ text: z.string() }),
     execute: ({ text }) => text.split(/\s+/).filter(Boolean).length,
   }),
   defineTool({
     name: 'lookup',
     description: 'Looks a key up; the store is down.',
-    input: z.object({ key: z.string() }),
+    inputSchema: z.object({ key: z.string() }),
     execute: () => {
       throw new ToolctxError('tool-error', 'The store is down; try later.', { retryable: true });
     },
@@ -28,7 +28,7 @@ const tools = [
   defineTool({
     name: 'crawl',
     description: 'Crawls until cancelled.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: (_args, ctx) =>
       new Promise((_resolve, reject) => {
         seen.started++;

@@ -104,7 +104,7 @@ export interface ToolExecutionContext {
    * export const crawl = defineTool({
    *   name: 'crawl',
    *   description: 'Crawls a site.',
-   *   input: z.object({ url: z.string() }),
+   *   inputSchema: z.object({ url: z.string() }),
    *   execute: async ({ url }, ctx) => {
    *     ctx.emit('page.fetched', { url }); // files custom.page.fetched
    *     return url;

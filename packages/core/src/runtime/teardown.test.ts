@@ -14,7 +14,7 @@ function harness(how: 'resolve' | 'throw' | 'hang' | 'deaf', scope: TeardownScop
   const tool = defineTool({
     name: 'holder',
     description: 'Holds a resource, then ends as told.',
-    input: z.object({ label: z.string() }),
+    inputSchema: z.object({ label: z.string() }),
     timeoutMs: 50,
     execute: async ({ label }, ctx) => {
       ctx.onTeardown(() => fired.push(label), { scope });
@@ -62,7 +62,7 @@ describe('teardown', () => {
       defineTool({
         name,
         description: 'Registers a run cleanup.',
-        input: z.object({ n: z.number() }),
+        inputSchema: z.object({ n: z.number() }),
         execute: ({ n }, ctx) => ctx.onTeardown(() => fired.push(`${name}#${n}`), { scope: 'run' }),
       }),
     );
@@ -80,7 +80,7 @@ describe('teardown', () => {
     const keeper = defineTool({
       name: 'keeper',
       description: 'Registers session and shutdown cleanups.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: (_args, ctx) => {
         ctx.onTeardown(() => fired.push(`session ${ctx.sessionId}`), {
           scope: 'session',
@@ -105,7 +105,7 @@ describe('teardown', () => {
     const bad = defineTool({
       name: 'bad',
       description: 'Registers a failing cleanup.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: (_args, ctx) => {
         ctx.onTeardown(
           () => {
@@ -129,7 +129,7 @@ describe('teardown', () => {
     const tool = defineTool({
       name: 'runner',
       description: 'Wants a run cleanup.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: (_args, ctx) => ctx.onTeardown(() => {}, { scope: 'run' }),
     });
     const runtime = createRuntime({ tools: [tool] }).withDoor({
@@ -149,7 +149,7 @@ describe('teardown', () => {
     const tool = defineTool({
       name: 'wrong_key',
       description: 'Passes a foreign key.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: (_args, ctx) => ctx.onTeardown(() => {}, { scope: 'run', key: 'someone-else' }),
     });
     const result = await createRuntime({ tools: [tool] })
