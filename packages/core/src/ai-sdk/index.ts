@@ -6,7 +6,7 @@
  * @example
  * ```ts
  * import { toAiSdkTools } from '@toolctx/core/ai-sdk';
- * const tools = toAiSdkTools(run, { tools: runtime });
+ * const tools = toAiSdkTools(run);
  * ```
  * @module
  */
