@@ -67,9 +67,10 @@ describe('teardown', () => {
       }),
     );
     const run = createRuntime({ tools }).startRun();
-    expect(await run.call({ tool: 'one', args: { n: 1 } })).toMatchObject({ value: true });
-    expect(await run.call({ tool: 'two', args: { n: 1 } })).toMatchObject({ value: true });
-    expect(await run.call({ tool: 'one', args: { n: 2 } })).toMatchObject({ value: false });
+    const runKey = toolSessionKey({ runId: run.runId }, 'run');
+    expect(await run.call({ tool: 'one', args: { n: 1 } })).toMatchObject({ value: runKey });
+    expect(await run.call({ tool: 'two', args: { n: 1 } })).toMatchObject({ value: runKey });
+    expect(await run.call({ tool: 'one', args: { n: 2 } })).toMatchObject({ value: runKey });
     expect(fired).toEqual([]);
     await run.end();
     expect(fired).toEqual(['two#1', 'one#1']);
@@ -82,10 +83,7 @@ describe('teardown', () => {
       description: 'Registers session and shutdown cleanups.',
       inputSchema: z.object({}),
       execute: (_args, ctx) => {
-        ctx.onTeardown(() => fired.push(`session ${ctx.sessionId}`), {
-          scope: 'session',
-          key: toolSessionKey(ctx, 'session'),
-        });
+        ctx.onTeardown(() => fired.push(`session ${ctx.sessionId}`), { scope: 'session' });
         ctx.onTeardown(() => fired.push('shutdown'), { scope: 'shutdown' });
       },
     });
@@ -145,16 +143,40 @@ describe('teardown', () => {
     });
   });
 
-  it("refuses a key that is not this call's key for the scope", async () => {
+  it('returns the key it registered under: toolSessionKey(ctx, scope), its tenant, principal and session', async () => {
     const tool = defineTool({
-      name: 'wrong_key',
-      description: 'Passes a foreign key.',
+      name: 'keyed',
+      description: 'Registers a session cleanup and tells its key.',
       inputSchema: z.object({}),
-      execute: (_args, ctx) => ctx.onTeardown(() => {}, { scope: 'run', key: 'someone-else' }),
+      execute: (_args, ctx) => ({
+        key: ctx.onTeardown(() => {}, { scope: 'session' }),
+        composed: toolSessionKey(ctx, 'session'),
+      }),
+    });
+    const run = createRuntime({ tools: [tool] }).startRun({
+      sessionId: 's-1',
+      identity: { tenant: 't', principal: 'p' },
+    });
+    const result = await run.call({ tool: 'keyed', args: {} });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { key: 'session|t:t|p:p|s:s-1', composed: 'session|t:t|p:p|s:s-1' },
+    });
+  });
+
+  it('refuses a cleanup that is not a function, naming the call shape', async () => {
+    const tool = defineTool({
+      name: 'no_cleanup',
+      description: 'Passes no function.',
+      inputSchema: z.object({}),
+      execute: (_args, ctx) => ctx.onTeardown('close' as never, { scope: 'run' }),
     });
     const result = await createRuntime({ tools: [tool] })
       .startRun()
-      .call({ tool: 'wrong_key', args: {} });
-    expect(result).toMatchObject({ ok: false, error: { message: /toolSessionKey\(ctx, 'run'\)/ } });
+      .call({ tool: 'no_cleanup', args: {} });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { kind: 'args-invalid', message: /ctx\.onTeardown\(\(\) => close\(\), \{ scope \}\)/ },
+    });
   });
 });
