@@ -9,7 +9,7 @@ const runtime = createRuntime({ tools });
 const run = runtime.startRun({ identity: { tenant: 'acme', principal: 'ana' } });
 const { text } = await generateText({
   model: 'openai/gpt-5-mini', // any AI SDK model
-  tools: toAiSdkTools(run, { tools: runtime }),
+  tools: toAiSdkTools(run), // the run's tools; { names: [...] } narrows them
   stopWhen: stepCountIs(5),
   prompt: 'How many words are in "to be or not to be"?',
 });

@@ -7,14 +7,14 @@ export const countWords = defineTool({
   name: 'count_words',
   description: 'Counts the words in a text.',
   effect: 'read',
-  input: z.object({ text: z.string() }),
+  inputSchema: z.object({ text: z.string() }),
   execute: ({ text }) => text.split(/\s+/).filter(Boolean).length,
 });
 
 export const summarise = defineTool({
   name: 'summarise',
   description: 'Summarises pages one by one and saves the summary as an artifact.',
-  input: z.object({ pages: z.array(z.string()).min(1) }),
+  inputSchema: z.object({ pages: z.array(z.string()).min(1) }),
   async execute({ pages }, ctx) {
     const lines: string[] = [];
     for (const [i, page] of pages.entries()) {

@@ -13,7 +13,12 @@ import { median, nsPerOp } from './measure.mjs';
 const input = z.object({ a: z.number(), b: z.number() });
 const add = ({ a, b }) => a + b;
 const args = { a: 1, b: 2 };
-const addTool = defineTool({ name: 'add', description: 'Adds two numbers.', input, execute: add });
+const addTool = defineTool({
+  name: 'add',
+  description: 'Adds two numbers.',
+  inputSchema: input,
+  execute: add,
+});
 
 /** A sink that keeps every event, as a host recording the run would. */
 function recordingSink() {

@@ -13,7 +13,7 @@ const REPORTS_PER_SECOND = 10_000;
 const ticker = defineTool({
   name: 'ticker',
   description: 'Reports progress at a fixed rate until its signal fires.',
-  input: z.object({ perSecond: z.number() }),
+  inputSchema: z.object({ perSecond: z.number() }),
   execute({ perSecond }, ctx) {
     return new Promise((resolve) => {
       const started = performance.now();

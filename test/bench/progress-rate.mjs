@@ -9,7 +9,7 @@ const REPORTS = 200_000;
 const reporter = defineTool({
   name: 'report',
   description: 'Reports progress `n` times and returns the nanoseconds it took.',
-  input: z.object({ n: z.number() }),
+  inputSchema: z.object({ n: z.number() }),
   execute({ n }, ctx) {
     const started = process.hrtime.bigint();
     for (let done = 1; done <= n; done++) ctx.progress({ message: 'working', done, total: n });

@@ -13,7 +13,7 @@ import { z } from 'zod';
 const input = z.object({ a: z.number(), b: z.number() });
 const add = ({ a, b }) => ({ sum: a + b });
 const runtime = createRuntime({
-  tools: [defineTool({ name: 'add', description: 'Adds two numbers.', input, execute: add })],
+  tools: [defineTool({ name: 'add', description: 'Adds two numbers.', inputSchema: input, execute: add })],
 });
 
 export class BenchRunHost extends createRunHost(() => runtime) {}

@@ -33,7 +33,7 @@ const tools = [
   defineTool({
     name: 'search',
     description: 'Searches with an API key, and mishandles it.',
-    input: z.object({ q: z.string(), fail: z.boolean().default(false) }),
+    inputSchema: z.object({ q: z.string(), fail: z.boolean().default(false) }),
     needs: { credential: 'search-api' },
     execute: ({ q, fail }, ctx) => {
       ctx.progress({ message: `searching "${q}" with ${String(ctx.credential)}`, done: 1, total: 2 });
@@ -46,7 +46,7 @@ const tools = [
   defineTool({
     name: 'pull_key',
     description: 'Reads the key through the pull API and fails with it in a foreign error.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: async (_args, ctx) => {
       const key = await ctx.credentials.get({ credential: 'search-api' });
       throw new TypeError(`bad key ${key.value}`);
@@ -55,7 +55,7 @@ const tools = [
   defineTool({
     name: 'calendar',
     description: 'Needs an authorization the user has not given yet.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     needs: { credential: 'calendar' },
     execute: () => 'events',
   }),

@@ -32,7 +32,7 @@ export function reportText(steps: number): string {
 export const buildReport = defineTool({
   name: 'build_report',
   description: 'Checks `steps` items one by one, reporting each, then saves a report as an artifact.',
-  input: z.object({
+  inputSchema: z.object({
     steps: z.number().int().min(1).max(200),
     delayMs: z.number().int().min(0).max(5000).default(300),
   }),
@@ -56,7 +56,7 @@ export const buildReport = defineTool({
 export const publishNote = defineTool({
   name: 'publish_note',
   description: 'Publishes a short note. Needs approval before it runs.',
-  input: z.object({ text: z.string().min(1).max(500) }),
+  inputSchema: z.object({ text: z.string().min(1).max(500) }),
   effect: 'write',
   needsApproval: true,
   async execute({ text }, ctx) {
@@ -77,7 +77,7 @@ export const publishNote = defineTool({
 export const signMessage = defineTool({
   name: 'sign_message',
   description: 'Signs a message with the demo API key (HMAC-SHA-256) and returns the signature.',
-  input: z.object({ message: z.string().min(1).max(1000) }),
+  inputSchema: z.object({ message: z.string().min(1).max(1000) }),
   needs: { credential: DEMO_CREDENTIAL },
   async execute({ message }, ctx) {
     // `needs` resolves the credential before execute, or the call fails without running.

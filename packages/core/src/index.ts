@@ -16,7 +16,7 @@
  * const countWords = defineTool({
  *   name: 'count_words',
  *   description: 'Counts the words in a text.',
- *   input: z.object({ text: z.string() }),
+ *   inputSchema: z.object({ text: z.string() }),
  *   execute: ({ text }) => text.split(/\s+/).filter(Boolean).length,
  * });
  * const run = createRuntime({ tools: [countWords] }).startRun();

@@ -132,7 +132,7 @@ describe('attachStatus', () => {
     const step = defineTool({
       name: 'step',
       description: 'Reports, then waits to be let go.',
-      input: z.object({ id: z.string(), fail: z.boolean().default(false) }),
+      inputSchema: z.object({ id: z.string(), fail: z.boolean().default(false) }),
       execute: async ({ id, fail }, ctx) => {
         ctx.progress({ message: `working on ${id}` });
         await new Promise<void>((resolve) => {

@@ -12,7 +12,7 @@ afterEach(() => {
 const steps = defineTool({
   name: 'steps',
   description: 'Counts up, reporting each step.',
-  input: z.object({ count: z.number() }),
+  inputSchema: z.object({ count: z.number() }),
   execute: async ({ count }, ctx) => {
     for (let i = 1; i <= count; i++) {
       ctx.progress({ message: `step ${i} of ${count}`, done: i, total: count });

@@ -10,13 +10,13 @@ const tools = [
   defineTool({
     name: 'count_words',
     description: 'Counts words.',
-    input: z.object({ text: z.string() }),
+    inputSchema: z.object({ text: z.string() }),
     execute: ({ text }) => text.split(/\s+/).filter(Boolean).length,
   }),
   defineTool({
     name: 'steps',
     description: 'Reports each step.',
-    input: z.object({ count: z.number() }),
+    inputSchema: z.object({ count: z.number() }),
     execute: async ({ count }, ctx) => {
       for (let i = 1; i <= count; i++) {
         ctx.progress({ message: `step ${i}`, done: i, total: count });
@@ -28,7 +28,7 @@ const tools = [
   defineTool({
     name: 'wait_for_abort',
     description: 'Waits until its signal fires.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: async (_args, ctx) => {
       ctx.progress({ message: 'waiting' });
       await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
@@ -39,13 +39,13 @@ const tools = [
   defineTool({
     name: 'was_aborted',
     description: 'Says whether wait_for_abort saw its signal fire.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: () => abortSeen,
   }),
   defineTool({
     name: 'fail_typed',
     description: 'Fails with a chosen kind.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: () => {
       throw new ToolctxError('policy-refused', 'Not while planning.', { details: { phase: 'plan' } });
     },
@@ -53,13 +53,13 @@ const tools = [
   defineTool({
     name: 'door',
     description: 'Names the door and run it runs in.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: (_args, ctx) => ({ runId: ctx.runId, hasDispatch: ctx.tools !== undefined }),
   }),
   defineTool({
     name: 'hang',
     description: 'Never finishes.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: async (_args, ctx) => {
       ctx.progress({ message: 'hanging' });
       return never();
@@ -68,7 +68,7 @@ const tools = [
   defineTool({
     name: 'crash_later',
     description: 'Throws outside any call, killing the Worker.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: async (_args, ctx) => {
       ctx.progress({ message: 'about to crash' });
       setTimeout(() => {
@@ -80,7 +80,7 @@ const tools = [
   defineTool({
     name: 'bad_progress',
     description: 'Reports progress that cannot be cloned.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: (_args, ctx) => {
       ctx.progress({ handle: () => 1 } as never);
       return 'reported';
@@ -89,13 +89,13 @@ const tools = [
   defineTool({
     name: 'returns_function',
     description: 'Returns something that cannot be cloned.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: () => () => 1,
   }),
   defineTool({
     name: 'pay',
     description: 'Needs approval.',
-    input: z.object({ amount: z.number() }),
+    inputSchema: z.object({ amount: z.number() }),
     effect: 'write',
     needsApproval: true,
     execute: ({ amount }, ctx) => ({ paid: amount, approvalId: ctx.approval?.approvalId }),

@@ -21,7 +21,7 @@ const tools = [
   defineTool({
     name: 'slow_save',
     description: 'Starts a put, says so, and waits: the page cancels it mid-put.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     effect: 'write',
     execute: async (_args, ctx) => {
       cancelled = new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
@@ -33,7 +33,7 @@ const tools = [
   defineTool({
     name: 'late_put',
     description: "Waits for slow_save's put and says how it ended.",
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: async () => {
       if (!putting) return 'never started';
       return putting.then(

@@ -7,13 +7,13 @@ import { toAnthropicTools, toOpenAiResponsesTools, toOpenAiTools } from './provi
 const getWeather = defineTool({
   name: 'get_weather',
   description: 'Get the current weather in a given location',
-  input: z.object({ location: z.string().describe('The city and state, e.g. San Francisco, CA') }),
+  inputSchema: z.object({ location: z.string().describe('The city and state, e.g. San Francisco, CA') }),
   execute: ({ location }) => `Sunny in ${location}`,
 });
 const sendMail = defineTool({
   name: 'send_mail',
   description: 'Sends an email.',
-  input: z.object({ to: z.string(), body: z.string().optional() }),
+  inputSchema: z.object({ to: z.string(), body: z.string().optional() }),
   effect: 'send',
   execute: () => 'sent',
 });

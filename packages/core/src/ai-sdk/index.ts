@@ -5,11 +5,10 @@
  *
  * @example
  * ```ts
- * import type { Run, Runtime } from '@toolctx/core';
+ * import type { Run } from '@toolctx/core';
  * import { toAiSdkTools } from '@toolctx/core/ai-sdk';
- * declare const runtime: Runtime;
  * declare const run: Run;
- * const tools = toAiSdkTools(run, { tools: runtime });
+ * const tools = toAiSdkTools(run);
  * ```
  * @module
  */

@@ -14,13 +14,13 @@ const tools = [
   defineTool({
     name: 'count_words',
     description: 'Counts the words in a text.',
-    input: z.object({ text: z.string() }),
+    inputSchema: z.object({ text: z.string() }),
     execute: ({ text }) => text.split(/\s+/).filter(Boolean).length,
   }),
   defineTool({
     name: 'lookup',
     description: 'Looks a key up; the store is down.',
-    input: z.object({ key: z.string() }),
+    inputSchema: z.object({ key: z.string() }),
     execute: () => {
       throw new ToolctxError('tool-error', 'The store is down; try later.', { retryable: true });
     },
@@ -28,7 +28,7 @@ const tools = [
   defineTool({
     name: 'crawl',
     description: 'Crawls until cancelled.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: (_args, ctx) =>
       new Promise((_resolve, reject) => {
         seen.started++;
@@ -63,7 +63,7 @@ function setup() {
   const events: ToolEvent[] = [];
   const runtime = createRuntime({ tools, sinks: [(event) => void events.push(event)] });
   const run = runtime.startRun();
-  return { runtime, run, events, aiTools: toAiSdkTools(run, { tools: runtime }) };
+  return { runtime, run, events, aiTools: toAiSdkTools(run) };
 }
 
 describe('toAiSdkTools in the AI SDK loop', () => {
@@ -71,6 +71,34 @@ describe('toAiSdkTools in the AI SDK loop', () => {
     const { aiTools } = setup();
     expect(Object.keys(aiTools)).toEqual(['count_words', 'lookup', 'crawl']);
     expect(aiTools.count_words!.description).toBe('Counts the words in a text.');
+  });
+
+  it('offers what the run’s phase allows: in plan, only read tools', () => {
+    const write = defineTool({
+      name: 'save',
+      description: 'Saves.',
+      inputSchema: z.object({}),
+      effect: 'write',
+      execute: () => 'saved',
+    });
+    const runtime = createRuntime({ tools: [...tools, write] });
+    expect(Object.keys(toAiSdkTools(runtime.startRun()))).toEqual(['count_words', 'lookup', 'crawl', 'save']);
+    expect(Object.keys(toAiSdkTools(runtime.startRun({ phase: 'plan' })))).toEqual([
+      'count_words',
+      'lookup',
+      'crawl',
+    ]);
+  });
+
+  it('narrows the set by names, and refuses a name the run does not offer', () => {
+    const { run } = setup();
+    expect(Object.keys(toAiSdkTools(run, { names: ['lookup', 'count_words'] }))).toEqual([
+      'lookup',
+      'count_words',
+    ]);
+    expect(() => toAiSdkTools(run, { names: ['count_words', 'delete_all'] })).toThrow(
+      /does not offer "delete_all"\. It offers: count_words, lookup, crawl/,
+    );
   });
 
   it('runs the tools the mock model calls, returning results and failures as tool errors', async () => {

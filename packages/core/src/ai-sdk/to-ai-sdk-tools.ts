@@ -1,16 +1,17 @@
 import { jsonSchema, type ToolSet, tool } from 'ai';
-import { schemasOf, type ToolListOptions, type ToolSource } from '../adapters/tool-source.js';
 import { ToolctxError } from '../errors.js';
 import type { Run } from '../runtime/run.js';
+import type { ToolSchema } from '../tools/define-tool.js';
 
 /** Options of {@link toAiSdkTools}. */
-export interface AiSdkToolsOptions extends ToolListOptions {
-  /** The tools to offer: the run's runtime (filtered by `phase`), or a list of its tools. */
-  tools: ToolSource;
+export interface AiSdkToolsOptions {
+  /** Offer only these of the run's tools, by name. Default: every tool the run offers. */
+  names?: readonly string[];
 }
 
 /**
- * The tools as an AI SDK tool set, each call made through `run`: the AI SDK's `abortSignal`
+ * The run's tools as an AI SDK tool set, each call made through `run`: the tools its phase allows
+ * (in `plan`, only `read` tools), as `run.listTools()` gives them. The AI SDK's `abortSignal`
  * cancels the toolctx call (the tool's `ctx.signal` fires), the model's `toolCallId` names the
  * call in the run's events, a failure is thrown as a {@link ToolctxError} (the AI SDK turns it into
  * a tool error the model reads) and the model reads the result's transcript copy (`content`).
@@ -23,22 +24,21 @@ export interface AiSdkToolsOptions extends ToolListOptions {
  * declare const countWords: AnyTool;
  * declare const model: LanguageModel;
  *
- * const runtime = createRuntime({ tools: [countWords] });
- * const run = runtime.startRun();
+ * const run = createRuntime({ tools: [countWords] }).startRun();
  * const { text } = await generateText({
  *   model,
- *   tools: toAiSdkTools(run, { tools: runtime }),
+ *   tools: toAiSdkTools(run),
  *   stopWhen: stepCountIs(5),
  *   prompt: 'How many words are in "to be or not to be"?',
  * });
  * await run.end();
  * ```
  */
-export function toAiSdkTools(run: Run, options: AiSdkToolsOptions): ToolSet {
+export function toAiSdkTools(run: Run, options: AiSdkToolsOptions = {}): ToolSet {
   // The transcript copy of each finished call, until the AI SDK asks what the model should read.
   const transcripts = new Map<string, string>();
   const set: ToolSet = {};
-  for (const schema of schemasOf(options.tools, options)) {
+  for (const schema of offered(run, options.names)) {
     set[schema.name] = tool<unknown, unknown>({
       description: schema.description,
       inputSchema: jsonSchema<unknown>(schema.inputSchema),
@@ -66,4 +66,19 @@ export function toAiSdkTools(run: Run, options: AiSdkToolsOptions): ToolSet {
     });
   }
   return set;
+}
+
+/** The run's tools, narrowed to `names`; a name the run does not offer is a mistake, not a skip. */
+function offered(run: Run, names: readonly string[] | undefined): ToolSchema[] {
+  const listed = run.listTools();
+  if (names === undefined) return listed;
+  const byName = new Map(listed.map((schema) => [schema.name, schema]));
+  const missing = names.filter((name) => !byName.has(name));
+  if (missing.length > 0) {
+    throw new TypeError(
+      `toAiSdkTools: the run does not offer ${missing.map((name) => `"${name}"`).join(', ')}. ` +
+        `It offers: ${listed.map((schema) => schema.name).join(', ') || 'no tools'} (in plan, only read tools).`,
+    );
+  }
+  return names.map((name) => byName.get(name)!);
 }

@@ -202,8 +202,14 @@ class ToolContext implements ToolExecutionContext {
     return this.madeGuard;
   }
 
-  onTeardown(cleanup: () => unknown, { scope, key }: { scope: TeardownScope; key?: string }): boolean {
-    const own = toolSessionKey(
+  onTeardown(cleanup: () => unknown, { scope }: { scope: TeardownScope }): string {
+    if (typeof cleanup !== 'function') {
+      throw new ToolctxError(
+        'args-invalid',
+        'onTeardown takes a cleanup function first: ctx.onTeardown(() => close(), { scope }).',
+      );
+    }
+    const key = toolSessionKey(
       {
         identity: this.run.identity,
         runId: this.run.runId,
@@ -212,23 +218,17 @@ class ToolContext implements ToolExecutionContext {
       },
       scope,
     );
-    if (key !== undefined && key !== own) {
-      throw new ToolctxError(
-        'args-invalid',
-        `That teardown key is not this call's ${scope} key. Leave key out, or pass toolSessionKey(ctx, '${scope}').`,
-      );
-    }
-    const registration = { toolName: this.call.toolName, scope, key: own, cleanup };
-    const { services } = this.run;
+    const registration = { toolName: this.call.toolName, scope, key, cleanup };
     if (scope === 'call' || scope === 'run') {
-      const registered = this.run.teardown.register(registration);
+      this.run.teardown.register(registration);
       if (scope === 'call') this.call.callTeardown = true;
-      return registered;
+      return key;
     }
-    const registered = services.sessions.registry.register(registration);
+    const { sessions } = this.run.services;
+    sessions.registry.register(registration);
     if (scope === 'session' && this.run.sessionId !== undefined)
-      services.sessions.noteSession(this.run.sessionId, own);
-    return registered;
+      sessions.noteSession(this.run.sessionId, key);
+    return key;
   }
 
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {

@@ -17,7 +17,7 @@ function harness(execute: (args: { id: string }, ctx: ToolExecutionContext) => u
   const tool = defineTool({
     name: 'reporter',
     description: 'Reports.',
-    input: z.object({ id: z.string() }),
+    inputSchema: z.object({ id: z.string() }),
     execute,
   });
   const run = createRuntime({ tools: [tool], sinks: [(event) => void events.push(event)] }).startRun();
@@ -117,7 +117,7 @@ describe('ctx.progress', () => {
     const tool = defineTool({
       name: 'reporter',
       description: 'Reports.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: (_args, ctx) => {
         ctx.progress({ message: 'one' });
         ctx.progress({ message: 'two' });

@@ -104,7 +104,7 @@ export interface ToolExecutionContext {
    * export const crawl = defineTool({
    *   name: 'crawl',
    *   description: 'Crawls a site.',
-   *   input: z.object({ url: z.string() }),
+   *   inputSchema: z.object({ url: z.string() }),
    *   execute: async ({ url }, ctx) => {
    *     ctx.emit('page.fetched', { url }); // files custom.page.fetched
    *     return url;
@@ -138,10 +138,10 @@ export interface ToolExecutionContext {
   /**
    * Registers a cleanup for the end of a scope: `call`, `run`, `session` or `shutdown`, as far as
    * the door honours them (`teardownScopes`). It fires exactly once, however the call ended; the
-   * first registration of a tool per scope wins. `key`, when given, must be
-   * `toolSessionKey(ctx, scope)`; it is that by default.
+   * first registration of a tool per scope wins. Returns the key it registered under,
+   * `toolSessionKey(ctx, scope)`: the key to keep the scope's state under.
    */
-  onTeardown(cleanup: () => unknown, options: { scope: TeardownScope; key?: string }): boolean;
+  onTeardown(cleanup: () => unknown, options: { scope: TeardownScope }): string;
   /** The teardown scopes this door honours. */
   readonly teardownScopes: readonly TeardownScope[];
 

@@ -17,7 +17,7 @@ const remoteTools = [
   defineTool({
     name: 'index_docs',
     description: 'Indexes documents, reporting each.',
-    input: z.object({ count: z.number() }),
+    inputSchema: z.object({ count: z.number() }),
     execute: async ({ count }, ctx) => {
       for (let done = 1; done <= count; done++) {
         ctx.progress({ message: `Indexed document ${done}`, done, total: count });
@@ -29,7 +29,7 @@ const remoteTools = [
   defineTool({
     name: 'hang',
     description: 'Runs until cancelled.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: (_args, ctx) =>
       new Promise((_resolve, reject) => {
         remote.started++;
@@ -42,7 +42,7 @@ const remoteTools = [
   defineTool({
     name: 'quota',
     description: 'Fails as over budget.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: () => {
       throw new ToolctxError('budget-exceeded', 'The monthly quota is spent.', { retryable: true });
     },
@@ -75,7 +75,7 @@ describe('mcpTools over a remote toolctx server', () => {
   it('wraps each remote tool with its JSON Schema under a prefixed name', async () => {
     const { tools } = await localRun();
     expect(tools.map((tool) => tool.name)).toEqual(['remote_index_docs', 'remote_hang', 'remote_quota']);
-    expect(tools[0]!.inputSchema).toMatchObject({ type: 'object', required: ['count'] });
+    expect(tools[0]!.inputJsonSchema).toMatchObject({ type: 'object', required: ['count'] });
   });
 
   it('returns the remote value and passes remote progress to the local status line', async () => {

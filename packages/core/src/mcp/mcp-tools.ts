@@ -62,8 +62,8 @@ function wrap(client: Client, remote: McpTool, options: McpToolsOptions): AnyToo
   return defineTool({
     name: localName(options.prefix ?? '', remote.name),
     description: remote.description?.trim() || remote.title || `The MCP tool ${remote.name}.`,
-    input: objectWithKeys((schema.required as string[] | undefined) ?? []),
-    inputSchema: { ...schema, type: 'object' },
+    inputSchema: objectWithKeys((schema.required as string[] | undefined) ?? []),
+    inputJsonSchema: { ...schema, type: 'object' },
     effect: options.effect?.(remote) ?? effectOf(remote),
     async execute(args, ctx) {
       let result: CallToolResult;

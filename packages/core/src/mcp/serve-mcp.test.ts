@@ -14,13 +14,13 @@ const tools = [
   defineTool({
     name: 'add',
     description: 'Adds two numbers.',
-    input: z.object({ a: z.number(), b: z.number() }),
+    inputSchema: z.object({ a: z.number(), b: z.number() }),
     execute: ({ a, b }) => ({ sum: a + b }),
   }),
   defineTool({
     name: 'steps',
     description: 'Reports three steps of progress.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     effect: 'write',
     execute: async (_args, ctx) => {
       for (let done = 1; done <= 3; done++) {
@@ -33,7 +33,7 @@ const tools = [
   defineTool({
     name: 'refuse',
     description: 'Always fails with a chosen kind.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: () => {
       throw new ToolctxError('policy-refused', 'Not today.', { details: { why: 'test' } });
     },
@@ -41,7 +41,7 @@ const tools = [
   defineTool({
     name: 'wait_for_abort',
     description: 'Runs until its signal fires.',
-    input: z.object({ id: z.string() }),
+    inputSchema: z.object({ id: z.string() }),
     execute: ({ id }, ctx) =>
       new Promise((_resolve, reject) => {
         seen.started.push(id);
@@ -54,7 +54,7 @@ const tools = [
   defineTool({
     name: 'probe',
     description: 'Reports what its context holds.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: (_args, ctx) => ({ hasRunId: ctx.runId !== undefined, hasTools: ctx.tools !== undefined }),
   }),
 ];

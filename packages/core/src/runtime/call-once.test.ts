@@ -7,7 +7,7 @@ import { createRuntime } from './create-runtime.js';
 const probe = defineTool({
   name: 'probe',
   description: 'Reports what its context holds.',
-  input: z.object({}),
+  inputSchema: z.object({}),
   execute: (_args, ctx) => {
     ctx.progress({ message: 'looking' });
     return {

@@ -12,7 +12,7 @@ const seen = { parent: [] as string[], child: [] as string[] };
 const child = defineTool({
   name: 'child',
   description: 'Waits for its signal.',
-  input: z.object({}),
+  inputSchema: z.object({}),
   execute: (_args, ctx) =>
     new Promise((_resolve, reject) => {
       ctx.signal.addEventListener('abort', () => {
@@ -24,7 +24,7 @@ const child = defineTool({
 const parent = defineTool({
   name: 'parent',
   description: 'Calls the child, then waits for its own signal.',
-  input: z.object({}),
+  inputSchema: z.object({}),
   timeoutMs: 10_000,
   execute: async (_args, ctx) => {
     ctx.signal.addEventListener('abort', () => seen.parent.push((ctx.signal.reason as Error).message));
@@ -35,7 +35,7 @@ const parent = defineTool({
 const deaf = defineTool({
   name: 'deaf',
   description: 'Ignores its signal and answers late.',
-  input: z.object({ ms: z.number() }),
+  inputSchema: z.object({ ms: z.number() }),
   execute: ({ ms }) => new Promise((resolve) => setTimeout(() => resolve('late result'), ms)),
 });
 const deafWithTimeout = defineTool({ ...deaf, name: 'deaf_timeout', timeoutMs: 20 });
@@ -157,7 +157,7 @@ describe('the lazy signal', () => {
     const lazy = defineTool({
       name: 'lazy',
       description: 'Reads its signal only after a while.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: async (_args, ctx) => {
         await tick(30);
         late = ctx.signal;

@@ -18,8 +18,8 @@ export function completeCall(
   value: unknown,
   budgetBytes: number,
 ): ToolResult | ErrorInfo | Promise<ToolResult | ErrorInfo> {
-  if (!tool.output) return transcript(run, tool, call, value, budgetBytes);
-  const checked = validate(tool.output, value);
+  if (!tool.outputSchema) return transcript(run, tool, call, value, budgetBytes);
+  const checked = validate(tool.outputSchema, value);
   const after = (
     result: Awaited<typeof checked>,
   ): ToolResult | ErrorInfo | Promise<ToolResult | ErrorInfo> =>

@@ -3,11 +3,16 @@ import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
 import { createRuntime } from './create-runtime.js';
 
-const read = defineTool({ name: 'read', description: 'Reads.', input: z.object({}), execute: () => 'r' });
+const read = defineTool({
+  name: 'read',
+  description: 'Reads.',
+  inputSchema: z.object({}),
+  execute: () => 'r',
+});
 const write = defineTool({
   name: 'write',
   description: 'Writes.',
-  input: z.object({}),
+  inputSchema: z.object({}),
   effect: 'write',
   execute: () => 'w',
 });

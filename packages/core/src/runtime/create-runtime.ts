@@ -88,7 +88,7 @@ export interface CallOnceRequest extends CallRequest, Omit<StartRunOptions, 'run
  * const echo = defineTool({
  *   name: 'echo',
  *   description: 'Says it back.',
- *   input: z.object({ text: z.string() }),
+ *   inputSchema: z.object({ text: z.string() }),
  *   execute: ({ text }) => text,
  * });
  * const runtime = createRuntime({ tools: [echo], artifacts: createMemoryArtifactStore() });
@@ -138,7 +138,7 @@ function checkToolSet(options: RuntimeOptions): Map<string, AnyTool> {
   }
   const tools = new Map<string, AnyTool>();
   for (const tool of list) {
-    if (!tool || typeof tool.execute !== 'function' || !tool.inputSchema) {
+    if (!tool || typeof tool.execute !== 'function' || !tool.inputJsonSchema) {
       throw new TypeError(
         `createRuntime: ${describe(tool)} is not a tool. Make each tool with defineTool({...}).`,
       );

@@ -16,14 +16,14 @@ const record = () => {
 const save = defineTool({
   name: 'save',
   description: 'Saves a note as an artifact.',
-  input: z.object({ text: z.string() }),
+  inputSchema: z.object({ text: z.string() }),
   effect: 'write',
   execute: async ({ text }, ctx) => ctx.artifacts.put({ kind: 'note', data: text }),
 });
 const listMine = defineTool({
   name: 'list_mine',
   description: 'Lists the artifacts it can see.',
-  input: z.object({}),
+  inputSchema: z.object({}),
   execute: async (_args, ctx) => (await ctx.artifacts.list()).artifacts.map((meta) => meta.ref),
 });
 
@@ -59,7 +59,7 @@ describe('ctx.artifacts', () => {
     const probe = defineTool({
       name: 'probe',
       description: 'Tries the store.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: async (_args, ctx) => {
         expect(ctx.hasArtifacts).toBe(false);
         await ctx.artifacts.put({ kind: 'x', data: 'y' });
@@ -79,7 +79,7 @@ describe('wants', () => {
   const summarize = defineTool({
     name: 'summarize',
     description: 'Summarizes a note artifact.',
-    input: z.object({ note: z.string(), other: z.string().optional() }),
+    inputSchema: z.object({ note: z.string(), other: z.string().optional() }),
     wants: { note: 'note', other: 'note' },
     execute: (args, ctx) => ({ text: args.note, meta: ctx.wanted?.note?.kind }),
   });
@@ -122,7 +122,7 @@ describe('output budget and spill', () => {
   const big = defineTool({
     name: 'big',
     description: 'Returns a big text.',
-    input: z.object({ size: z.number() }),
+    inputSchema: z.object({ size: z.number() }),
     execute: ({ size }) => 'é🙂x'.repeat(size),
   });
 
@@ -175,7 +175,7 @@ describe('tool cache', () => {
   const lookup = defineTool({
     name: 'lookup',
     description: 'An expensive lookup.',
-    input: z.object({ q: z.string(), opts: z.object({ a: z.number(), b: z.number() }) }),
+    inputSchema: z.object({ q: z.string(), opts: z.object({ a: z.number(), b: z.number() }) }),
     cache: { ttlMs: 60_000 },
     execute: ({ q }, ctx) => `${q} for ${ctx.identity?.tenant} #${++runs}`,
   });
@@ -219,7 +219,7 @@ describe('ledger and run budget', () => {
   const spend = defineTool({
     name: 'spend',
     description: 'Spends money.',
-    input: z.object({ id: z.string(), usd: z.number() }),
+    inputSchema: z.object({ id: z.string(), usd: z.number() }),
     execute: async ({ id, usd }, ctx) => {
       await ctx.ledger!.record({ entryId: id, usd });
       return ctx.ledger!.totalUsd();

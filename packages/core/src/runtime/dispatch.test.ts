@@ -10,7 +10,7 @@ describe('nested dispatch through ctx.tools', () => {
     const inner = defineTool({
       name: 'inner',
       description: 'Reports its facts, fails when asked.',
-      input: z.object({ fail: z.boolean() }),
+      inputSchema: z.object({ fail: z.boolean() }),
       execute: ({ fail }, ctx) => {
         facts.push({ runId: ctx.runId, phase: ctx.phase, iteration: ctx.iteration });
         if (fail) throw new RangeError('inner secret');
@@ -20,7 +20,7 @@ describe('nested dispatch through ctx.tools', () => {
     const outer = defineTool({
       name: 'outer',
       description: 'Calls inner twice.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: async (_args, ctx) => {
         const good = await ctx.tools!.call({ tool: 'inner', args: { fail: false } });
         const bad = await ctx.tools!.call({ tool: 'inner', args: { fail: true } });
@@ -48,11 +48,16 @@ describe('nested dispatch through ctx.tools', () => {
 
   it('refuses a child call started after the parent settled', async () => {
     let saved: ((request: { tool: string; args: unknown }) => Promise<unknown>) | undefined;
-    const leaf = defineTool({ name: 'leaf', description: 'Leaf.', input: z.object({}), execute: () => 1 });
+    const leaf = defineTool({
+      name: 'leaf',
+      description: 'Leaf.',
+      inputSchema: z.object({}),
+      execute: () => 1,
+    });
     const quick = defineTool({
       name: 'quick',
       description: 'Keeps its dispatch for later.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: (_args, ctx) => {
         saved = (request) => ctx.tools!.call(request);
       },

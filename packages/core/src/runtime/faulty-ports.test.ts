@@ -15,7 +15,7 @@ const tools = [
   defineTool({
     name: 'ok',
     description: 'Succeeds with progress.',
-    input: z.object({ n: z.number() }),
+    inputSchema: z.object({ n: z.number() }),
     cache: { ttlMs: 60_000 },
     execute: ({ n }, ctx) => {
       ctx.progress({ message: `n is ${n}` });
@@ -25,7 +25,7 @@ const tools = [
   defineTool({
     name: 'fails',
     description: 'Throws.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: () => {
       throw new RangeError('nope');
     },
@@ -33,7 +33,7 @@ const tools = [
   defineTool({
     name: 'deaf',
     description: 'Never settles and ignores its signal.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     timeoutMs: 20,
     execute: () => new Promise(() => {}),
   }),

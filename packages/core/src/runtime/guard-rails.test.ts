@@ -26,7 +26,7 @@ describe('credentials', () => {
   const useKey = defineTool({
     name: 'use_key',
     description: 'Uses an API key.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     needs: { credential: 'search-api' },
     execute: (_args, ctx) => `key of ${ctx.credential?.value.length} chars; ${String(ctx.credential)}`,
   });
@@ -75,7 +75,7 @@ describe('credentials', () => {
     const pull = defineTool({
       name: 'pull',
       description: 'Pulls a credential.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: async (_args, ctx) => {
         expect(ctx.hasCredentials).toBe(false);
         return ctx.credentials.get({ credential: 'x' });
@@ -101,14 +101,14 @@ describe('credentials', () => {
     const calendar = defineTool({
       name: 'calendar',
       description: 'Reads the calendar.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       needs: { credential: 'calendar' },
       execute: () => 'events',
     });
     const leaky = defineTool({
       name: 'leaky',
       description: 'Tries hard to leak its key.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       needs: { credential: 'search-api' },
       execute: (_args, ctx) => {
         ctx.progress({ message: `using ${String(ctx.credential)}` });
@@ -153,7 +153,7 @@ describe('approval', () => {
   const pay = defineTool({
     name: 'pay',
     description: 'Pays an amount.',
-    input: z.object({ amount: z.number() }),
+    inputSchema: z.object({ amount: z.number() }),
     effect: 'write',
     needsApproval: ({ amount }) => amount > 100,
     execute: ({ amount }, ctx) => ({ paid: amount, approval: ctx.approval?.approvalId ?? null }),
@@ -225,7 +225,7 @@ describe('approval', () => {
     const outer = defineTool({
       name: 'outer',
       description: 'Approved, then calls pay.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       effect: 'write',
       needsApproval: true,
       execute: (_args, ctx) => ctx.tools!.call({ tool: 'pay', args: { amount: 1_000 } }),

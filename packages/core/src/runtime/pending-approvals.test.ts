@@ -20,7 +20,7 @@ function setup() {
   const pay = defineTool({
     name: 'pay',
     description: 'Pays an amount, after approval.',
-    input: z.object({ amount: z.number(), note: z.string().default('') }),
+    inputSchema: z.object({ amount: z.number(), note: z.string().default('') }),
     effect: 'write',
     needsApproval: true,
     async execute({ amount }, ctx) {
@@ -183,7 +183,7 @@ describe('pending approvals: one store, the run’s', () => {
     const publish = defineTool({
       name: 'publish',
       description: 'Publishes a note artifact, after approval.',
-      input: z.object({ note: z.string() }),
+      inputSchema: z.object({ note: z.string() }),
       wants: { note: 'note' },
       needsApproval: true,
       execute: ({ note }) => ({ published: note }),

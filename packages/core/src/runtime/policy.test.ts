@@ -13,18 +13,23 @@ const record = () => {
 };
 
 describe('phase', () => {
-  const read = defineTool({ name: 'read', description: 'Reads.', input: z.object({}), execute: () => 'r' });
+  const read = defineTool({
+    name: 'read',
+    description: 'Reads.',
+    inputSchema: z.object({}),
+    execute: () => 'r',
+  });
   const write = defineTool({
     name: 'write',
     description: 'Writes.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     effect: 'write',
     execute: () => 'w',
   });
   const sneaky = defineTool({
     name: 'sneaky',
     description: 'A read tool that tries to write through a child call.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: (_args, ctx) => ctx.tools!.call({ tool: 'write', args: {} }),
   });
 
@@ -50,35 +55,35 @@ describe('taint and the lethal trifecta', () => {
   const readMail = defineTool({
     name: 'read_mail',
     description: 'Reads private mail.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     reads: 'private',
     execute: () => 'mail',
   });
   const readWeb = defineTool({
     name: 'read_web',
     description: 'Reads a web page.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     reads: 'untrusted',
     execute: () => 'page',
   });
   const readOdd = defineTool({
     name: 'read_odd',
     description: 'Cannot tell.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     reads: () => 'unknown',
     execute: () => '?',
   });
   const post = defineTool({
     name: 'post',
     description: 'Posts data out.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     effect: 'send',
     execute: () => 'sent',
   });
   const forward = defineTool({
     name: 'forward',
     description: 'Reaches post through a child call.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: (_args, ctx) => ctx.tools!.call({ tool: 'post', args: {} }),
   });
 
@@ -129,7 +134,7 @@ describe('ctx.fetch', () => {
     defineTool({
       name: `fetch_${effect}`,
       description: 'Fetches a URL.',
-      input: z.object({ url: z.string() }),
+      inputSchema: z.object({ url: z.string() }),
       effect,
       execute: async ({ url }, ctx) => (await ctx.fetch(url)).status,
     });
@@ -163,7 +168,7 @@ describe('ctx.fetch', () => {
       const readOdd = defineTool({
         name: 'read_odd',
         description: 'Odd.',
-        input: z.object({}),
+        inputSchema: z.object({}),
         reads: () => 'unknown',
         execute: () => 1,
       });

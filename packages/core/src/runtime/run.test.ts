@@ -9,13 +9,13 @@ import { createRuntime } from './create-runtime.js';
 const echo = defineTool({
   name: 'echo',
   description: 'Says it back.',
-  input: z.object({ text: z.string() }),
+  inputSchema: z.object({ text: z.string() }),
   execute: ({ text }, ctx) => `${text} (${ctx.iteration})`,
 });
 const leaky = defineTool({
   name: 'leaky',
   description: 'Throws an error holding a secret.',
-  input: z.object({}),
+  inputSchema: z.object({}),
   execute: () => {
     throw new Error('secret-value');
   },
@@ -23,7 +23,7 @@ const leaky = defineTool({
 const asyncLeaky = defineTool({
   name: 'async_leaky',
   description: 'Rejects with a secret.',
-  input: z.object({}),
+  inputSchema: z.object({}),
   execute: async () => {
     throw new TypeError('secret-value');
   },
@@ -49,7 +49,7 @@ describe('runs', () => {
     const slow = defineTool({
       name: 'slow',
       description: 'Waits, then answers.',
-      input: z.object({ id: z.string(), ms: z.number() }),
+      inputSchema: z.object({ id: z.string(), ms: z.number() }),
       execute: async ({ id, ms }, ctx) => {
         order.push(`start ${id}`);
         await new Promise((resolve) => setTimeout(resolve, ms));
@@ -142,7 +142,7 @@ describe('runs', () => {
     const probe = defineTool({
       name: 'probe',
       description: 'Reports its ids.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: (_args, ctx) => void seen.push(`${ctx.runId}:${ctx.toolCallId}`),
     });
     const runtime = createRuntime({ tools: [probe] });
@@ -174,7 +174,7 @@ describe('retries', () => {
     const flaky = defineTool({
       name: 'flaky',
       description: 'Fails twice.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       retry: { attempts: 3, backoffMs: 1 },
       execute: async () => {
         attempts++;
@@ -196,7 +196,7 @@ describe('retries', () => {
     const broken = defineTool({
       name: 'broken',
       description: 'Always fails.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       retry: { attempts: 5 },
       execute: () => {
         attempts++;
@@ -214,7 +214,7 @@ describe('retries', () => {
     const waits = defineTool({
       name: 'waits',
       description: 'Waits for its signal.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       retry: { attempts: 5 },
       execute: (_args, ctx) =>
         new Promise((_resolve, reject) => {

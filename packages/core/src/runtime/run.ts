@@ -333,7 +333,7 @@ export class RunImpl implements RunFacts {
   }
 
   private validateAndRun(call: CallState, args: unknown): ToolResult | Promise<ToolResult> {
-    const parsed = validate(call.tool.input, args);
+    const parsed = validate(call.tool.inputSchema, args);
     return parsed instanceof Promise
       ? parsed.then((checked) => this.runValid(call, checked))
       : this.runValid(call, parsed);

@@ -54,11 +54,16 @@ function slowStore(): { store: ArtifactStore; release: () => void; started: Prom
 describe('a call that has settled cannot act', () => {
   it('refuses every side-effecting port once the tool has returned; reads still work', async () => {
     let kept: ToolExecutionContext | undefined;
-    const leaf = defineTool({ name: 'leaf', description: 'Leaf.', input: z.object({}), execute: () => 1 });
+    const leaf = defineTool({
+      name: 'leaf',
+      description: 'Leaf.',
+      inputSchema: z.object({}),
+      execute: () => 1,
+    });
     const quick = defineTool({
       name: 'quick',
       description: 'Keeps its ctx for later.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       effect: 'send',
       execute: (_args, ctx) => {
         kept = ctx;
@@ -130,7 +135,7 @@ describe('a call that has settled cannot act', () => {
       defineTool({
         name,
         description: `Keeps its ctx (${name}).`,
-        input: z.object({}),
+        inputSchema: z.object({}),
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         execute: (_args, ctx) => {
           kept[name] = ctx;
@@ -170,7 +175,7 @@ describe('a call that has settled cannot act', () => {
     const save = defineTool({
       name: 'save',
       description: 'Saves, slowly.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       effect: 'write',
       execute: (_args, ctx) => {
         putting = ctx.artifacts.put({ kind: 'note', data: 'written too late' });
@@ -207,7 +212,7 @@ describe('a call that has settled cannot act', () => {
     const tool = defineTool({
       name: 'memo',
       description: 'Caches, slowly.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       timeoutMs: 5,
       execute: (_args, ctx) => {
         setting = ctx.cache!.set('late', new Uint8Array([1]), { ttlMs: 60_000 });
@@ -235,7 +240,7 @@ describe('a call that has settled cannot act', () => {
       name: 'save',
       description: 'Saves a note, slowly.',
       effect: 'write',
-      input: z.object({}),
+      inputSchema: z.object({}),
       // The tool gives up at once when cancelled, leaving its put in flight.
       execute: (_args, ctx) =>
         new Promise((_resolve, reject) => {
@@ -247,7 +252,7 @@ describe('a call that has settled cannot act', () => {
       name: 'save_now',
       description: 'Saves a note and waits for it.',
       effect: 'write',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: async (_args, ctx) => (await ctx.artifacts.put({ kind: 'note', data: 'in time' })).ref,
     });
     const runtime = createRuntime({ tools: [save, saveNow], artifacts: store });

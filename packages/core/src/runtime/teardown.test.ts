@@ -14,7 +14,7 @@ function harness(how: 'resolve' | 'throw' | 'hang' | 'deaf', scope: TeardownScop
   const tool = defineTool({
     name: 'holder',
     description: 'Holds a resource, then ends as told.',
-    input: z.object({ label: z.string() }),
+    inputSchema: z.object({ label: z.string() }),
     timeoutMs: 50,
     execute: async ({ label }, ctx) => {
       ctx.onTeardown(() => fired.push(label), { scope });
@@ -62,14 +62,15 @@ describe('teardown', () => {
       defineTool({
         name,
         description: 'Registers a run cleanup.',
-        input: z.object({ n: z.number() }),
+        inputSchema: z.object({ n: z.number() }),
         execute: ({ n }, ctx) => ctx.onTeardown(() => fired.push(`${name}#${n}`), { scope: 'run' }),
       }),
     );
     const run = createRuntime({ tools }).startRun();
-    expect(await run.call({ tool: 'one', args: { n: 1 } })).toMatchObject({ value: true });
-    expect(await run.call({ tool: 'two', args: { n: 1 } })).toMatchObject({ value: true });
-    expect(await run.call({ tool: 'one', args: { n: 2 } })).toMatchObject({ value: false });
+    const runKey = toolSessionKey({ runId: run.runId }, 'run');
+    expect(await run.call({ tool: 'one', args: { n: 1 } })).toMatchObject({ value: runKey });
+    expect(await run.call({ tool: 'two', args: { n: 1 } })).toMatchObject({ value: runKey });
+    expect(await run.call({ tool: 'one', args: { n: 2 } })).toMatchObject({ value: runKey });
     expect(fired).toEqual([]);
     await run.end();
     expect(fired).toEqual(['two#1', 'one#1']);
@@ -80,12 +81,9 @@ describe('teardown', () => {
     const keeper = defineTool({
       name: 'keeper',
       description: 'Registers session and shutdown cleanups.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: (_args, ctx) => {
-        ctx.onTeardown(() => fired.push(`session ${ctx.sessionId}`), {
-          scope: 'session',
-          key: toolSessionKey(ctx, 'session'),
-        });
+        ctx.onTeardown(() => fired.push(`session ${ctx.sessionId}`), { scope: 'session' });
         ctx.onTeardown(() => fired.push('shutdown'), { scope: 'shutdown' });
       },
     });
@@ -105,7 +103,7 @@ describe('teardown', () => {
     const bad = defineTool({
       name: 'bad',
       description: 'Registers a failing cleanup.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: (_args, ctx) => {
         ctx.onTeardown(
           () => {
@@ -129,7 +127,7 @@ describe('teardown', () => {
     const tool = defineTool({
       name: 'runner',
       description: 'Wants a run cleanup.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: (_args, ctx) => ctx.onTeardown(() => {}, { scope: 'run' }),
     });
     const runtime = createRuntime({ tools: [tool] }).withDoor({
@@ -145,16 +143,40 @@ describe('teardown', () => {
     });
   });
 
-  it("refuses a key that is not this call's key for the scope", async () => {
+  it('returns the key it registered under: toolSessionKey(ctx, scope), its tenant, principal and session', async () => {
     const tool = defineTool({
-      name: 'wrong_key',
-      description: 'Passes a foreign key.',
-      input: z.object({}),
-      execute: (_args, ctx) => ctx.onTeardown(() => {}, { scope: 'run', key: 'someone-else' }),
+      name: 'keyed',
+      description: 'Registers a session cleanup and tells its key.',
+      inputSchema: z.object({}),
+      execute: (_args, ctx) => ({
+        key: ctx.onTeardown(() => {}, { scope: 'session' }),
+        composed: toolSessionKey(ctx, 'session'),
+      }),
+    });
+    const run = createRuntime({ tools: [tool] }).startRun({
+      sessionId: 's-1',
+      identity: { tenant: 't', principal: 'p' },
+    });
+    const result = await run.call({ tool: 'keyed', args: {} });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { key: 'session|t:t|p:p|s:s-1', composed: 'session|t:t|p:p|s:s-1' },
+    });
+  });
+
+  it('refuses a cleanup that is not a function, naming the call shape', async () => {
+    const tool = defineTool({
+      name: 'no_cleanup',
+      description: 'Passes no function.',
+      inputSchema: z.object({}),
+      execute: (_args, ctx) => ctx.onTeardown('close' as never, { scope: 'run' }),
     });
     const result = await createRuntime({ tools: [tool] })
       .startRun()
-      .call({ tool: 'wrong_key', args: {} });
-    expect(result).toMatchObject({ ok: false, error: { message: /toolSessionKey\(ctx, 'run'\)/ } });
+      .call({ tool: 'no_cleanup', args: {} });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { kind: 'args-invalid', message: /ctx\.onTeardown\(\(\) => close\(\), \{ scope \}\)/ },
+    });
   });
 });

@@ -127,7 +127,7 @@ describe('a line’s clock', () => {
     const slow = defineTool({
       name: 'slow',
       description: 'Has a timeout.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       timeoutMs: 2500,
       execute: async () => 1,
     });

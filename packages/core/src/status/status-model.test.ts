@@ -119,7 +119,7 @@ describe('the status model', () => {
     const worker = defineTool({
       name: 'worker',
       description: 'Works in steps.',
-      input: z.object({ steps: z.number(), fail: z.boolean() }),
+      inputSchema: z.object({ steps: z.number(), fail: z.boolean() }),
       execute: async ({ steps, fail }, ctx) => {
         for (let i = 1; i <= steps; i++) {
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));

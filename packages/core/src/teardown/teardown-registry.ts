@@ -189,7 +189,10 @@ export function createTeardownRegistry(options: TeardownRegistryOptions): Teardo
         );
       }
       if (typeof cleanup !== 'function' || typeof key !== 'string') {
-        throw new ToolctxError('args-invalid', 'onTeardown takes a cleanup function and a string key.');
+        throw new ToolctxError(
+          'args-invalid',
+          'A teardown registration takes a cleanup function and a string key.',
+        );
       }
       const endedTools = inScope(ended, scope).get(key);
       if (endedTools) {

@@ -28,15 +28,15 @@ export interface TeardownKeyFacts {
  * part is percent-encoded and marked present or absent, so no crafted value can collide with
  * another key (tenant `a|b` is not tenant `a` with principal `b`; absent is not empty). A
  * `sessionId` is caller data: keyed with the tenant and principal, one caller cannot reach
- * another's session by guessing its id.
+ * another's session by guessing its id. `ctx.onTeardown(cleanup, { scope })` registers under this
+ * key and returns it; compose it yourself where no cleanup is registered.
  *
  * @example
  * ```ts
  * import { type ToolExecutionContext, toolSessionKey } from '@toolctx/core';
  * declare const ctx: ToolExecutionContext;
  * const browsers = new Map<string, { close(): Promise<void> }>();
- * const key = toolSessionKey(ctx, 'session');
- * ctx.onTeardown(() => browsers.get(key)?.close(), { scope: 'session', key });
+ * const open = browsers.get(toolSessionKey(ctx, 'session')); // the session's browser, if any
  * ```
  */
 export function toolSessionKey(facts: TeardownKeyFacts, scope: TeardownScope): string {

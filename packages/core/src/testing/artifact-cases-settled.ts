@@ -34,8 +34,8 @@ async function cancelMidWrite(
   const tool = defineTool({
     name: 'slow_save',
     description: 'Starts a write, then waits to be cancelled.',
-    input: anything,
-    inputSchema: { type: 'object' },
+    inputSchema: anything,
+    inputJsonSchema: { type: 'object' },
     effect: 'write',
     execute: (_args, ctx) => {
       writing = write(ctx);

@@ -36,12 +36,12 @@ type Field = 'string' | 'number';
 
 /** A small Standard Schema for flat objects, so the suite needs no schema library. */
 function shape(fields: Record<string, Field>): {
-  input: StandardSchemaV1<Record<string, never>>;
-  inputSchema: JsonSchema;
+  inputSchema: StandardSchemaV1<Record<string, never>>;
+  inputJsonSchema: JsonSchema;
 } {
   const names = Object.keys(fields);
   return {
-    input: {
+    inputSchema: {
       '~standard': {
         version: 1,
         vendor: 'toolctx-door-suite',
@@ -57,7 +57,7 @@ function shape(fields: Record<string, Field>): {
         },
       },
     },
-    inputSchema: {
+    inputJsonSchema: {
       type: 'object',
       properties: Object.fromEntries(names.map((name) => [name, { type: fields[name] }])),
       required: names,

@@ -7,7 +7,7 @@ import { defineTool, toolSchema } from './define-tool.js';
 const search = defineTool({
   name: 'search',
   description: 'Searches the notes.',
-  input: z.object({ query: z.string().min(1), limit: z.number().int().max(50).optional() }),
+  inputSchema: z.object({ query: z.string().min(1), limit: z.number().int().max(50).optional() }),
   execute: ({ query, limit }) => ({ query, limit: limit ?? 10 }),
 });
 
@@ -48,8 +48,8 @@ describe('defineTool and toolSchema', () => {
     const half = defineTool({
       name: 'half',
       description: 'Halves an even number.',
-      input: evenNumber,
-      inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+      inputSchema: evenNumber,
+      inputJsonSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
       execute: ({ n }) => n / 2,
     });
     const run = createRuntime({ tools: [half] }).startRun();
@@ -68,10 +68,31 @@ describe('defineTool and toolSchema', () => {
     });
   });
 
+  it('checks the result against outputSchema before it is returned', async () => {
+    const count = defineTool({
+      name: 'count',
+      description: 'Counts, or claims to.',
+      inputSchema: z.object({ honest: z.boolean() }),
+      outputSchema: z.number(),
+      execute: ({ honest }) => (honest ? 3 : ('three' as unknown as number)),
+    });
+    const run = createRuntime({ tools: [count] }).startRun();
+    expect(await run.call({ tool: 'count', args: { honest: true } })).toMatchObject({ ok: true, value: 3 });
+    expect(await run.call({ tool: 'count', args: { honest: false } })).toMatchObject({
+      ok: false,
+      error: { kind: 'tool-error', message: expect.stringMatching(/does not match its output schema/) },
+    });
+  });
+
   it('refuses a validator that cannot describe itself, naming the fix', () => {
     expect(() =>
-      defineTool({ name: 'half', description: 'Halves.', input: evenNumber, execute: ({ n }) => n / 2 }),
-    ).toThrow(/cannot produce a JSON Schema\. Pass inputSchema/);
+      defineTool({
+        name: 'half',
+        description: 'Halves.',
+        inputSchema: evenNumber,
+        execute: ({ n }) => n / 2,
+      }),
+    ).toThrow(/cannot produce a JSON Schema\. Pass inputJsonSchema/);
   });
 
   it.each([
@@ -85,10 +106,10 @@ describe('defineTool and toolSchema', () => {
 
   it('refuses a missing description, validator or execute, and a non-object input', () => {
     expect(() => defineTool({ ...search, description: ' ' })).toThrow(/needs a description/);
-    expect(() => defineTool({ ...search, input: {} as never })).toThrow(/needs an input validator/);
+    expect(() => defineTool({ ...search, inputSchema: {} as never })).toThrow(/needs an inputSchema/);
     expect(() => defineTool({ ...search, execute: undefined as never })).toThrow(/execute\(args, ctx\)/);
-    const { inputSchema: _derived, ...definition } = search;
-    expect(() => defineTool({ ...definition, input: z.string() } as never)).toThrow(
+    const { inputJsonSchema: _derived, ...definition } = search;
+    expect(() => defineTool({ ...definition, inputSchema: z.string() } as never)).toThrow(
       /must be an object schema/,
     );
   });
@@ -98,7 +119,11 @@ describe('defineTool and toolSchema', () => {
     const tool = defineTool({
       name: 'book',
       description: 'Books a trip.',
-      input: z.object({ city: z.string(), nights: z.number().int().positive(), guests: z.array(z.string()) }),
+      inputSchema: z.object({
+        city: z.string(),
+        nights: z.number().int().positive(),
+        guests: z.array(z.string()),
+      }),
       execute: () => {
         ran = true;
       },

@@ -4,7 +4,7 @@ import type { ToolExecutionContext } from '../context/types.js';
 import type { CredentialRequest } from '../credentials/credential-provider.js';
 import type { Effect } from '../policy/phase.js';
 import type { ResultTaint, TaintReads } from '../policy/taint.js';
-import { inputJsonSchema, type JsonSchema } from './schema.js';
+import { type JsonSchema, jsonSchemaOf } from './schema.js';
 
 /** How a tool is retried when it fails with a retryable error. Aborted calls are never retried. */
 export interface RetryPolicy {
@@ -21,11 +21,11 @@ export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV
   /** What the tool does, for the model. */
   description: string;
   /** Validator of the arguments: zod 4, or any Standard Schema validator. */
-  input: Input;
+  inputSchema: Input;
   /** Validator of the result, checked before it is returned. */
-  output?: StandardSchemaV1<unknown, Output>;
-  /** The input's JSON Schema, for validators that cannot produce one themselves. */
-  inputSchema?: JsonSchema;
+  outputSchema?: StandardSchemaV1<unknown, Output>;
+  /** The arguments' JSON Schema, for validators that cannot produce one themselves. */
+  inputJsonSchema?: JsonSchema;
   /** Default `read`; `send` moves data out and may use `ctx.fetch`. Never shown to the model. */
   effect?: Effect;
   /** A credential resolved for the run's tenant and principal before execute: `ctx.credential`. */
@@ -48,11 +48,11 @@ export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV
   execute(args: StandardSchemaV1.InferOutput<Input>, ctx: ToolExecutionContext): Output | Promise<Output>;
 }
 
-/** A defined tool: its definition plus the JSON Schema a model sees. */
+/** A defined tool: its definition plus the JSON Schema a model sees (`inputJsonSchema`). */
 export interface Tool<Input extends StandardSchemaV1 = StandardSchemaV1, Output = unknown>
   extends ToolDefinition<Input, Output> {
   readonly effect: Effect;
-  readonly inputSchema: JsonSchema;
+  readonly inputJsonSchema: JsonSchema;
 }
 
 /** A tool of any input and output, as a runtime holds them. */
@@ -72,7 +72,7 @@ const namePattern = /^[A-Za-z0-9_-]{1,64}$/;
  * export const countWords = defineTool({
  *   name: 'count_words',
  *   description: 'Counts the words in a text.',
- *   input: z.object({ text: z.string() }),
+ *   inputSchema: z.object({ text: z.string() }),
  *   execute: ({ text }, ctx) => {
  *     ctx.progress({ message: 'Counting…' });
  *     return text.split(/\s+/).filter(Boolean).length;
@@ -94,26 +94,26 @@ export function defineTool<Input extends StandardSchemaV1, Output>(
       `Tool "${name}" needs a description: the model reads it to decide when to call the tool.`,
     );
   }
-  if (typeof definition.input?.['~standard']?.validate !== 'function') {
+  if (typeof definition.inputSchema?.['~standard']?.validate !== 'function') {
     throw new TypeError(
-      `Tool "${name}" needs an input validator: a zod 4 schema or any Standard Schema validator.`,
+      `Tool "${name}" needs an inputSchema: a zod 4 schema or any Standard Schema validator.`,
     );
   }
   if (typeof definition.execute !== 'function') {
     throw new TypeError(`Tool "${name}" needs an execute(args, ctx) function.`);
   }
-  const inputSchema = definition.inputSchema ?? inputJsonSchema(definition.input);
-  if (!inputSchema) {
+  const jsonSchema = definition.inputJsonSchema ?? jsonSchemaOf(definition.inputSchema);
+  if (!jsonSchema) {
     throw new TypeError(
-      `Tool "${name}": its input validator cannot produce a JSON Schema. Pass inputSchema, or use zod 4.`,
+      `Tool "${name}": its inputSchema cannot produce a JSON Schema. Pass inputJsonSchema, or use zod 4.`,
     );
   }
-  if (inputSchema.type !== 'object') {
+  if (jsonSchema.type !== 'object') {
     throw new TypeError(
-      `Tool "${name}": the input must be an object schema (such as z.object({...})); tool lists take named arguments.`,
+      `Tool "${name}": the inputSchema must be an object schema (such as z.object({...})); tool lists take named arguments.`,
     );
   }
-  return { ...definition, effect: definition.effect ?? 'read', inputSchema };
+  return { ...definition, effect: definition.effect ?? 'read', inputJsonSchema: jsonSchema };
 }
 
 /** The tool as a model sees it: the shape MCP's `tools/list` uses. */
@@ -141,5 +141,5 @@ export interface ToolSchema {
  * ```
  */
 export function toolSchema(tool: AnyTool): ToolSchema {
-  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputJsonSchema };
 }

@@ -14,7 +14,7 @@ export interface ArgumentIssue {
  * The JSON Schema of a validator's input, when it can say (zod 4 and other validators that
  * implement Standard JSON Schema), without the `$schema` key that some tool lists refuse.
  */
-export function inputJsonSchema(schema: StandardSchemaV1): JsonSchema | undefined {
+export function jsonSchemaOf(schema: StandardSchemaV1): JsonSchema | undefined {
   const props: Partial<StandardJSONSchemaV1.Props> = schema['~standard'];
   const converter = props.jsonSchema;
   if (!converter) return undefined;

@@ -21,7 +21,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export const countSteps = defineTool({
   name: 'count_steps',
   description: 'Counts from 1 to `steps`, reporting each step as progress.',
-  input: z.object({
+  inputSchema: z.object({
     steps: z.number().int().min(1).max(100),
     delayMs: z.number().int().min(0).max(5000).default(50),
   }),
@@ -38,7 +38,7 @@ export const countSteps = defineTool({
 export const alwaysFails = defineTool({
   name: 'always_fails',
   description: 'Fails on purpose, to show how a failed call looks.',
-  input: z.object({ reason: z.string().max(200).default('it was asked to') }),
+  inputSchema: z.object({ reason: z.string().max(200).default('it was asked to') }),
   execute({ reason }) {
     throw new ToolctxError('tool-error', `always_fails failed because ${reason}.`);
   },
@@ -48,7 +48,7 @@ export const alwaysFails = defineTool({
 export const slowWait = defineTool({
   name: 'slow_wait',
   description: 'Waits `ms` milliseconds, reporting once a second; stops at once when cancelled.',
-  input: z.object({ ms: z.number().int().min(0).max(600_000) }),
+  inputSchema: z.object({ ms: z.number().int().min(0).max(600_000) }),
   async execute({ ms }, ctx) {
     const started = Date.now();
     ctx.progress({ message: 'Waiting…', done: 0, total: ms });
@@ -66,7 +66,7 @@ export const slowWait = defineTool({
 export const saveNote = defineTool({
   name: 'save_note',
   description: 'Saves a text note and answers the ref it can be downloaded by.',
-  input: z.object({ text: z.string().max(100_000), label: z.string().max(200).optional() }),
+  inputSchema: z.object({ text: z.string().max(100_000), label: z.string().max(200).optional() }),
   effect: 'write',
   async execute({ text, label }, ctx) {
     const meta = await ctx.artifacts.put({
@@ -87,7 +87,7 @@ export const saveNote = defineTool({
 export const publishNote = defineTool({
   name: 'publish_note',
   description: 'Publishes a note; a person approves each call first.',
-  input: z.object({
+  inputSchema: z.object({
     title: z.string().max(200),
     delayMs: z.number().int().min(0).max(600_000).default(0),
   }),

@@ -321,7 +321,7 @@ describe('HTTP door: hostile custom event names', () => {
   const announce = defineTool({
     name: 'announce',
     description: 'Emits a custom event of the given name.',
-    input: z.object({ event: z.string() }),
+    inputSchema: z.object({ event: z.string() }),
     execute: ({ event }, ctx) => {
       ctx.emit(event, { said: true });
       return 'announced';

@@ -41,7 +41,7 @@ describe('HTTP door: a call that has settled cannot act', () => {
     const slowSave = defineTool({
       name: 'slow_save',
       description: 'Saves a note through a slow store.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       effect: 'write',
       execute: (_args, ctx) => {
         putting = ctx.artifacts.put({ kind: 'note', data: 'written too late' });

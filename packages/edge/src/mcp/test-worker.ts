@@ -14,13 +14,13 @@ const tools = [
   defineTool({
     name: 'add',
     description: 'Adds two numbers.',
-    input: z.object({ a: z.number(), b: z.number() }),
+    inputSchema: z.object({ a: z.number(), b: z.number() }),
     execute: ({ a, b }) => ({ sum: a + b }),
   }),
   defineTool({
     name: 'steps',
     description: 'Reports `count` steps of progress, `ms` apart.',
-    input: z.object({ count: z.number(), ms: z.number() }),
+    inputSchema: z.object({ count: z.number(), ms: z.number() }),
     execute: async ({ count, ms }, ctx) => {
       for (let done = 1; done <= count; done++) {
         await sleep(ms);
@@ -32,7 +32,7 @@ const tools = [
   defineTool({
     name: 'wait_for_abort',
     description: 'Runs until its signal fires.',
-    input: z.object({ id: z.string() }),
+    inputSchema: z.object({ id: z.string() }),
     execute: ({ id }, ctx) =>
       new Promise((_resolve, reject) => {
         started.add(id);
@@ -46,13 +46,13 @@ const tools = [
   defineTool({
     name: 'whoami',
     description: 'Tells which identity the call runs with.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: (_args, ctx) => ({ identity: ctx.identity ?? null, hasRunId: ctx.runId !== undefined }),
   }),
   defineTool({
     name: 'call_state',
     description: 'Tells whether the call with this id started and whether its signal fired.',
-    input: z.object({ id: z.string() }),
+    inputSchema: z.object({ id: z.string() }),
     execute: ({ id }) => ({ started: started.has(id), aborted: aborted.has(id) }),
   }),
 ];

@@ -141,7 +141,7 @@ describe('limits, with runs in memory', () => {
     const maybe = defineTool({
       name: 'maybe_ask',
       description: 'Asks for approval only for big amounts.',
-      input: z.object({ amount: z.number() }),
+      inputSchema: z.object({ amount: z.number() }),
       needsApproval: ({ amount }) => amount > 100,
       execute: async ({ amount }) => ({ amount }),
     });
