@@ -134,7 +134,7 @@ export interface ToolSchema {
  * const countWords = defineTool({
  *   name: 'count_words',
  *   description: 'Counts the words in a text.',
- *   input: z.object({ text: z.string() }),
+ *   inputSchema: z.object({ text: z.string() }),
  *   execute: ({ text }) => text.split(/\s+/).length,
  * });
  * toolSchema(countWords); // { name: 'count_words', description: '…', inputSchema: { type: 'object', … } }
