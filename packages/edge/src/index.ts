@@ -7,10 +7,10 @@
  * import { createRuntime } from '@toolctx/core';
  * import { createRunHost, createToolServer, durableObjectRuns } from '@toolctx/edge';
  *
- * const runtime = createRuntime({ tools });
- * export class RunHost extends createRunHost<Env>(() => runtime) {}
+ * const runtimeFor = (env: Env) => createRuntime({ tools });
+ * export class RunHost extends createRunHost<Env>(runtimeFor) {}
  * export default createToolServer<Env>({
- *   runtime,
+ *   runtimeFor,
  *   runs: (env) => durableObjectRuns(env.RUNS),
  *   authenticate: (request) => (request.headers.get('authorization') === 'Bearer dev' ? { tenant: 'dev' } : null),
  * });

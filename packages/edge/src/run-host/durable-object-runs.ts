@@ -33,7 +33,7 @@ export interface DurableObjectRunsOptions {
  * ```ts
  * import { createToolServer, durableObjectRuns } from '@toolctx/edge';
  * const app = createToolServer<Env>({
- *   runtime,
+ *   runtimeFor,
  *   runs: (env) => durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS }),
  *   authenticate: (request) => verifyBearer(request),
  * });

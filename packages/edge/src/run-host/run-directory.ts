@@ -99,7 +99,7 @@ export interface MemoryRunDirectoryOptions extends RunLimits {
  * ```ts
  * import { createMemoryRunDirectory, createToolServer } from '@toolctx/edge';
  * const app = createToolServer({
- *   runtime,
+ *   runtimeFor: () => runtime,
  *   runs: createMemoryRunDirectory({ runtime, maxEvents: 500 }),
  *   authenticate: () => ({ tenant: 'local' }),
  * });
