@@ -11,7 +11,7 @@ import { createToolServer } from './create-tool-server.js';
 function counted() {
   const made: Runtime[] = [];
   const runtimeFor = (_env: unknown) => {
-    const runtime = createRuntime({ tools: exampleTools });
+    const runtime = createRuntime({ tools: exampleTools, approval: { request: async () => 'pending' } });
     made.push(runtime);
     return runtime;
   };
@@ -69,7 +69,9 @@ describe('createToolServer({ runtimeFor })', () => {
 
   it('refuses a runtimeFor that returns no runtime', async () => {
     const app = createToolServer({ runtimeFor: () => ({}) as Runtime, authenticate });
-    expect((await app.request('/tools', { headers: asAna }, {})).status).toBe(500);
+    const response = await app.request('/tools', { headers: asAna }, {});
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ kind: 'internal', exception: 'TypeError' });
     expect(() => runtimeOf(() => undefined as never, {})).toThrow(/runtimeFor must return a runtime/);
   });
 });
