@@ -74,7 +74,9 @@ export interface Runtime {
 }
 
 /** What `runtime.callOnce` takes: a call, and the facts a run would otherwise supply. */
-export interface CallOnceRequest extends CallRequest, Omit<StartRunOptions, 'runId' | 'signal' | 'onEvent' | 'continuesAfterSeq'> {
+export interface CallOnceRequest
+  extends CallRequest,
+    Omit<StartRunOptions, 'runId' | 'signal' | 'onEvent' | 'continuesAfterSeq'> {
   /** Receives this call's events, in order. */
   onEvent?: EventSink;
 }

@@ -1,5 +1,9 @@
 import { EventLog, type EventSink, type SinkErrorHandler } from '../events/event-log.js';
-import { checkHonoured, createTeardownRegistry, type TeardownRegistry } from '../teardown/teardown-registry.js';
+import {
+  checkHonoured,
+  createTeardownRegistry,
+  type TeardownRegistry,
+} from '../teardown/teardown-registry.js';
 import type { DoorDeclaration } from './door.js';
 
 /**

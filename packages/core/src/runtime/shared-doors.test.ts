@@ -75,7 +75,9 @@ describe('doors of one runtime', () => {
       },
     });
     const runtime = createRuntime({ tools: [holder] });
-    await runtime.startRun({ sessionId: 'a', identity: ana }).call({ tool: 'holder', args: { label: 'in-process' } });
+    await runtime
+      .startRun({ sessionId: 'a', identity: ana })
+      .call({ tool: 'holder', args: { label: 'in-process' } });
     await runtime
       .withDoor(sessionDoor)
       .startRun({ sessionId: 'b', identity: ana })

@@ -234,7 +234,11 @@ export function createTeardownRegistry(options: TeardownRegistryOptions): Teardo
 }
 
 /** Throws the `unsupported` error for a cleanup registered under a scope the door cannot end. */
-export function checkHonoured(honours: readonly TeardownScope[], doorName: string, scope: TeardownScope): void {
+export function checkHonoured(
+  honours: readonly TeardownScope[],
+  doorName: string,
+  scope: TeardownScope,
+): void {
   if (honours.includes(scope)) return;
   const list = honours.map((s) => `'${s}'`).join(', ') || 'none';
   throw new ToolctxError(
