@@ -13,6 +13,8 @@ import {
 } from '@toolctx/edge';
 import { tools } from './tools.js';
 
+// The runtime for the Worker's bindings. The door and the run host each call it once per env
+// object and keep what it made, so requests and runs share one runtime.
 const runtimeFor = (env: Env) =>
   createRuntime({
     tools,

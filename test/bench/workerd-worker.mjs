@@ -23,7 +23,10 @@ const authenticate = (request) =>
   request.headers.get('authorization') === 'Bearer bench' ? { tenant: 'bench', principal: 'bench' } : null;
 
 const app = new Hono();
-app.route('/door', createToolServer({ runtime, runs: (env) => durableObjectRuns(env.RUNS), authenticate }));
+app.route(
+  '/door',
+  createToolServer({ runtimeFor: () => runtime, runs: (env) => durableObjectRuns(env.RUNS), authenticate }),
+);
 
 // What a user would write without toolctx: authenticate, parse the JSON body, validate the args with
 // the same zod schema, run the same function, answer JSON shaped like the door's ToolResult.

@@ -28,7 +28,11 @@ export class ScenarioMcpSession extends McpSession<Env> {
 const authenticate = (request: Request) =>
   request.headers.get('authorization') === 'Bearer scenario' ? { tenant: 't', principal: 'p' } : null;
 
-const app = createToolServer<Env>({ runtime, runs: (env) => durableObjectRuns(env.RUNS), authenticate });
+const app = createToolServer<Env>({
+  runtimeFor: () => runtime,
+  runs: (env) => durableObjectRuns(env.RUNS),
+  authenticate,
+});
 mountMcp(app, { binding: 'MCP_SESSIONS', authenticate });
 
 export default app;

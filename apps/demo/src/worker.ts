@@ -32,26 +32,20 @@ const ARTIFACT_LIMITS = {
   maxArtifactBytes: 25_000_000,
 };
 
-/** One runtime per isolate and bindings: the Worker's door and each run's Durable Object share it. */
-const runtimes = new WeakMap<object, ReturnType<typeof createRuntime>>();
+/** The demo's runtime for the Worker's bindings. The door and the run host call it once per env object (the library keeps what it made), so a plain function is enough. */
 function runtimeFor(env: Env) {
-  let runtime = runtimes.get(env);
-  if (!runtime) {
-    runtime = createRuntime({
-      tools: demoTools,
-      artifacts: createKvR2ArtifactStore({
-        kv: env.ARTIFACT_META,
-        bucket: env.ARTIFACTS,
-        admissions: env.ADMISSIONS,
-        limits: ARTIFACT_LIMITS,
-      }),
-      credentials: staticCredentials({ [DEMO_CREDENTIAL]: env.DEMO_API_KEY ?? LOCAL_DEMO_KEY }),
-      // Every approval waits for a person: the page answers through POST /api/approvals/:id.
-      approval: createMemoryApprovalPort(),
-    });
-    runtimes.set(env, runtime);
-  }
-  return runtime;
+  return createRuntime({
+    tools: demoTools,
+    artifacts: createKvR2ArtifactStore({
+      kv: env.ARTIFACT_META,
+      bucket: env.ARTIFACTS,
+      admissions: env.ADMISSIONS,
+      limits: ARTIFACT_LIMITS,
+    }),
+    credentials: staticCredentials({ [DEMO_CREDENTIAL]: env.DEMO_API_KEY ?? LOCAL_DEMO_KEY }),
+    // Every approval waits for a person: the page answers through POST /api/approvals/:id.
+    approval: createMemoryApprovalPort(),
+  });
 }
 
 /** The run host class bound as `RUNS` in wrangler.jsonc; a run's end frees its identity's slot. */

@@ -8,10 +8,10 @@
  * import { createRunHost, createToolServer, durableObjectRuns, type Env } from '@toolctx/edge';
  * declare const tools: AnyTool[];
  *
- * const runtime = createRuntime({ tools });
- * export class RunHost extends createRunHost<Env>(() => runtime) {}
+ * const runtimeFor = (env: Env) => createRuntime({ tools });
+ * export class RunHost extends createRunHost<Env>(runtimeFor) {}
  * export default createToolServer<Env>({
- *   runtime,
+ *   runtimeFor,
  *   runs: (env) => durableObjectRuns(env.RUNS),
  *   authenticate: (request) => (request.headers.get('authorization') === 'Bearer dev' ? { tenant: 'dev' } : null),
  * });

@@ -23,25 +23,20 @@ const ARTIFACT_LIMITS = {
   maxArtifactBytes: 25_000_000,
 };
 
-// The runtime needs the Worker's bindings (the artifact store), so it is made per env, once.
-const runtimes = new WeakMap<Env, Runtime>();
+// The runtime needs the Worker's bindings (the artifact store). The door and the run host call
+// it once per env object and keep what it made, so it needs no cache of its own.
 function runtimeFor(env: Env): Runtime {
-  let runtime = runtimes.get(env);
-  if (!runtime) {
-    runtime = createRuntime({
-      tools: exampleTools,
-      artifacts: createKvR2ArtifactStore({
-        kv: env.ARTIFACT_META,
-        bucket: env.ARTIFACTS,
-        admissions: env.ADMISSIONS,
-        limits: ARTIFACT_LIMITS,
-      }),
-      // Approvals wait for a person: POST /approvals/:id decides them.
-      approval: { request: async () => 'pending' },
-    });
-    runtimes.set(env, runtime);
-  }
-  return runtime;
+  return createRuntime({
+    tools: exampleTools,
+    artifacts: createKvR2ArtifactStore({
+      kv: env.ARTIFACT_META,
+      bucket: env.ARTIFACTS,
+      admissions: env.ADMISSIONS,
+      limits: ARTIFACT_LIMITS,
+    }),
+    // Approvals wait for a person: POST /approvals/:id decides them.
+    approval: { request: async () => 'pending' },
+  });
 }
 
 /**

@@ -63,17 +63,7 @@ export function serveInWorker(
     const message = messageEvent.data.message;
     switch (message.t) {
       case 'start': {
-        const run = served.startRun({ ...message.options, runId: message.runId });
-        // run.started is made inside startRun, before anyone can subscribe; it is always seq 1.
-        const { phase = 'act', sessionId } = message.options;
-        sendEvent({
-          type: 'run.started',
-          seq: 1,
-          runId: run.runId,
-          ts: Date.now(),
-          data: sessionId ? { phase, sessionId } : { phase },
-        });
-        run.events.subscribe(sendEvent);
+        const run = served.startRun({ ...message.options, runId: message.runId, onEvent: sendEvent });
         runs.set(message.runId, run);
         return;
       }

@@ -25,7 +25,7 @@ export interface RunEvents extends AsyncIterable<ToolEvent> {
  * not depend on how many came before.
  */
 export class EventLog implements RunEvents {
-  private seq = 0;
+  private seq: number;
   private readonly listeners: EventSink[];
   private closed = false;
   private readonly waiters = new Set<(event: ToolEvent | undefined) => void>();
@@ -34,8 +34,11 @@ export class EventLog implements RunEvents {
     private readonly runId: string | undefined,
     sinks: readonly EventSink[],
     private readonly onSinkError: SinkErrorHandler,
+    /** The `seq` before the first event: above 0 for a run that continues a recorded one. */
+    lastSeq = 0,
   ) {
     this.listeners = sinks.slice();
+    this.seq = lastSeq;
   }
 
   /** The `seq` of the last event made (0 before any). */

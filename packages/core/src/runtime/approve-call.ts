@@ -72,9 +72,9 @@ export async function approveCall(
  */
 function issueToken(run: RunFacts, tool: AnyTool, call: CallFacts, approvedHash: string): Approval {
   const { services, runId } = run;
-  // Made with the runtime's first approval, and shared by its runs from then on.
-  services.approvals ??= createApprovalTokens();
-  const tokens = services.approvals;
+  // Made with the runtime's first approval, and shared by its runs and doors from then on.
+  services.approvals.tokens ??= createApprovalTokens();
+  const tokens = services.approvals.tokens;
   const binding = { runId, callId: call.toolCallId, toolName: tool.name };
   const token = tokens.issue({ ...binding, argsHash: approvedHash });
   return {

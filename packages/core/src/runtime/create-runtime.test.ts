@@ -52,3 +52,27 @@ describe('createRuntime', () => {
     });
   });
 });
+
+describe('startRun({ continuesAfterSeq })', () => {
+  it('continues a recorded run: no second run.started, and seq goes on from the recorded one', async () => {
+    const seen: Array<[string, number]> = [];
+    const run = createRuntime({ tools: [read] }).startRun({
+      runId: 'run_restarted',
+      continuesAfterSeq: 7,
+      onEvent: (event) => void seen.push([event.type, event.seq]),
+    });
+    await run.call({ tool: 'read', args: {} });
+    await run.end();
+    expect(seen).toEqual([
+      ['tool.started', 8],
+      ['tool.finished', 9],
+      ['run.finished', 10],
+    ]);
+  });
+
+  it('refuses a seq that is not a whole number from 0, saying what it should be', () => {
+    expect(() => createRuntime({ tools: [read] }).startRun({ continuesAfterSeq: -1 })).toThrow(
+      'startRun: continuesAfterSeq must be the seq of the last recorded event (a whole number from 0), not -1.',
+    );
+  });
+});

@@ -11,7 +11,7 @@ import { type AnyTool, type ToolSchema, toolSchema } from '../tools/define-tool.
 import type { Workspace } from '../workspace/workspace.js';
 import { type DoorDeclaration, inProcessDoor } from './door.js';
 import { type Run, RunImpl, type StartRunOptions } from './run.js';
-import { createServices, type RuntimeServices, type SecurityOptions } from './services.js';
+import { createServices, type SecurityOptions, type SharedServices, servicesAt } from './services.js';
 
 /** Options of `createRuntime`. */
 export interface RuntimeOptions {
@@ -61,16 +61,22 @@ export interface Runtime {
    * no run events are recorded. `onEvent` receives the call's events.
    */
   callOnce(request: CallOnceRequest): Promise<ToolResult>;
-  /** The same tools and ports served through another door (its own teardown scopes, dispatch, run ids). */
+  /**
+   * This runtime served through another door. Only the door's declaration changes (its name,
+   * teardown scopes, dispatch, run ids): the tools, ports, taint, approval tokens and session
+   * cleanups are this runtime's own, shared by every door it is served through.
+   */
   withDoor(door: DoorDeclaration): Runtime;
-  /** Ends a session: fires the `session` cleanups registered under it. */
+  /** Ends a session: fires the `session` cleanups registered under it, through any door. */
   closeSession(sessionId: string): Promise<void>;
-  /** Fires every `session` and `shutdown` cleanup; call when the host stops. */
+  /** Fires every `session` and `shutdown` cleanup, through any door; call when the host stops. */
   shutdown(): Promise<void>;
 }
 
 /** What `runtime.callOnce` takes: a call, and the facts a run would otherwise supply. */
-export interface CallOnceRequest extends CallRequest, Omit<StartRunOptions, 'runId' | 'signal' | 'onEvent'> {
+export interface CallOnceRequest
+  extends CallRequest,
+    Omit<StartRunOptions, 'runId' | 'signal' | 'onEvent' | 'continuesAfterSeq'> {
   /** Receives this call's events, in order. */
   onEvent?: EventSink;
 }
@@ -98,22 +104,34 @@ export interface CallOnceRequest extends CallRequest, Omit<StartRunOptions, 'run
  */
 export function createRuntime(options: RuntimeOptions): Runtime {
   const tools = checkToolSet(options);
-  const door = options.door ?? inProcessDoor;
   const sinks = options.sinks ?? [];
   const onSinkError: SinkErrorHandler =
     options.onSinkError ??
     ((error, event) =>
       console.warn(`toolctx: an event sink threw ${errorName(error)} on ${event.type} and was detached.`));
-  const services: RuntimeServices = createServices({ ...options, tools, door, sinks, onSinkError });
+  const shared = createServices({ ...options, tools, sinks, onSinkError });
+  return runtimeAt(shared, options.door ?? inProcessDoor);
+}
+
+/** The runtime over `shared` at `door`; `withDoor` makes another over the very same services. */
+function runtimeAt(shared: SharedServices, door: DoorDeclaration): Runtime {
+  const { tools, sinks, onSinkError, artifacts } = shared;
+  const services = servicesAt(shared, door);
   return {
     tools,
     door,
-    ...(options.artifacts ? { artifacts: options.artifacts } : {}),
+    ...(artifacts ? { artifacts } : {}),
     listTools: ({ phase = 'act' } = {}) =>
       [...tools.values()].filter((tool) => allowedInPhase(tool.effect, phase)).map(toolSchema),
     startRun(runOptions = {}) {
       const runId = runOptions.runId ?? `run_${crypto.randomUUID()}`;
-      const log = new EventLog(runId, sinks, onSinkError);
+      const after = runOptions.continuesAfterSeq;
+      if (after !== undefined && !(Number.isSafeInteger(after) && after >= 0)) {
+        throw new TypeError(
+          `startRun: continuesAfterSeq must be the seq of the last recorded event (a whole number from 0), not ${after}.`,
+        );
+      }
+      const log = new EventLog(runId, sinks, onSinkError, after);
       return new RunImpl(services, runId, log, runOptions) as RunImpl & Run;
     },
     async callOnce({ onEvent, ...request }) {
@@ -125,9 +143,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await frame.end();
       return result;
     },
-    withDoor: (other) => createRuntime({ ...options, door: other }),
-    closeSession: (sessionId) => services.sessions.closeSession(sessionId),
-    shutdown: () => services.sessions.shutdown(),
+    withDoor: (other) => runtimeAt(shared, other),
+    closeSession: (sessionId) => shared.sessions.closeSession(sessionId),
+    shutdown: () => shared.sessions.shutdown(),
   };
 }
 

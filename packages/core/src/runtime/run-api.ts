@@ -28,6 +28,12 @@ export interface StartRunOptions {
   /** Receives every event of the run from `run.started` on (a subscription made before it exists). */
   onEvent?: EventSink;
   /**
+   * For a host that starts a run again under the same `runId` (its object restarted): the `seq`
+   * of the last event it recorded of that run. The run then makes no second `run.started`, and
+   * its events go on from the next `seq`, so readers resuming the record see no gap or repeat.
+   */
+  continuesAfterSeq?: number;
+  /**
    * Where the run keeps the calls that wait for approval; in memory unless set. A host whose runs
    * outlive a restart passes a durable store here and, starting the run again under the same
    * `runId` and identity, the same store: the approvals in it can then be resumed.

@@ -100,7 +100,7 @@ export class RunImpl implements RunFacts {
       ? (parent, call) => this.childDispatch(parent, call)
       : undefined;
     if (options.onEvent) log.subscribe(options.onEvent);
-    if (runId !== undefined) {
+    if (runId !== undefined && options.continuesAfterSeq === undefined) {
       const sessionId = options.sessionId;
       log.emit('run.started', sessionId ? { phase: this.phase, sessionId } : { phase: this.phase });
     }
@@ -237,7 +237,7 @@ export class RunImpl implements RunFacts {
             toolSessionKey({ identity: this.identity, runId: this.runId }, 'run'),
           );
         }
-        this.services.approvals?.forgetRun(this.runId);
+        this.services.approvals.tokens?.forgetRun(this.runId);
         // Approvals lapse with their run (a durable store must not keep them), and each waiting
         // call is settled, so its log does not end at approval.requested.
         if (this.madePending || this.pendingStore) {

@@ -14,7 +14,7 @@ import type { AnyTool } from '../tools/define-tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { RuntimeOptions } from './create-runtime.js';
 import type { DoorDeclaration } from './door.js';
-import { createSessionTeardown, type SessionTeardown } from './session-teardown.js';
+import { createSessionTeardown, type SessionTeardown, sessionsAt } from './session-teardown.js';
 
 /** The security policy of a runtime. */
 export interface SecurityOptions {
@@ -24,10 +24,12 @@ export interface SecurityOptions {
   trifecta?: TrifectaMode;
 }
 
-/** The ports and policies a runtime was given, shared by every run and call. */
-export interface RuntimeServices {
+/**
+ * The ports and policies a runtime was given, and the state it keeps across runs (taint, approval
+ * tokens, session cleanups): one set per runtime, shared by every run and call at every door.
+ */
+export interface SharedServices {
   readonly tools: ReadonlyMap<string, AnyTool>;
-  readonly door: DoorDeclaration;
   readonly sinks: readonly EventSink[];
   readonly onSinkError: SinkErrorHandler;
   readonly artifacts: ArtifactStore | undefined;
@@ -35,7 +37,7 @@ export interface RuntimeServices {
   readonly onAuthorizationUrl: AuthorizationUrlHandler | undefined;
   readonly approval: ApprovalPort | undefined;
   /** One-use approval tokens, made with the first approval (see approve-call.ts): most runtimes never give one. */
-  approvals: ApprovalTokens | undefined;
+  readonly approvals: { tokens?: ApprovalTokens };
   readonly cache: CachePort | undefined;
   readonly ledger: Ledger | undefined;
   readonly workspace: Workspace | undefined;
@@ -47,10 +49,14 @@ export interface RuntimeServices {
   readonly sessions: SessionTeardown;
 }
 
+/** The runtime's shared services as seen through one door: only the door's declaration differs. */
+export interface RuntimeServices extends SharedServices {
+  readonly door: DoorDeclaration;
+}
+
 /** What `createServices` takes: the runtime's options after the tool set was checked. */
 export type ServiceOptions = Omit<RuntimeOptions, 'tools' | 'door' | 'sinks' | 'onSinkError'> & {
   tools: ReadonlyMap<string, AnyTool>;
-  door: DoorDeclaration;
   sinks: readonly EventSink[];
   onSinkError: SinkErrorHandler;
 };
@@ -58,18 +64,17 @@ export type ServiceOptions = Omit<RuntimeOptions, 'tools' | 'door' | 'sinks' | '
 /** Default transcript budget per batch, in bytes of UTF-8. */
 export const defaultOutputBudgetBytes = 32_000;
 
-export function createServices(options: ServiceOptions): RuntimeServices {
+export function createServices(options: ServiceOptions): SharedServices {
   const teardownTimeoutMs = options.teardownTimeoutMs ?? 5_000;
   return {
     tools: options.tools,
-    door: options.door,
     sinks: options.sinks,
     onSinkError: options.onSinkError,
     artifacts: options.artifacts,
     credentials: options.credentials,
     onAuthorizationUrl: options.onAuthorizationUrl,
     approval: options.approval,
-    approvals: undefined,
+    approvals: {},
     cache: options.cache && createSafeCache(options.cache, (error) => reportPortFailure('cache', error)),
     ledger: options.ledger,
     workspace: options.workspace,
@@ -78,8 +83,13 @@ export function createServices(options: ServiceOptions): RuntimeServices {
     trifecta: options.security?.trifecta ?? 'block',
     taint: createTaintTracker(),
     teardownTimeoutMs,
-    sessions: createSessionTeardown(options.door, teardownTimeoutMs, options.sinks, options.onSinkError),
+    sessions: createSessionTeardown(teardownTimeoutMs, options.sinks, options.onSinkError),
   };
+}
+
+/** The shared services at `door`: every field is the same object, except the door and its scope check. */
+export function servicesAt(shared: SharedServices, door: DoorDeclaration): RuntimeServices {
+  return { ...shared, door, sessions: sessionsAt(shared.sessions, door) };
 }
 
 function reportPortFailure(port: string, error: unknown): void {

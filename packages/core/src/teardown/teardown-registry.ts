@@ -179,15 +179,7 @@ export function createTeardownRegistry(options: TeardownRegistryOptions): Teardo
     honours,
     register(registration) {
       const { toolName, scope, key, cleanup } = registration;
-      if (!honours.includes(scope)) {
-        const list = honours.map((s) => `'${s}'`).join(', ') || 'none';
-        throw new ToolctxError(
-          'unsupported',
-          `The ${doorName} door does not honour teardown scope '${String(scope)}'; it honours ${list}. ` +
-            'Register the cleanup with one of those (ctx.teardownScopes lists them).',
-          { details: { door: doorName, scope, honours: [...honours] } },
-        );
-      }
+      checkHonoured(honours, doorName, scope);
       if (typeof cleanup !== 'function' || typeof key !== 'string') {
         throw new ToolctxError(
           'args-invalid',
@@ -213,6 +205,22 @@ export function createTeardownRegistry(options: TeardownRegistryOptions): Teardo
       await Promise.all([...keys.map((key) => fire(scope, key)), ...inScope(inFlight, scope).values()]);
     },
   };
+}
+
+/** Throws the `unsupported` error for a cleanup registered under a scope the door cannot end. */
+export function checkHonoured(
+  honours: readonly TeardownScope[],
+  doorName: string,
+  scope: TeardownScope,
+): void {
+  if (honours.includes(scope)) return;
+  const list = honours.map((s) => `'${s}'`).join(', ') || 'none';
+  throw new ToolctxError(
+    'unsupported',
+    `The ${doorName} door does not honour teardown scope '${String(scope)}'; it honours ${list}. ` +
+      'Register the cleanup with one of those (ctx.teardownScopes lists them).',
+    { details: { door: doorName, scope, honours: [...honours] } },
+  );
 }
 
 function cleanupError(thrown: unknown, scope: TeardownScope, toolName: string): ErrorInfo {

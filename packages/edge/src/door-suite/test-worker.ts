@@ -41,7 +41,11 @@ const app = new Hono<{ Bindings: DoorSuiteEnv }>();
 mountMcp(app, { binding: 'SUITE_MCP', authenticate });
 app.route(
   '/',
-  createToolServer<DoorSuiteEnv>({ runtime, runs: (env) => durableObjectRuns(env.SUITE_RUNS), authenticate }),
+  createToolServer<DoorSuiteEnv>({
+    runtimeFor: () => runtime,
+    runs: (env) => durableObjectRuns(env.SUITE_RUNS),
+    authenticate,
+  }),
 );
 
 export default app;

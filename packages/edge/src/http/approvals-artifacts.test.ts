@@ -135,7 +135,11 @@ describe('HTTP door: artifacts', () => {
 
   it('answers 501 unsupported when the runtime has no artifact store', async () => {
     const runtime = createRuntime({ tools: exampleTools, approval: { request: async () => 'pending' } });
-    const app = createToolServer({ runtime, runs: createMemoryRunDirectory({ runtime }), authenticate });
+    const app = createToolServer({
+      runtimeFor: () => runtime,
+      runs: createMemoryRunDirectory({ runtime }),
+      authenticate,
+    });
     const response = await app.request('/artifacts/art_abc', { headers: { authorization: 'Bearer ana' } });
     expect(response.status).toBe(501);
     expect(await response.json()).toMatchObject({ kind: 'unsupported' });

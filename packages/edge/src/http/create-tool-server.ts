@@ -2,6 +2,7 @@ import { type ArtifactStore, artifactScope, type Identity, type Runtime, Toolctx
 import { type Context, Hono } from 'hono';
 import type { Reply } from '../door-error.js';
 import { createMemoryRunDirectory, type RunDirectory } from '../run-host/index.js';
+import { runtimeOf } from '../runtime-for.js';
 import { sseHeaders } from '../sse/index.js';
 import { artifactResponse } from './artifact-response.js';
 import { errorResponse, HttpError } from './http-error.js';
@@ -28,47 +29,42 @@ import { readJson } from './read-json.js';
  */
 export type Authenticate<E> = (request: Request, env: E) => Identity | null | Promise<Identity | null>;
 
-interface CommonOptions<E> {
-  /** The only source of identity: never the body. */
-  authenticate: Authenticate<E>;
-  /** Largest request body accepted, in bytes; larger is a 413. Default 1 MiB. */
-  maxBodyBytes?: number;
-}
-
 /**
- * Options of {@link createToolServer}: one `runtime`, or `runtimeFor(env)` when the runtime needs
- * the Worker's bindings (then `runs` must say where runs live). Without `runs`, runs live in
- * memory ({@link createMemoryRunDirectory}); on Cloudflare pass `(env) => durableObjectRuns(env.RUNS)`.
+ * Options of {@link createToolServer}. `runtimeFor(env)` gives the runtime for the Worker's
+ * bindings; the server calls it once per `env` object and keeps what it made, so write it as a
+ * plain function (`(env) => createRuntime({ ... })`), without a cache of your own. Without
+ * `runs`, runs live in memory ({@link createMemoryRunDirectory}, one per runtime); on Cloudflare
+ * pass `(env) => durableObjectRuns(env.RUNS)`.
  *
  * @example
  * ```ts
- * import { type AnyTool, createRuntime } from '@toolctx/core';
+ * import { type AnyTool, type ArtifactStore, createRuntime } from '@toolctx/core';
  * import { type Authenticate, createToolServer, durableObjectRuns, type Env, type ToolServerOptions } from '@toolctx/edge';
  * declare const tools: AnyTool[];
  * declare const authenticate: Authenticate<Env>;
+ * declare function storeFor(env: Env): ArtifactStore;
  * const options: ToolServerOptions<Env> = {
- *   runtimeFor: () => createRuntime({ tools }),
+ *   runtimeFor: (env) => createRuntime({ tools, artifacts: storeFor(env) }),
  *   runs: (env) => durableObjectRuns(env.RUNS),
  *   authenticate,
  * };
  * const app = createToolServer(options);
  * ```
  */
-export type ToolServerOptions<E> = CommonOptions<E> &
-  (
-    | {
-        /** The runtime whose tools every request sees. */
-        runtime: Runtime;
-        /** Where runs live; in memory when absent. */
-        runs?: RunDirectory | ((env: E) => RunDirectory);
-      }
-    | {
-        /** The runtime for a request's bindings, when the tools need them (KV, R2, secrets). */
-        runtimeFor: (env: E) => Runtime;
-        /** Where runs live: required, since an in-memory directory would hold one runtime. */
-        runs: RunDirectory | ((env: E) => RunDirectory);
-      }
-  );
+export interface ToolServerOptions<E> {
+  /**
+   * The runtime whose tools a request sees, for the request's bindings. Called once per `env`
+   * object (on Node, where hono's env is made per request, return one runtime made up front).
+   * Pass the same function to {@link createRunHost}: both then use the one runtime it made.
+   */
+  runtimeFor: (env: E) => Runtime;
+  /** Where runs live; in memory when absent. */
+  runs?: RunDirectory | ((env: E) => RunDirectory);
+  /** The only source of identity: never the body. */
+  authenticate: Authenticate<E>;
+  /** Largest request body accepted, in bytes; larger is a 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+}
 
 type App<E extends object> = Hono<{ Bindings: E; Variables: { identity: Identity } }>;
 
@@ -85,9 +81,8 @@ type App<E extends object> = Hono<{ Bindings: E; Variables: { identity: Identity
  * declare const tools: AnyTool[];
  * declare function verifyToken(header: string | null, env: Env): Promise<Identity | null>;
  *
- * const runtime = createRuntime({ tools });
  * const app = createToolServer<Env>({
- *   runtime,
+ *   runtimeFor: () => createRuntime({ tools }),
  *   runs: (env) => durableObjectRuns(env.RUNS),
  *   authenticate: async (request, env) => verifyToken(request.headers.get('authorization'), env),
  * });
@@ -96,13 +91,29 @@ type App<E extends object> = Hono<{ Bindings: E; Variables: { identity: Identity
  */
 export function createToolServer<E extends object = object>(options: ToolServerOptions<E>): App<E> {
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  const runtimeOf: (env: E) => Runtime = 'runtimeFor' in options ? options.runtimeFor : () => options.runtime;
-  const runsOption =
-    options.runs ?? createMemoryRunDirectory({ runtime: (options as { runtime: Runtime }).runtime });
-  const runsOf = (env: E) => (typeof runsOption === 'function' ? runsOption(env) : runsOption);
+  const { runtimeFor, runs } = options;
+  if (typeof runtimeFor !== 'function') {
+    throw new TypeError(
+      'createToolServer needs { runtimeFor: (env) => runtime }; for one runtime made up front, pass () => runtime.',
+    );
+  }
+  const runtimeFrom = (env: E) => runtimeOf(runtimeFor, env);
+  // Runs kept in memory belong to their runtime, so each runtime gets its own directory.
+  const memoryRuns = new WeakMap<Runtime, RunDirectory>();
+  const runsOf = (env: E): RunDirectory => {
+    if (typeof runs === 'function') return runs(env);
+    if (runs) return runs;
+    const runtime = runtimeFrom(env);
+    let directory = memoryRuns.get(runtime);
+    if (!directory) {
+      directory = createMemoryRunDirectory({ runtime });
+      memoryRuns.set(runtime, directory);
+    }
+    return directory;
+  };
   const app = new Hono<{ Bindings: E; Variables: { identity: Identity } }>();
   const storeOf = (env: E): ArtifactStore => {
-    const store = runtimeOf(env).artifacts;
+    const store = runtimeFrom(env).artifacts;
     if (!store) throw new HttpError(501, 'unsupported', 'This server has no artifact store to read from.');
     return store;
   };
@@ -138,7 +149,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
 
   app.get('/tools', (c) => {
     const phase = c.req.query('phase');
-    const tools = runtimeOf(c.env).listTools(phase === undefined ? {} : { phase: phaseOf(phase) });
+    const tools = runtimeFrom(c.env).listTools(phase === undefined ? {} : { phase: phaseOf(phase) });
     return c.json({ tools });
   });
 

@@ -328,7 +328,11 @@ describe('HTTP door: hostile custom event names', () => {
     },
   });
   const runtime = createRuntime({ tools: [announce] });
-  const app = createToolServer({ runtime, runs: createMemoryRunDirectory({ runtime }), authenticate });
+  const app = createToolServer({
+    runtimeFor: () => runtime,
+    runs: createMemoryRunDirectory({ runtime }),
+    authenticate,
+  });
   const send = (path: string, init: { method?: string; body?: unknown; accept?: string } = {}) =>
     app.request(path, {
       method: init.method ?? 'GET',

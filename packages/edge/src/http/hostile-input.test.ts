@@ -120,7 +120,7 @@ describe('HTTP door: hostile input is a 4xx with an ErrorInfo', () => {
     const { createToolServer } = await import('../index.js');
     const { runtime } = await import('../test-utils/server.js');
     const app = createToolServer({
-      runtime,
+      runtimeFor: () => runtime,
       authenticate: () => {
         throw new TypeError('secret detail');
       },

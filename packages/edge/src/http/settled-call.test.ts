@@ -49,7 +49,11 @@ describe('HTTP door: a call that has settled cannot act', () => {
       },
     });
     const runtime = createRuntime({ tools: [slowSave], artifacts: store });
-    const app = createToolServer({ runtime, runs: createMemoryRunDirectory({ runtime }), authenticate });
+    const app = createToolServer({
+      runtimeFor: () => runtime,
+      runs: createMemoryRunDirectory({ runtime }),
+      authenticate,
+    });
     const send = (path: string, method = 'GET', body?: unknown) =>
       app.request(path, {
         method,

@@ -38,7 +38,7 @@ export interface DurableObjectRunsOptions {
  * declare const runtime: Runtime;
  * declare function verifyBearer(request: Request): Identity | null;
  * const app = createToolServer<Env>({
- *   runtime,
+ *   runtimeFor,
  *   runs: (env) => durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS }),
  *   authenticate: (request) => verifyBearer(request),
  * });

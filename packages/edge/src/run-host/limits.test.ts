@@ -150,7 +150,7 @@ describe('limits, with runs in memory', () => {
       approval: { request: async () => 'pending' },
     });
     const runs = createMemoryRunDirectory({ runtime, maxPendingApprovalsPerRun: 1 });
-    const app = createToolServer({ runtime, runs, authenticate });
+    const app = createToolServer({ runtimeFor: () => runtime, runs, authenticate });
     const send: Send = (path, init = {}) =>
       app.request(path, { ...init, headers: { ...init.headers, authorization: 'Bearer ana' } });
     const started = await send('/runs', {

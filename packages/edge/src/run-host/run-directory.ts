@@ -106,7 +106,7 @@ export interface MemoryRunDirectoryOptions extends RunLimits {
  * declare const tools: AnyTool[];
  * const runtime = createRuntime({ tools });
  * const app = createToolServer({
- *   runtime,
+ *   runtimeFor: () => runtime,
  *   runs: createMemoryRunDirectory({ runtime, maxEvents: 500 }),
  *   authenticate: () => ({ tenant: 'local' }),
  * });

@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { ApprovalDecision, Identity, Runtime, ToolResult } from '@toolctx/core';
 import type { Reply } from '../door-error.js';
+import { runtimeOf } from '../runtime-for.js';
 import { durableObjectDoor } from './doors.js';
 import { type IdentityRunsObject, releaseOnFinish } from './identity-runs.js';
 import type { RunLimits } from './limits.js';
@@ -229,10 +230,12 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
 export type RunHostClass<E> = new (ctx: DurableObjectState, env: E) => RunHostObject<E>;
 
 /**
- * Makes the run host's Durable Object class around your tools. `runtimeFor` is called once per
- * object, with the Worker's bindings; so is `options` when it is a function (to read vars such as
- * an idle time from `env`, or to name a binding, such as `identityRuns`). Export the class under
- * the name `wrangler.jsonc` binds.
+ * Makes the run host's Durable Object class around your tools. `runtimeFor` takes the Worker's
+ * bindings and is called once per `env` object, as {@link createToolServer}'s is: give both the
+ * same function and the objects and the door in one isolate share the one runtime it made.
+ * `options`, when it is a function, is called once per object (to read vars such as an idle time
+ * from `env`, or to name a binding, such as `identityRuns`). Export the class under the name
+ * `wrangler.jsonc` binds.
  *
  * @example
  * ```ts
@@ -250,7 +253,7 @@ export function createRunHost<E = unknown>(
 ): RunHostClass<E> {
   return class RunHost extends RunHostObject<E> {
     constructor(ctx: DurableObjectState, env: E) {
-      super(ctx, env, runtimeFor(env), typeof options === 'function' ? options(env) : options);
+      super(ctx, env, runtimeOf(runtimeFor, env), typeof options === 'function' ? options(env) : options);
     }
   };
 }

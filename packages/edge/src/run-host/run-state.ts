@@ -23,8 +23,8 @@ export interface RunStateOptions extends RunLimits {
 
 /**
  * One run as a door holds it: the live core `Run`, the calls in flight with their
- * AbortControllers, and the event log (renumbered so `seq` keeps growing by one even when the
- * live run is rebuilt after its host restarted). The only place the door starts a run.
+ * AbortControllers, and the event log (a live run rebuilt after its host restarted continues its
+ * `seq`, so it keeps growing by one). The only place the door starts a run.
  */
 export class RunState {
   private live: Run | undefined;
@@ -86,11 +86,7 @@ export class RunState {
     };
     if (init.sessionId !== undefined) record.sessionId = init.sessionId;
     this.log.record = record;
-    // Core emits run.started before anyone can subscribe, so the door records its own copy.
-    const data = record.sessionId
-      ? { phase: record.phase, sessionId: record.sessionId }
-      : { phase: record.phase };
-    this.publish({ type: 'run.started', seq: 1, runId: record.runId, ts: record.createdAt, data });
+    // The live run's first event, run.started, goes into the log from inside startRun.
     this.ensureLive(record);
     return ok(this.info(record));
   }
@@ -387,12 +383,17 @@ export class RunState {
   private ensureLive(record: RunRecord): Run {
     if (this.live) return this.live;
     const { runId, owner, sessionId, phase, state } = record;
-    const { pendingApprovals } = this.log;
-    const run = this.runtime.startRun({ runId, identity: owner, sessionId, phase, state, pendingApprovals });
-    // The door's log already holds a run.started; core's own (seq 1) is never seen here.
-    const base = this.log.latest - 1;
-    run.events.subscribe((event) => {
-      if (event.seq > 1) this.publish({ ...event, seq: base + event.seq });
+    const { pendingApprovals, latest } = this.log;
+    const run = this.runtime.startRun({
+      runId,
+      identity: owner,
+      sessionId,
+      phase,
+      state,
+      pendingApprovals,
+      // A run rebuilt after a restart continues the log it left: no second run.started.
+      ...(latest > 0 ? { continuesAfterSeq: latest } : {}),
+      onEvent: (event) => this.publish(event),
     });
     this.live = run;
     return run;

@@ -22,7 +22,7 @@ export function memoryServer(
 ) {
   const { maxBodyBytes, ...directory } = options;
   const runs = createMemoryRunDirectory({ runtime, ...directory });
-  const app = createToolServer({ runtime, runs, authenticate, maxBodyBytes });
+  const app = createToolServer({ runtimeFor: () => runtime, runs, authenticate, maxBodyBytes });
   const send = (path: string, init: RequestInit & { as?: string } = {}) => {
     const headers = new Headers(init.headers);
     if (!headers.has('authorization')) headers.set('authorization', `Bearer ${init.as ?? 'ana'}`);
