@@ -35,7 +35,7 @@ export interface DurableObjectRunsOptions {
  * ```ts
  * import type { Identity, Runtime } from '@toolctx/core';
  * import { createToolServer, durableObjectRuns, type Env } from '@toolctx/edge';
- * declare const runtime: Runtime;
+ * declare function runtimeFor(env: Env): Runtime;
  * declare function verifyBearer(request: Request): Identity | null;
  * const app = createToolServer<Env>({
  *   runtimeFor,
