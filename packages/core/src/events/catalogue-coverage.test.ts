@@ -19,7 +19,7 @@ const tools = [
   defineTool({
     name: 'echo',
     description: 'Says it back, reporting progress once well and once with a function in it.',
-    input: z.object({ text: z.string() }),
+    inputSchema: z.object({ text: z.string() }),
     execute: ({ text }, ctx) => {
       ctx.progress({ message: 'echoing' });
       ctx.progress({ callback: () => 1 } as never);
@@ -29,7 +29,7 @@ const tools = [
   defineTool({
     name: 'flaky',
     description: 'Fails once, retryably.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     retry: { attempts: 2, backoffMs: 1 },
     execute: () => {
       if (++flakyAttempts < 2) throw new ToolctxError('tool-error', 'busy', { retryable: true });
@@ -39,14 +39,14 @@ const tools = [
   defineTool({
     name: 'lookup',
     description: 'A cached lookup.',
-    input: z.object({ q: z.string() }),
+    inputSchema: z.object({ q: z.string() }),
     cache: { ttlMs: 60_000 },
     execute: ({ q }) => `found ${q}`,
   }),
   defineTool({
     name: 'pay',
     description: 'Pays, once a person approves.',
-    input: z.object({ amount: z.number() }),
+    inputSchema: z.object({ amount: z.number() }),
     effect: 'write',
     needsApproval: true,
     execute: ({ amount }) => ({ paid: amount }),
@@ -54,14 +54,14 @@ const tools = [
   defineTool({
     name: 'search',
     description: 'Uses an API key.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     needs: { credential: 'search-api' },
     execute: () => 'results',
   }),
   defineTool({
     name: 'mail',
     description: 'Needs a key nobody holds.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     needs: { credential: 'mail-api' },
     execute: () => 'sent',
   }),
@@ -69,7 +69,7 @@ const tools = [
     name: 'note',
     description:
       'Saves a note, saves a scratch copy and deletes it, with a cleanup that fails at the call end and one for the run end.',
-    input: z.object({ text: z.string() }),
+    inputSchema: z.object({ text: z.string() }),
     effect: 'write',
     execute: async ({ text }, ctx) => {
       ctx.onTeardown(() => {}, { scope: 'run' });
@@ -87,20 +87,20 @@ const tools = [
   defineTool({
     name: 'summarize',
     description: 'Reads a note artifact.',
-    input: z.object({ note: z.string() }),
+    inputSchema: z.object({ note: z.string() }),
     wants: { note: 'note' },
     execute: ({ note }) => note.length,
   }),
   defineTool({
     name: 'big',
     description: 'Returns more than the transcript takes.',
-    input: z.object({}),
+    inputSchema: z.object({}),
     execute: () => 'x'.repeat(4_000),
   }),
   defineTool({
     name: 'spend',
     description: 'Spends money.',
-    input: z.object({ id: z.string(), usd: z.number() }),
+    inputSchema: z.object({ id: z.string(), usd: z.number() }),
     execute: ({ id, usd }, ctx) => ctx.ledger!.record({ entryId: id, usd }),
   }),
 ];

@@ -23,14 +23,14 @@ describe('doors of one runtime', () => {
     const readMail = defineTool({
       name: 'read_mail',
       description: 'Reads private mail.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       reads: 'private',
       execute: () => 'mail',
     });
     const peek = defineTool({
       name: 'peek',
       description: 'Reports the taint it sees.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: (_args, ctx) => ({ ...ctx.taint }),
     });
     const runtime = createRuntime({ tools: [readMail, peek] });
@@ -48,7 +48,7 @@ describe('doors of one runtime', () => {
     const holder = defineTool({
       name: 'holder',
       description: 'Holds a session resource.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: (_args, ctx) => {
         ctx.onTeardown(() => fired.push('session'), { scope: 'session' });
         return 'held';
@@ -68,7 +68,7 @@ describe('doors of one runtime', () => {
     const holder = defineTool({
       name: 'holder',
       description: 'Holds a session resource.',
-      input: z.object({ label: z.string() }),
+      inputSchema: z.object({ label: z.string() }),
       execute: ({ label }, ctx) => {
         ctx.onTeardown(() => fired.push(label), { scope: 'session' });
         return label;
@@ -90,7 +90,7 @@ describe('doors of one runtime', () => {
     const holder = defineTool({
       name: 'holder',
       description: 'Wants a session cleanup.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       execute: (_args, ctx) => ctx.onTeardown(() => {}, { scope: 'session' }),
     });
     const runtime = createRuntime({ tools: [holder] });
@@ -108,7 +108,7 @@ describe('doors of one runtime', () => {
     const send = defineTool({
       name: 'send',
       description: 'Sends after approval.',
-      input: z.object({}),
+      inputSchema: z.object({}),
       needsApproval: true,
       execute: () => 'sent',
     });
@@ -124,7 +124,7 @@ describe('doors of one runtime', () => {
   });
 
   it('change only the door: the tools and the services behind them are the same objects', () => {
-    const tool = defineTool({ name: 't', description: 'T.', input: z.object({}), execute: () => 1 });
+    const tool = defineTool({ name: 't', description: 'T.', inputSchema: z.object({}), execute: () => 1 });
     const runtime = createRuntime({ tools: [tool] });
     const other = runtime.withDoor(sessionDoor);
     expect(other.door).toBe(sessionDoor);
