@@ -1,6 +1,6 @@
 import type { ToolEvent } from '@toolctx/core';
+import { readSse } from '@toolctx/core/sse';
 import { RemoteRunError } from './remote-run-error.js';
-import { parseSse } from './sse-parser.js';
 
 /** Options of `connectRun`. */
 export interface ConnectRunOptions {
@@ -81,7 +81,7 @@ async function* read(
           });
         }
       } else {
-        for await (const message of parseSse(response.body)) {
+        for await (const message of readSse(response.body)) {
           if (signal.aborted) return;
           const event = parse(message.data);
           if (!event) continue;
