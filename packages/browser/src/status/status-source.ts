@@ -1,25 +1,20 @@
-import type { ToolEvent } from '@toolctx/core';
+import type { RunEvents, ToolEvent } from '@toolctx/core';
 
-/** Anything that can be subscribed to for events: a run's `events`, or the run itself. */
-export interface EventSubscribable {
-  /** Calls `listener` with each event from now on; the function it answers stops that. */
-  subscribe(listener: (event: ToolEvent) => void): () => void;
-}
+/** What `attachStatus` needs of core's `RunEvents`: it only subscribes. */
+type Subscribable = Pick<RunEvents, 'subscribe'>;
 
 /**
- * What `attachStatus` can watch: a local `Run` (or a Worker run proxy), its `events`, a remote run
- * stream from `connectRun`, or any async iterable of events, such as a replayed recording.
+ * What `attachStatus` can watch: a local `Run` or a Worker run, its `events`, a remote run
+ * stream from `connectRun` (each of these a `RunEvents`), or any async iterable of events, such
+ * as a replayed recording.
  */
-export type StatusSource =
-  | { readonly events: EventSubscribable }
-  | EventSubscribable
-  | AsyncIterable<ToolEvent>;
+export type StatusSource = { readonly events: Subscribable } | Subscribable | AsyncIterable<ToolEvent>;
 
 /** Feeds each event of `source` to `listener`; returns the function that stops listening. */
 export function listen(source: StatusSource, listener: (event: ToolEvent) => void): () => void {
   const subscribable = 'events' in source ? source.events : source;
-  if (typeof (subscribable as EventSubscribable).subscribe === 'function') {
-    return (subscribable as EventSubscribable).subscribe(listener);
+  if (typeof (subscribable as Subscribable).subscribe === 'function') {
+    return (subscribable as Subscribable).subscribe(listener);
   }
   if (typeof (source as AsyncIterable<ToolEvent>)[Symbol.asyncIterator] !== 'function') {
     throw new TypeError(
