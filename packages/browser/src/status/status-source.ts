@@ -1,20 +1,20 @@
 import type { RunEvents, ToolEvent } from '@toolctx/core';
 
-/** What `attachStatus` needs of core's `RunEvents`: it only subscribes. */
-type Subscribable = Pick<RunEvents, 'subscribe'>;
-
 /**
  * What `attachStatus` can watch: a local `Run` or a Worker run, its `events`, a remote run
  * stream from `connectRun` (each of these a `RunEvents`), or any async iterable of events, such
- * as a replayed recording.
+ * as a replayed recording. Of a `RunEvents` only `subscribe` is used.
  */
-export type StatusSource = { readonly events: Subscribable } | Subscribable | AsyncIterable<ToolEvent>;
+export type StatusSource =
+  | { readonly events: Pick<RunEvents, 'subscribe'> }
+  | Pick<RunEvents, 'subscribe'>
+  | AsyncIterable<ToolEvent>;
 
 /** Feeds each event of `source` to `listener`; returns the function that stops listening. */
 export function listen(source: StatusSource, listener: (event: ToolEvent) => void): () => void {
   const subscribable = 'events' in source ? source.events : source;
-  if (typeof (subscribable as Subscribable).subscribe === 'function') {
-    return (subscribable as Subscribable).subscribe(listener);
+  if (typeof (subscribable as Pick<RunEvents, 'subscribe'>).subscribe === 'function') {
+    return (subscribable as Pick<RunEvents, 'subscribe'>).subscribe(listener);
   }
   if (typeof (source as AsyncIterable<ToolEvent>)[Symbol.asyncIterator] !== 'function') {
     throw new TypeError(
