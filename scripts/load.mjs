@@ -29,6 +29,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+// The door's own SSE reader, from core's build (`pnpm build` makes it).
+import { parseSse } from '../packages/core/dist/sse/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CALLS = Number(process.env.CALLS ?? 2000);
@@ -207,24 +209,6 @@ function memoryFigures(samples, key, total) {
       ).toFixed(2),
     ),
   };
-}
-
-/** [{ id, event, data }] of an SSE body. */
-function parseSse(text) {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() !== '' && !block.startsWith(':'))
-    .map((block) => {
-      const message = { data: '' };
-      for (const line of block.split('\n')) {
-        const colon = line.indexOf(':');
-        const field = line.slice(0, colon);
-        const value = line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'data') message.data += value;
-        else if (field) message[field] = value;
-      }
-      return message;
-    });
 }
 
 /** Problems with one call's stream, or [] when it is whole. */

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ToolEvent } from '@toolctx/core';
 import { serveMcp } from '@toolctx/core/mcp';
+import { parseSse } from '@toolctx/core/sse';
 import { createStatusModel } from '@toolctx/core/status';
 import { describe, expect, it } from 'vitest';
 import { deliveredUrls, leaksIn, scenarioCalls, scenarioRuntime } from './scenario.js';
@@ -92,16 +93,13 @@ describe('secret hygiene, through the Worker', () => {
       });
       const text = await response.text();
       texts.push(`${response.status} ${[...response.headers].join(';')}`, text);
-      const resultData = i % 2 ? /event: result\ndata: (.*)\n/.exec(text)?.[1] : text;
+      const resultData = i % 2 ? parseSse(text).find((message) => message.event === 'result')?.data : text;
       results.push(JSON.parse(resultData ?? 'null'));
     }
     expectScenarioOutcomes(results);
     texts.push(await (await request(`/runs/${runId}`, { method: 'DELETE' })).text());
     const log = await (await request(`/runs/${runId}/events`)).text();
-    const events = log
-      .split('\n')
-      .filter((line) => line.startsWith('data: '))
-      .map((line) => JSON.parse(line.slice(6)) as ToolEvent);
+    const events = parseSse(log).map((message) => JSON.parse(message.data) as ToolEvent);
     expect(events.at(-1)?.type).toBe('run.finished');
     texts.push(log, JSON.stringify(statusLines(events)));
     expect(leaksIn(texts.join('\n'))).toEqual([]);

@@ -1,8 +1,8 @@
-// Reads a run's event stream (GET /runs/:id/events) in the background (sse-events.ts parses it)
+// Reads a run's event stream (GET /runs/:id/events) in the background (with @toolctx/core/sse)
 // and says when an event arrived, by the test's own clock.
 
+import { readSse } from '@toolctx/core/sse';
 import type { ExampleWorker } from './example-worker.js';
-import { sseMessages } from './sse-events.js';
 
 /** One event of the run, with when it arrived here. */
 export interface ArrivedEvent {
@@ -26,7 +26,7 @@ export async function watchRun(worker: ExampleWorker, runId: string): Promise<Ru
   const waiters = new Set<() => void>();
   void (async () => {
     try {
-      for await (const message of sseMessages(response.body!)) {
+      for await (const message of readSse(response.body!)) {
         const event = JSON.parse(message.data) as { type: string; callId?: string; data?: unknown };
         seen.push({ ...event, at: performance.now() });
         for (const wake of waiters) wake();

@@ -12,7 +12,6 @@
  * @module
  */
 
-export type { RunEventStream } from './events/event-hub.js';
 export * from './remote/index.js';
 export * from './status/index.js';
 export * from './stores/index.js';

@@ -5,8 +5,9 @@
  * a run, and watch what they do through the run's events. This entry is the runtime and every
  * contract type; the rest ships apart so a page pays only for what it imports:
  * `@toolctx/core/status` (the live-status model), `@toolctx/core/memory` (in-memory ports),
- * `@toolctx/core/ports` (helpers for writing a port), `@toolctx/core/guards` (the runtime's checks,
- * usable on their own), `@toolctx/core/mcp`, `@toolctx/core/ai-sdk` and `@toolctx/core/testing`.
+ * `@toolctx/core/ports` (helpers for writing a port), `@toolctx/core/sse` (server-sent events,
+ * written and read), `@toolctx/core/guards` (the runtime's checks, usable on their own),
+ * `@toolctx/core/mcp`, `@toolctx/core/ai-sdk` and `@toolctx/core/testing`.
  *
  * @example
  * ```ts

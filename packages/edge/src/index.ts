@@ -23,5 +23,4 @@ export type { Env } from './env.js';
 export * from './http/index.js';
 export { type McpRouteOptions, McpSession, mcpFetch, mountMcp } from './mcp/index.js';
 export * from './run-host/index.js';
-export * from './sse/index.js';
 export * from './stores/index.js';

@@ -1,14 +1,8 @@
-import type { ToolEvent } from '@toolctx/core';
+import type { RunEvents, ToolEvent } from '@toolctx/core';
 
-/** A run's events as core's `Run` offers them: subscribe for a callback, or iterate with `for await`. */
-export interface RunEventStream extends AsyncIterable<ToolEvent> {
-  /** Calls `listener` for each event from now on; returns the function that stops it. */
-  subscribe(listener: (event: ToolEvent) => void): () => void;
-}
-
-/** Where a proxy of a run (a Worker run) publishes the events it receives. */
+/** Where a proxy of a run (a Worker run) publishes the events it receives, as core's `RunEvents`. */
 export interface EventHub {
-  readonly events: RunEventStream;
+  readonly events: RunEvents;
   push(event: ToolEvent): void;
   /** Ends iterators once they have delivered what they buffered. */
   close(): void;
@@ -19,7 +13,7 @@ export function createEventHub(): EventHub {
   const listeners = new Set<(event: ToolEvent) => void>();
   const wakers = new Set<() => void>();
   let closed = false;
-  const events: RunEventStream = {
+  const events: RunEvents = {
     subscribe(listener) {
       const own = (event: ToolEvent) => listener(event);
       listeners.add(own);

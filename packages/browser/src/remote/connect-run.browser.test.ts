@@ -1,4 +1,4 @@
-import type { ToolEvent } from '@toolctx/core';
+import type { RunEvents, ToolEvent } from '@toolctx/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { attachStatus } from '../status/attach-status.js';
 import { frames, lineTexts } from '../status/test-helpers.js';
@@ -66,6 +66,32 @@ describe('connectRun', () => {
       if (event.seq === 3) controller.abort();
     }
     expect(seqs).toEqual([1, 2, 3]);
+  });
+
+  it("is subscribed to like a local run's events, and the function subscribe answers closes the connection", async () => {
+    const events: RunEvents = connectRun(base, id('drop'), { retry: fast });
+    const seqs: number[] = [];
+    const done = new Promise<void>((resolve) =>
+      events.subscribe((event) => {
+        seqs.push(event.seq);
+        if (event.type === 'run.finished') resolve();
+      }),
+    );
+    await done;
+    expect(seqs).toEqual(range(1, 20));
+    let aborted = false;
+    const watched: typeof fetch = (input, init) => {
+      init?.signal?.addEventListener('abort', () => (aborted = true));
+      return fetch(input, init);
+    };
+    const first: number[] = [];
+    const stop = connectRun(base, id('plain'), { fetch: watched }).subscribe((event) => {
+      first.push(event.seq);
+      if (event.seq === 3) stop();
+    });
+    await vi.waitFor(() => expect(aborted).toBe(true), { timeout: 15_000, interval: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(first).toEqual([1, 2, 3]);
   });
 
   it('feeds attachStatus', async () => {

@@ -1,6 +1,6 @@
-import type { ToolEvent } from '@toolctx/core';
+import type { RunEvents, ToolEvent } from '@toolctx/core';
+import { readSse } from '@toolctx/core/sse';
 import { RemoteRunError } from './remote-run-error.js';
-import { parseSse } from './sse-parser.js';
 
 /** Options of `connectRun`. */
 export interface ConnectRunOptions {
@@ -16,14 +16,18 @@ export interface ConnectRunOptions {
   retry?: { minDelayMs?: number; maxDelayMs?: number; attempts?: number };
 }
 
-/** A remote run's events, each exactly once and in `seq` order, across reconnections. */
-export interface RemoteRunStream extends AsyncIterable<ToolEvent> {
+/**
+ * A remote run's events, each exactly once and in `seq` order, across reconnections: core's
+ * `RunEvents`, so it is subscribed to or iterated like a local run's events. Each subscription
+ * and each iteration reads the stream on a connection of its own, from `lastEventId`.
+ */
+export interface RemoteRunStream extends RunEvents {
   readonly runId: string;
 }
 
 /**
- * Reads a run's server-sent event stream (`GET {url}/runs/{runId}/events`) as an async iterable
- * that `attachStatus` accepts. A dropped connection is resumed with `Last-Event-ID`, with bounded
+ * Reads a run's server-sent event stream (`GET {url}/runs/{runId}/events`) as core's `RunEvents`
+ * (subscribe, or iterate with `for await`), which `attachStatus` accepts. A dropped connection is resumed with `Last-Event-ID`, with bounded
  * backoff; duplicates are dropped and a gap in `seq` makes it reconnect from the last event it
  * delivered (a gap the server cannot fill is then passed over). It ends after `run.finished` or
  * when `signal` aborts; it throws a `RemoteRunError` when the server refuses the stream.
@@ -40,8 +44,32 @@ export interface RemoteRunStream extends AsyncIterable<ToolEvent> {
  */
 export function connectRun(url: string, runId: string, options: ConnectRunOptions = {}): RemoteRunStream {
   const endpoint = `${url.replace(/\/+$/, '')}/runs/${encodeURIComponent(runId)}/events`;
-  return {
+  const stream: RemoteRunStream = {
     runId,
+    subscribe(listener) {
+      const events = stream[Symbol.asyncIterator]();
+      let active = true;
+      const stop = () => {
+        if (!active) return;
+        active = false;
+        void events.return?.()?.catch(() => {});
+      };
+      void (async () => {
+        try {
+          while (active) {
+            const step = await events.next();
+            if (step.done || !active) return;
+            listener(step.value);
+          }
+        } catch {
+          // A refused stream, or a listener that throws, ends the subscription: a listener has no
+          // error to take, and the RemoteRunError is what iterating the stream throws.
+        } finally {
+          stop();
+        }
+      })();
+      return stop;
+    },
     [Symbol.asyncIterator]() {
       // Stopping the iteration aborts a read in flight rather than waiting for the next event.
       const stop = new AbortController();
@@ -56,6 +84,7 @@ export function connectRun(url: string, runId: string, options: ConnectRunOption
       };
     },
   };
+  return stream;
 }
 
 async function* read(
@@ -83,7 +112,7 @@ async function* read(
           });
         }
       } else {
-        for await (const message of parseSse(response.body)) {
+        for await (const message of readSse(response.body)) {
           if (signal.aborted) return;
           const event = parse(message.data);
           if (!event) continue;

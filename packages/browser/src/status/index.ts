@@ -12,4 +12,4 @@
  */
 export { type AttachStatusOptions, attachStatus, type StatusHandle } from './attach-status.js';
 export { defineStatusElement, type StatusElement } from './status-element.js';
-export type { EventSubscribable, StatusSource } from './status-source.js';
+export type { StatusSource } from './status-source.js';

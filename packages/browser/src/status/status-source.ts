@@ -1,25 +1,20 @@
-import type { ToolEvent } from '@toolctx/core';
-
-/** Anything that can be subscribed to for events: a run's `events`, or the run itself. */
-export interface EventSubscribable {
-  /** Calls `listener` with each event from now on; the function it answers stops that. */
-  subscribe(listener: (event: ToolEvent) => void): () => void;
-}
+import type { RunEvents, ToolEvent } from '@toolctx/core';
 
 /**
- * What `attachStatus` can watch: a local `Run` (or a Worker run proxy), its `events`, a remote run
- * stream from `connectRun`, or any async iterable of events, such as a replayed recording.
+ * What `attachStatus` can watch: a local `Run` or a Worker run, its `events`, a remote run
+ * stream from `connectRun` (each of these a `RunEvents`), or any async iterable of events, such
+ * as a replayed recording. Of a `RunEvents` only `subscribe` is used.
  */
 export type StatusSource =
-  | { readonly events: EventSubscribable }
-  | EventSubscribable
+  | { readonly events: Pick<RunEvents, 'subscribe'> }
+  | Pick<RunEvents, 'subscribe'>
   | AsyncIterable<ToolEvent>;
 
 /** Feeds each event of `source` to `listener`; returns the function that stops listening. */
 export function listen(source: StatusSource, listener: (event: ToolEvent) => void): () => void {
   const subscribable = 'events' in source ? source.events : source;
-  if (typeof (subscribable as EventSubscribable).subscribe === 'function') {
-    return (subscribable as EventSubscribable).subscribe(listener);
+  if (typeof (subscribable as Pick<RunEvents, 'subscribe'>).subscribe === 'function') {
+    return (subscribable as Pick<RunEvents, 'subscribe'>).subscribe(listener);
   }
   if (typeof (source as AsyncIterable<ToolEvent>)[Symbol.asyncIterator] !== 'function') {
     throw new TypeError(

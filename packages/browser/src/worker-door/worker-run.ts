@@ -1,5 +1,5 @@
 import type { ApprovalDecision, CallRequest, ErrorInfo, Run, ToolEvent, ToolResult } from '@toolctx/core';
-import { createEventHub, type RunEventStream } from '../events/event-hub.js';
+import { createEventHub } from '../events/event-hub.js';
 import type { WireStats } from './protocol.js';
 
 /**
@@ -8,9 +8,7 @@ import type { WireStats } from './protocol.js';
  * in the Worker and cannot be read synchronously from the page; so is `cancelPending`, whose answer
  * is synchronous too (a call waiting for approval in a Worker run stays until resumed or the run ends).
  */
-export interface WorkerRun extends Omit<Run, 'events' | 'listTools' | 'cancelPending'> {
-  readonly events: RunEventStream;
-}
+export interface WorkerRun extends Omit<Run, 'listTools' | 'cancelPending'> {}
 
 /** How a Worker run reaches its Worker; supplied by `connectWorker`. */
 export interface WorkerRunWire {

@@ -1,7 +1,7 @@
 // Test helper: a DoorClient over the HTTP+SSE door, through the test Worker's fetch.
 import type { ProgressPayload, ToolEvent, ToolResult } from '@toolctx/core';
+import { readSse } from '@toolctx/core/sse';
 import type { DoorCallOutcome, DoorClient } from '@toolctx/core/testing';
-import { readSse } from '../sse/index.js';
 
 type Fetch = (request: Request) => Promise<Response>;
 

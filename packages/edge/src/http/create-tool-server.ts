@@ -1,9 +1,9 @@
 import { type ArtifactStore, artifactScope, type Identity, type Runtime, ToolctxError } from '@toolctx/core';
+import { sseHeaders } from '@toolctx/core/sse';
 import { type Context, Hono } from 'hono';
 import type { Reply } from '../door-error.js';
 import { createMemoryRunDirectory, type RunDirectory } from '../run-host/index.js';
 import { runtimeOf } from '../runtime-for.js';
-import { sseHeaders } from '../sse/index.js';
 import { artifactResponse } from './artifact-response.js';
 import { errorResponse, HttpError } from './http-error.js';
 import {

@@ -22,7 +22,7 @@ describe('HTTP door: an event type with a line break already in a log', () => {
     const reply = state.events(identity, 0);
     if (!reply.ok) throw new Error(reply.error.message);
     const messages = await messagesUntil(new Response(reply.value), (_, all) => all.length === 2);
-    expect(messages.map((m) => m.event)).toEqual(['run.started', undefined]);
+    expect(messages.map((m) => m.event)).toEqual(['run.started', 'message']);
     expect(JSON.parse(messages[1]!.data)).toMatchObject({ type, seq: 2 });
     await state.end(identity);
   });

@@ -1,6 +1,6 @@
 import { env, SELF } from 'cloudflare:test';
+import { readSse } from '@toolctx/core/sse';
 import { describe, expect, it } from 'vitest';
-import { readSse } from '../sse/index.js';
 import { base, type Case, callTool, messagesOf, openSession, rpc, url } from '../test-utils/mcp.js';
 
 // Hostile traffic about sessions, raw JSON-RPC over streamable HTTP against the MCP test Worker:

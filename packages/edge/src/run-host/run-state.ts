@@ -1,8 +1,8 @@
 import type { ApprovalDecision, Identity, Run, Runtime, ToolEvent, ToolResult } from '@toolctx/core';
+import { encodeSseBytes } from '@toolctx/core/sse';
 import { ok, type Reply, refuse } from '../door-error.js';
 import { sameIdentity } from '../same-identity.js';
 import { createChannel, defaultHeartbeatMs, jsonHeartbeat, sseHeartbeat } from '../sse/channel.js';
-import { encodeSseBytes } from '../sse/index.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import type { RunLog, RunRecord } from './run-log.js';
 import type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';

@@ -1,7 +1,7 @@
 // How a run's events and call results cross the wire: SSE messages, JSON that always parses,
 // and the answer when the server failed mid-stream.
 import type { ToolEvent, ToolResult } from '@toolctx/core';
-import { encodeSseBytes, hasLineBreak } from '../sse/encode.js';
+import { encodeSseBytes, hasLineBreak } from '@toolctx/core/sse';
 
 const encoder = new TextEncoder();
 

@@ -1,7 +1,7 @@
 // Test helpers: raw MCP streamable HTTP requests to the MCP test Worker (src/mcp/test-worker.ts)
 // in the vitest pool.
 import { SELF } from 'cloudflare:test';
-import { parseSse } from '../sse/index.js';
+import { parseSse } from '@toolctx/core/sse';
 
 export const url = 'http://toolctx.test/mcp';
 export const accept = 'application/json, text/event-stream';

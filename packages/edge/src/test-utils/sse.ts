@@ -1,10 +1,10 @@
-// Test helpers: read what the door streams with the package's own SSE parser.
+// Test helpers: read what the door streams with the SSE reader its clients use.
 import type { ToolEvent } from '@toolctx/core';
-import { readSse, type SseMessage } from '../sse/index.js';
+import { readSse, type SseEvent } from '@toolctx/core/sse';
 
 /** Every message of a stream that ends by itself. */
-export async function allMessages(response: Response): Promise<SseMessage[]> {
-  const messages: SseMessage[] = [];
+export async function allMessages(response: Response): Promise<SseEvent[]> {
+  const messages: SseEvent[] = [];
   for await (const message of readSse(response.body!)) messages.push(message);
   return messages;
 }
@@ -15,21 +15,19 @@ export async function allMessages(response: Response): Promise<SseMessage[]> {
  */
 export async function messagesUntil(
   response: Response,
-  stop: (message: SseMessage, all: SseMessage[]) => boolean,
+  stop: (message: SseEvent, all: SseEvent[]) => boolean,
   { cancel = true } = {},
-): Promise<SseMessage[]> {
-  const messages: SseMessage[] = [];
-  const iterator = readSse(response.body!);
-  for await (const message of iterator) {
+): Promise<SseEvent[]> {
+  const messages: SseEvent[] = [];
+  for await (const message of readSse(response.body!, { preventCancel: !cancel })) {
     messages.push(message);
     if (stop(message, messages)) break;
   }
-  if (cancel) await response.body!.cancel().catch(() => {});
   return messages;
 }
 
 /** The ToolEvents among SSE messages (every message but `result`). */
-export function eventsOf(messages: SseMessage[]): ToolEvent[] {
+export function eventsOf(messages: SseEvent[]): ToolEvent[] {
   return messages.filter((m) => m.event !== 'result').map((m) => JSON.parse(m.data) as ToolEvent);
 }
 

@@ -1,2 +1,0 @@
-export { encodeSse, encodeSseBytes, type SseMessage, sseHeaders } from './encode.js';
-export { parseSse, readSse } from './parse.js';
