@@ -38,7 +38,7 @@ import {
  * @example
  * ```ts
  * import { createRuntime } from '@toolctx/core';
- * import { McpSession } from '@toolctx/edge';
+ * import { McpSession } from '@toolctx/edge/durable-objects';
  *
  * export class ToolsMcpSession extends McpSession {
  *   protected createRuntime() {

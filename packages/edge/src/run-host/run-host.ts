@@ -2,7 +2,8 @@ import { DurableObject } from 'cloudflare:workers';
 import type { ApprovalDecision, Identity, Runtime, ToolResult } from '@toolctx/core';
 import type { Reply } from '../door-error.js';
 import { durableObjectDoor } from './doors.js';
-import { type IdentityRunsObject, releaseOnFinish } from './identity-runs.js';
+import type { IdentityRunsObject } from './identity-runs.js';
+import { releaseOnFinish } from './identity-slots.js';
 import type { RunLimits } from './limits.js';
 import { RunLog, type RunRecord } from './run-log.js';
 import { RunState } from './run-state.js';
@@ -13,7 +14,7 @@ import type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types
  *
  * @example
  * ```ts
- * import { createRunHost, type RunHostOptions } from '@toolctx/edge';
+ * import { createRunHost, type RunHostOptions } from '@toolctx/edge/durable-objects';
  * const options: RunHostOptions = { idleMs: 10 * 60_000, retentionMs: 60 * 60_000, maxEvents: 500 };
  * export class RunHost extends createRunHost<Env>(() => runtime, options) {}
  * ```
@@ -51,11 +52,11 @@ const day = 24 * 60 * 60_000;
  * AbortControllers, and in the object's storage the event log and the calls that wait for
  * approval (so a restart loses neither). Its one alarm ends an idle run, then deletes the ended
  * run's storage after the retention window. Make the class with
- * {@link createRunHost}; the HTTP door reaches it through {@link durableObjectRuns}.
+ * {@link createRunHost}; the HTTP door reaches it through {@link index!durableObjectRuns}.
  *
  * @example
  * ```ts
- * import type { RunHostObject } from '@toolctx/edge';
+ * import type { RunHostObject } from '@toolctx/edge/durable-objects';
  * const host = env.RUNS.get(env.RUNS.idFromName(runId)) as DurableObjectStub<RunHostObject<Env>>;
  * const reply = await host.cancel({ tenant: 'acme', principal: 'ana' }, 'call_1');
  * ```
@@ -89,14 +90,14 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     });
   }
 
-  /** Starts this object's run (RPC from {@link RunDirectory.start}) and arms its idle alarm. */
+  /** Starts this object's run (RPC from {@link index!RunDirectory.start}) and arms its idle alarm. */
   async start(init: RunInit): Promise<Reply<RunInfo>> {
     const reply = this.run.start(init);
     if (reply.ok) await this.touch();
     return reply;
   }
 
-  /** Calls a tool in this run (RPC from {@link RunDirectory.call}). */
+  /** Calls a tool in this run (RPC from {@link index!RunDirectory.call}). */
   async call(caller: Identity, call: DoorCall): Promise<Reply<ToolResult>> {
     await this.touchFor(caller);
     const reply = await this.run.call(caller, call);
@@ -104,7 +105,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return reply;
   }
 
-  /** Calls a tool and streams its answer, SSE or JSON after heartbeats (RPC from {@link RunDirectory.streamCall}). */
+  /** Calls a tool and streams its answer, SSE or JSON after heartbeats (RPC from {@link index!RunDirectory.streamCall}). */
   async streamCall(
     caller: Identity,
     call: DoorCall,
@@ -114,14 +115,14 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return this.run.streamCall(caller, call, format);
   }
 
-  /** This run's events after `after` as SSE bytes, then live ones (RPC from {@link RunDirectory.events}). */
+  /** This run's events after `after` as SSE bytes, then live ones (RPC from {@link index!RunDirectory.events}). */
   async events(caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>> {
     return this.run.events(caller, after);
   }
 
   /**
    * Decides an approval a call of this run left pending and streams the resumed call's answer, as
-   * {@link RunHostObject.streamCall} does (RPC from {@link RunDirectory.streamResume}).
+   * {@link RunHostObject.streamCall} does (RPC from {@link index!RunDirectory.streamResume}).
    */
   async streamResume(
     caller: Identity,
@@ -133,13 +134,13 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return this.run.streamResume(caller, approvalId, decision, format);
   }
 
-  /** Aborts one running call of this run, or one that waits for approval (RPC from {@link RunDirectory.cancel}). */
+  /** Aborts one running call of this run, or one that waits for approval (RPC from {@link index!RunDirectory.cancel}). */
   async cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>> {
     return this.run.cancel(caller, callId);
   }
 
   /**
-   * Ends this run (RPC from {@link RunDirectory.end}): fires its session's cleanups, as the idle
+   * Ends this run (RPC from {@link index!RunDirectory.end}): fires its session's cleanups, as the idle
    * alarm does, and sets the alarm for deleting its storage.
    */
   async end(caller: Identity): Promise<Reply<RunInfo>> {
@@ -215,7 +216,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
  *
  * @example
  * ```ts
- * import { createRunHost, type RunHostClass } from '@toolctx/edge';
+ * import { createRunHost, type RunHostClass } from '@toolctx/edge/durable-objects';
  * const RunHostBase: RunHostClass<Env> = createRunHost<Env>(() => runtime);
  * export class RunHost extends RunHostBase {}
  * ```
@@ -231,7 +232,7 @@ export type RunHostClass<E> = new (ctx: DurableObjectState, env: E) => RunHostOb
  * @example
  * ```ts
  * import { createRuntime } from '@toolctx/core';
- * import { createRunHost } from '@toolctx/edge';
+ * import { createRunHost } from '@toolctx/edge/durable-objects';
  * import { tools } from './tools.js';
  *
  * export class RunHost extends createRunHost<Env>((env) => createRuntime({ tools }), { idleMs: 600_000 }) {}

@@ -1,6 +1,5 @@
 import type { ArtifactLimits } from '@toolctx/core';
 import { admitToScope, isArtifactExpired, type ScopeTotals } from '@toolctx/core/ports';
-import type { ArtifactAdmissions } from './artifact-admissions.js';
 
 /**
  * One artifact as the per-scope caps count it.
@@ -23,8 +22,8 @@ export interface LedgerEntry extends Admission {
 }
 
 /**
- * One put asking {@link ArtifactAdmissions} to enter a scope: what the scope's KV listing showed,
- * the newcomer, the store's limits and its clock's time.
+ * One put asking {@link durable-objects!ArtifactAdmissions} to enter a scope: what the scope's KV
+ * listing showed, the newcomer, the store's limits and its clock's time.
  *
  * @example
  * ```ts
@@ -45,8 +44,8 @@ export interface AdmissionRequest {
 }
 
 /**
- * What {@link ArtifactAdmissions} answers: admitted, or refused with the totals the caps were
- * checked against (for the store's `quota-exceeded` message).
+ * What {@link durable-objects!ArtifactAdmissions} answers: admitted, or refused with the totals the
+ * caps were checked against (for the store's `quota-exceeded` message).
  *
  * @example
  * ```ts
