@@ -2,15 +2,13 @@
 // Object per run behind it, artifacts in R2 with their index in KV. Deploy with `wrangler deploy`.
 import { createRuntime } from '@toolctx/core';
 import {
-  ArtifactAdmissions,
   createKvR2ArtifactStore,
-  createRunHost,
   createToolServer,
   durableObjectRuns,
   type Env,
-  IdentityRunsObject,
   sweepExpiredArtifacts,
 } from '@toolctx/edge';
+import { ArtifactAdmissions, createRunHost, IdentityRunsObject } from '@toolctx/edge/durable-objects';
 import { tools } from './tools.js';
 
 // The runtime for the Worker's bindings. The door and the run host each call it once per env

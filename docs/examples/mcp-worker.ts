@@ -1,7 +1,8 @@
 // MCP over streamable HTTP on a Cloudflare Worker: one Durable Object per MCP session, so a
 // client's cancel reaches the running tool. Bind `MCP_SESSIONS` to `ToolsMcpSession` in wrangler.jsonc.
 import { createRuntime } from '@toolctx/core';
-import { McpSession, mountMcp } from '@toolctx/edge';
+import { mountMcp } from '@toolctx/edge';
+import { McpSession } from '@toolctx/edge/durable-objects';
 import { Hono } from 'hono';
 import { tools } from './tools.js';
 

@@ -2,16 +2,10 @@
 // built packages. `--write` regenerates it between the markers; `--check` (the test command) fails
 // when the README's table differs, so it cannot drift from the code.
 import { readFile, writeFile } from 'node:fs/promises';
-import { register } from 'node:module';
-
-// @toolctx/edge imports `cloudflare:workers` (its Durable Object base classes), which only
-// workerd provides; a stand-in lets Node load the module to read the declarations.
-register('./cloudflare-stub.mjs', import.meta.url);
-
-const { inProcessDoor } = await import('@toolctx/core');
-const { mcpDoor } = await import('@toolctx/core/mcp');
-const { webWorkerDoor } = await import('@toolctx/browser/worker');
-const { httpDoor, durableObjectDoor } = await import('@toolctx/edge');
+import { webWorkerDoor } from '@toolctx/browser/worker';
+import { inProcessDoor } from '@toolctx/core';
+import { mcpDoor } from '@toolctx/core/mcp';
+import { durableObjectDoor, httpDoor } from '@toolctx/edge';
 
 const doors = [
   ['inProcessDoor', '@toolctx/core', 'runtime.startRun() in the same process', inProcessDoor],

@@ -17,7 +17,7 @@ export default defineConfig({
     // Miniflare's KV and R2 take tens of milliseconds per write; suites of hundreds need room.
     testTimeout: 60_000,
     // The MCP door's tests and the door suite need their own Workers: vitest.mcp.config.ts,
-    // vitest.doors.config.ts.
-    exclude: ['src/mcp/**', 'src/door-suite/**'],
+    // vitest.doors.config.ts; Node's tests run in Node: vitest.node.config.ts.
+    exclude: ['src/mcp/**', 'src/door-suite/**', 'src/**/*.node.test.ts'],
   },
 });

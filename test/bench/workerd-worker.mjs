@@ -5,7 +5,8 @@
 // - /door/*: the toolctx HTTP door (createToolServer, a Durable Object per run).
 // - POST /bare/runs/:runId/calls: a bare hono route doing the door's work by hand.
 import { createRuntime, defineTool } from '@toolctx/core';
-import { createKvR2ArtifactStore, createRunHost, createToolServer, durableObjectRuns } from '@toolctx/edge';
+import { createKvR2ArtifactStore, createToolServer, durableObjectRuns } from '@toolctx/edge';
+import { createRunHost } from '@toolctx/edge/durable-objects';
 import { Hono } from 'hono';
 import { z } from 'zod';
 

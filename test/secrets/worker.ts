@@ -1,13 +1,7 @@
 // The secret-hygiene scenario behind the real doors: HTTP+SSE with a Durable Object per run, and
 // MCP with a Durable Object per session.
-import {
-  createRunHost,
-  createToolServer,
-  durableObjectRuns,
-  McpSession,
-  mountMcp,
-  type RunHostObject,
-} from '@toolctx/edge';
+import { createToolServer, durableObjectRuns, mountMcp } from '@toolctx/edge';
+import { createRunHost, McpSession, type RunHostObject } from '@toolctx/edge/durable-objects';
 import { scenarioRuntime } from './scenario.js';
 
 interface Env {

@@ -3,15 +3,13 @@
 import { createRuntime, type Identity } from '@toolctx/core';
 import { createMemoryApprovalPort, staticCredentials } from '@toolctx/core/memory';
 import {
-  ArtifactAdmissions,
   createKvR2ArtifactStore,
-  createRunHost,
   createToolServer,
   durableObjectRuns,
   type Env as EdgeEnv,
-  IdentityRunsObject,
   sweepExpiredArtifacts,
 } from '@toolctx/edge';
+import { ArtifactAdmissions, createRunHost, IdentityRunsObject } from '@toolctx/edge/durable-objects';
 import { Hono } from 'hono';
 import { DEMO_CREDENTIAL, demoTools } from './tools.js';
 

@@ -1,5 +1,6 @@
-import type { IdentityRunsObject, RunHostObject } from './run-host/index.js';
-import type { ArtifactAdmissions } from './stores/index.js';
+import type { IdentityRunsObject } from './run-host/identity-runs.js';
+import type { RunHostObject } from './run-host/run-host.js';
+import type { ArtifactAdmissions } from './stores/artifact-admissions.js';
 
 /**
  * The bindings the toolctx Worker expects, as its `wrangler.jsonc` declares them.

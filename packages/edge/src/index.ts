@@ -1,11 +1,14 @@
 /**
- * `@toolctx/edge`: toolctx on Cloudflare Workers — the HTTP+SSE door and the Durable Object run
- * host that keeps each run's live state.
+ * `@toolctx/edge`: toolctx on Cloudflare Workers — the HTTP+SSE door, the KV/R2 stores and the
+ * run directories. It loads in Node as well (the door with runs in memory serves there through any
+ * Fetch-API server); the Durable Object classes, which need workerd, are in
+ * `@toolctx/edge/durable-objects`.
  *
  * @example
  * ```ts
  * import { type AnyTool, createRuntime } from '@toolctx/core';
- * import { createRunHost, createToolServer, durableObjectRuns, type Env } from '@toolctx/edge';
+ * import { createToolServer, durableObjectRuns, type Env } from '@toolctx/edge';
+ * import { createRunHost } from '@toolctx/edge/durable-objects';
  * declare const tools: AnyTool[];
  *
  * const runtimeFor = (env: Env) => createRuntime({ tools });
@@ -21,6 +24,6 @@
 export type { DoorErrorInfo, DoorErrorKind, Reply, ReplyStatus } from './door-error.js';
 export type { Env } from './env.js';
 export * from './http/index.js';
-export { type McpRouteOptions, McpSession, mcpFetch, mountMcp } from './mcp/index.js';
+export { type McpRouteOptions, mcpFetch, mountMcp } from './mcp/index.js';
 export * from './run-host/index.js';
 export * from './stores/index.js';

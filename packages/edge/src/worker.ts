@@ -2,16 +2,18 @@
 // run behind it, the example tools, and an hourly sweep of expired artifacts. Replace
 // `exampleTools` with your own.
 import { createRuntime, type Runtime } from '@toolctx/core';
+import {
+  ArtifactAdmissions,
+  createRunHost,
+  IdentityRunsObject,
+  type RunHostOptions,
+} from './durable-objects/index.js';
 import type { Env } from './env.js';
 import { exampleTools } from './example/index.js';
 import {
-  ArtifactAdmissions,
   createKvR2ArtifactStore,
-  createRunHost,
   createToolServer,
   durableObjectRuns,
-  IdentityRunsObject,
-  type RunHostOptions,
   sweepExpiredArtifacts,
 } from './index.js';
 

@@ -18,17 +18,16 @@
 export { formatDuration, formatNumber } from './format.js';
 export { cutMessage } from './grapheme-cut.js';
 export { type LineTiming, lineTiming, type TimingOptions } from './line-timing.js';
+export type { LineState, StatusLine } from './status-line.js';
 export {
   createStatusModel,
   type LineClock,
   type RunSummary,
-  type StatusLine,
   type StatusModel,
   type StatusModelOptions,
 } from './status-model.js';
 export {
   defaultTemplates,
-  type LineState,
   type Template,
   type Templates,
   type TemplateValues,

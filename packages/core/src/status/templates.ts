@@ -1,6 +1,3 @@
-/** The states a call's line can be in. */
-export type LineState = 'running' | 'pending' | 'done' | 'failed' | 'cancelled';
-
 /**
  * The values a template can use, as `{name}`. Numbers are formatted for the model's `locale`;
  * durations arrive already formatted. `tool` is absent in run-level and widget templates.

@@ -1,4 +1,4 @@
-// Test helper: a DoorClient over the HTTP+SSE door, through the test Worker's fetch.
+// Test helper: a DoorClient over the HTTP+SSE door, through the test Worker's fetch or a server's.
 import type { ProgressPayload, ToolEvent, ToolResult } from '@toolctx/core';
 import { readSse } from '@toolctx/core/sse';
 import type { DoorCallOutcome, DoorClient } from '@toolctx/core/testing';
@@ -9,17 +9,18 @@ type Fetch = (request: Request) => Promise<Response>;
  * Starts a run as `caller` and calls through `POST /runs/:id/calls` as SSE: the call's events
  * arrive as they happen, then its result. An abort of the caller's signal cancels the call
  * through `POST /runs/:id/calls/:callId/cancel`, and the stream still ends with the result.
+ * Requests go to `origin` (a server on loopback), or to a placeholder one that `fetch` ignores.
  */
 export async function httpDoorClient(
   fetch: Fetch,
   caller: string,
-  hooks: { endSession?: (runId: string) => Promise<void> } = {},
+  options: { origin?: string; endSession?: (runId: string) => Promise<void> } = {},
 ): Promise<DoorClient> {
   const send = (path: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
     headers.set('authorization', `Bearer ${caller}`);
     if (init.body) headers.set('content-type', 'application/json');
-    return fetch(new Request(`http://door-suite.test${path}`, { ...init, headers }));
+    return fetch(new Request(`${options.origin ?? 'http://door-suite.test'}${path}`, { ...init, headers }));
   };
   const sessionId = `session-${crypto.randomUUID()}`;
   const started = await send('/runs', { method: 'POST', body: JSON.stringify({ sessionId }) });
@@ -71,9 +72,10 @@ export async function httpDoorClient(
     },
     async end(scope) {
       if (scope === 'run') return end();
-      if (scope !== 'session' || !hooks.endSession) throw new Error(`This HTTP door has no ${scope} to end.`);
+      if (scope !== 'session' || !options.endSession)
+        throw new Error(`This HTTP door has no ${scope} to end.`);
       ended = true;
-      await hooks.endSession(runId);
+      await options.endSession(runId);
     },
     async readArtifact(ref) {
       const response = await send(`/artifacts/${ref}`);

@@ -5,9 +5,8 @@ import { createRuntime, type Identity } from '@toolctx/core';
 import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { doorSuiteCredentials, doorSuiteTenant, doorSuiteTools } from '@toolctx/core/testing';
 import { Hono } from 'hono';
-import { createRunHost, createToolServer, durableObjectRuns } from '../index.js';
-import { McpSession } from '../mcp/mcp-session.js';
-import { mountMcp } from '../mcp/mount-mcp.js';
+import { createRunHost, McpSession } from '../durable-objects/index.js';
+import { createToolServer, durableObjectRuns, mountMcp } from '../index.js';
 
 /** `Bearer ana` is ana and `Bearer bob` is bob, principals of the suite's tenant. */
 function authenticate(request: Request): Identity | null {

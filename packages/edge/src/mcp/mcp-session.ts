@@ -38,7 +38,7 @@ import {
  * @example
  * ```ts
  * import { type AnyTool, createRuntime } from '@toolctx/core';
- * import { McpSession } from '@toolctx/edge';
+ * import { McpSession } from '@toolctx/edge/durable-objects';
  * declare const countWords: AnyTool;
  *
  * export class ToolsMcpSession extends McpSession {

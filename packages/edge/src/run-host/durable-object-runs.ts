@@ -1,5 +1,6 @@
 import type { Reply } from '../door-error.js';
-import { type IdentityRunsObject, identityRunsOf } from './identity-runs.js';
+import type { IdentityRunsObject } from './identity-runs.js';
+import { identityRunsOf } from './identity-slots.js';
 import { defaultLimits } from './limits.js';
 import type { RunDirectory } from './run-directory.js';
 import type { RunHostObject } from './run-host.js';

@@ -1,17 +1,16 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { Identity } from '@toolctx/core';
 import type { Reply } from '../door-error.js';
 import { limitExceeded } from './limits.js';
 
 /**
  * Counts one identity's live runs, across all the run hosts: one object per identity
  * (`idFromName` of its tenant and principal), bound as `IDENTITY_RUNS` next to `RUNS`.
- * {@link durableObjectRuns} takes a slot before a run starts; the run host gives it back when the
+ * {@link index!durableObjectRuns} takes a slot before a run starts; the run host gives it back when the
  * run finishes, however it ends (a DELETE, the idle alarm).
  *
  * @example
  * ```ts
- * import { IdentityRunsObject } from '@toolctx/edge';
+ * import { IdentityRunsObject } from '@toolctx/edge/durable-objects';
  * // wrangler.jsonc: { "name": "IDENTITY_RUNS", "class_name": "IdentityRuns" }, and a new_sqlite_classes migration.
  * export class IdentityRuns extends IdentityRunsObject {}
  * ```
@@ -42,24 +41,4 @@ export class IdentityRunsObject extends DurableObject {
   async release(runId: string): Promise<void> {
     this.ctx.storage.kv.delete(`r:${runId}`);
   }
-}
-
-/** The object that counts `identity`'s runs: its tenant and principal name it. */
-export function identityRunsOf(
-  namespace: DurableObjectNamespace<IdentityRunsObject>,
-  identity: Identity,
-): DurableObjectStub<IdentityRunsObject> {
-  return namespace.get(
-    namespace.idFromName(JSON.stringify([identity.tenant ?? '', identity.principal ?? ''])),
-  );
-}
-
-/** A run host's `onFinished`: gives the run's slot back (best effort: a failed release is not the run's failure). */
-export function releaseOnFinish(
-  namespace: DurableObjectNamespace<IdentityRunsObject>,
-): (record: { runId: string; owner: Identity }) => void {
-  return (record) =>
-    void identityRunsOf(namespace, record.owner)
-      .release(record.runId)
-      .catch(() => {});
 }

@@ -3,13 +3,14 @@ import { type Reply, retryLater } from '../door-error.js';
 /**
  * How much one run may hold at once. Past a limit the door answers `429 limit-exceeded` with a
  * `Retry-After` header, and nothing else changes: other runs, other identities and the calls and
- * streams already admitted carry on. Options of {@link createRunHost} and
+ * streams already admitted carry on. Options of {@link durable-objects!createRunHost} and
  * {@link createMemoryRunDirectory}.
  *
  * @example
  * ```ts
  * import type { Runtime } from '@toolctx/core';
- * import { createRunHost, type Env, type RunLimits } from '@toolctx/edge';
+ * import type { Env, RunLimits } from '@toolctx/edge';
+ * import { createRunHost } from '@toolctx/edge/durable-objects';
  * declare function runtimeFor(env: Env): Runtime;
  * const limits: RunLimits = { maxCallsPerRun: 32, maxStreamsPerRun: 4, maxPendingApprovalsPerRun: 8 };
  * export class RunHost extends createRunHost<Env>(runtimeFor, limits) {}

@@ -3,7 +3,8 @@ import type { ApprovalDecision, Identity, Runtime, ToolResult } from '@toolctx/c
 import type { Reply } from '../door-error.js';
 import { runtimeOf } from '../runtime-for.js';
 import { durableObjectDoor } from './doors.js';
-import { type IdentityRunsObject, releaseOnFinish } from './identity-runs.js';
+import type { IdentityRunsObject } from './identity-runs.js';
+import { releaseOnFinish } from './identity-slots.js';
 import type { RunLimits } from './limits.js';
 import { RunLog, type RunRecord } from './run-log.js';
 import { RunState } from './run-state.js';
@@ -15,7 +16,8 @@ import type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types
  * @example
  * ```ts
  * import type { Runtime } from '@toolctx/core';
- * import { createRunHost, type Env, type RunHostOptions } from '@toolctx/edge';
+ * import type { Env } from '@toolctx/edge';
+ * import { createRunHost, type RunHostOptions } from '@toolctx/edge/durable-objects';
  * declare const runtime: Runtime;
  * const options: RunHostOptions = { idleMs: 10 * 60_000, retentionMs: 60 * 60_000, maxEvents: 500 };
  * export class RunHost extends createRunHost<Env>(() => runtime, options) {}
@@ -54,13 +56,13 @@ const day = 24 * 60 * 60_000;
  * AbortControllers, and in the object's storage the event log and the calls that wait for
  * approval (so a restart loses neither). Its one alarm ends an idle run, then deletes the ended
  * run's storage after the retention window. Make the class with
- * {@link createRunHost}; the HTTP door reaches it through {@link durableObjectRuns}.
+ * {@link createRunHost}; the HTTP door reaches it through {@link index!durableObjectRuns}.
  *
  * @example
  * ```ts
  * import type { Env } from '@toolctx/edge';
+ * import type { RunHostObject } from '@toolctx/edge/durable-objects';
  * declare const env: Env;
- * import type { RunHostObject } from '@toolctx/edge';
  * const host = env.RUNS.get(env.RUNS.idFromName('run_1')) as DurableObjectStub<RunHostObject<Env>>;
  * const reply = await host.cancel({ tenant: 'acme', principal: 'ana' }, 'call_1');
  * ```
@@ -94,14 +96,14 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     });
   }
 
-  /** Starts this object's run (RPC from {@link RunDirectory.start}) and arms its idle alarm. */
+  /** Starts this object's run (RPC from {@link index!RunDirectory.start}) and arms its idle alarm. */
   async start(init: RunInit): Promise<Reply<RunInfo>> {
     const reply = this.run.start(init);
     if (reply.ok) await this.touch();
     return reply;
   }
 
-  /** Calls a tool in this run (RPC from {@link RunDirectory.call}). */
+  /** Calls a tool in this run (RPC from {@link index!RunDirectory.call}). */
   async call(caller: Identity, call: DoorCall): Promise<Reply<ToolResult>> {
     await this.touchFor(caller);
     const reply = await this.run.call(caller, call);
@@ -109,7 +111,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return reply;
   }
 
-  /** Calls a tool and streams its answer, SSE or JSON after heartbeats (RPC from {@link RunDirectory.streamCall}). */
+  /** Calls a tool and streams its answer, SSE or JSON after heartbeats (RPC from {@link index!RunDirectory.streamCall}). */
   async streamCall(
     caller: Identity,
     call: DoorCall,
@@ -119,14 +121,14 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return this.run.streamCall(caller, call, format);
   }
 
-  /** This run's events after `after` as SSE bytes, then live ones (RPC from {@link RunDirectory.events}). */
+  /** This run's events after `after` as SSE bytes, then live ones (RPC from {@link index!RunDirectory.events}). */
   async events(caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>> {
     return this.run.events(caller, after);
   }
 
   /**
    * Decides an approval a call of this run left pending and streams the resumed call's answer, as
-   * {@link RunHostObject.streamCall} does (RPC from {@link RunDirectory.streamResume}).
+   * {@link RunHostObject.streamCall} does (RPC from {@link index!RunDirectory.streamResume}).
    */
   async streamResume(
     caller: Identity,
@@ -138,13 +140,13 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return this.run.streamResume(caller, approvalId, decision, format);
   }
 
-  /** Aborts one running call of this run, or one that waits for approval (RPC from {@link RunDirectory.cancel}). */
+  /** Aborts one running call of this run, or one that waits for approval (RPC from {@link index!RunDirectory.cancel}). */
   async cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>> {
     return this.run.cancel(caller, callId);
   }
 
   /**
-   * Ends this run (RPC from {@link RunDirectory.end}): fires its session's cleanups, as the idle
+   * Ends this run (RPC from {@link index!RunDirectory.end}): fires its session's cleanups, as the idle
    * alarm does, and sets the alarm for deleting its storage.
    */
   async end(caller: Identity): Promise<Reply<RunInfo>> {
@@ -221,7 +223,8 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
  * @example
  * ```ts
  * import type { Runtime } from '@toolctx/core';
- * import { createRunHost, type Env, type RunHostClass } from '@toolctx/edge';
+ * import type { Env } from '@toolctx/edge';
+ * import { createRunHost, type RunHostClass } from '@toolctx/edge/durable-objects';
  * declare const runtime: Runtime;
  * const RunHostBase: RunHostClass<Env> = createRunHost<Env>(() => runtime);
  * export class RunHost extends RunHostBase {}
@@ -240,7 +243,8 @@ export type RunHostClass<E> = new (ctx: DurableObjectState, env: E) => RunHostOb
  * @example
  * ```ts
  * import { type AnyTool, createRuntime } from '@toolctx/core';
- * import { createRunHost, type Env } from '@toolctx/edge';
+ * import type { Env } from '@toolctx/edge';
+ * import { createRunHost } from '@toolctx/edge/durable-objects';
  * declare const tools: AnyTool[];
  *
  * export class RunHost extends createRunHost<Env>(() => createRuntime({ tools }), { idleMs: 600_000 }) {}

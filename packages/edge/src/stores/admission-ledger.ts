@@ -1,6 +1,5 @@
 import type { ArtifactLimits } from '@toolctx/core';
 import { admitToScope, isArtifactExpired, type ScopeTotals } from '@toolctx/core/ports';
-import type { ArtifactAdmissions } from './artifact-admissions.js';
 
 /** One artifact as the per-scope caps count it. */
 export interface Admission {
@@ -15,8 +14,8 @@ export interface LedgerEntry extends Admission {
 }
 
 /**
- * One put asking {@link ArtifactAdmissions} to enter a scope: what the scope's KV listing showed,
- * the newcomer, the store's limits and its clock's time.
+ * One put asking {@link durable-objects!ArtifactAdmissions} to enter a scope: what the scope's KV
+ * listing showed, the newcomer, the store's limits and its clock's time.
  *
  * @example
  * ```ts
@@ -37,8 +36,8 @@ export interface AdmissionRequest {
 }
 
 /**
- * What {@link ArtifactAdmissions} answers: admitted, or refused with the totals the caps were
- * checked against (for the store's `quota-exceeded` message).
+ * What {@link durable-objects!ArtifactAdmissions} answers: admitted, or refused with the totals the
+ * caps were checked against (for the store's `quota-exceeded` message).
  */
 export type AdmissionAnswer = { admitted: true } | { admitted: false; totals: ScopeTotals };
 

@@ -18,14 +18,14 @@ const DELETE_BATCH = 128;
  * last two minutes (what KV's listings may not show yet) and forgets them after; the KV listing
  * stays the record of what the scope holds, so an idle object keeps nothing. Bind it in
  * wrangler.jsonc (a `new_sqlite_classes` migration), export it from the Worker's main module and
- * pass the namespace to {@link createKvR2ArtifactStore} as `admissions`; the store names one
+ * pass the namespace to {@link index!createKvR2ArtifactStore} as `admissions`; the store names one
  * object per scope.
  *
  * @example
  * ```ts
- * import type { Env } from '@toolctx/edge';
+ * import { createKvR2ArtifactStore, type Env } from '@toolctx/edge';
+ * import { ArtifactAdmissions } from '@toolctx/edge/durable-objects';
  * declare const env: Env;
- * import { ArtifactAdmissions, createKvR2ArtifactStore } from '@toolctx/edge';
  * export { ArtifactAdmissions }; // bound as ADMISSIONS in wrangler.jsonc
  * const store = createKvR2ArtifactStore({
  *   kv: env.ARTIFACT_META,

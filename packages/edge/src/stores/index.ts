@@ -1,5 +1,4 @@
 export type { Admission, AdmissionAnswer, AdmissionRequest } from './admission-ledger.js';
-export { ArtifactAdmissions } from './artifact-admissions.js';
 export { createKvCache, type KvCacheOptions } from './kv-cache.js';
 export { createKvR2ArtifactStore, type KvR2ArtifactStoreOptions } from './kv-r2-artifact-store.js';
 export { createR2Workspace, type R2WorkspaceOptions } from './r2-workspace.js';

@@ -1,0 +1,158 @@
+// The layering the folders show, checked on the TypeScript sources (`pnpm run depcheck`, part of
+// the test command): no import cycles; core reaches nothing of a platform; the platform packages
+// reach core only through the entries its export map publishes.
+const coreExports = require('./packages/core/package.json').exports;
+
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// Where `@toolctx/core` and its subpaths resolve (each entry's types and code in dist/): the only
+// core files browser and edge may depend on.
+const coreEntries = Object.values(coreExports)
+  .flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)))
+  .filter((target) => target.startsWith('./dist/'))
+  .map((target) => `^packages/core/${escapeRegExp(target.slice(2))}$`);
+
+// Modules that exist only where there is a DOM (or a browser driving one): the browser package's
+// territory, never core's.
+const domOnly =
+  '^(idb|axe-core|fake-indexeddb|playwright|playwright-core|@vitest/browser[^/]*|vitest/browser)(/|$)';
+
+// Cycles core has today, each tolerated exactly as listed (these modules and no other; a new cycle,
+// or one more module in one of these, fails). removed by h/pipeline
+const knownCoreCycles = [
+  ['runtime/run.ts', 'runtime/services.ts', 'runtime/create-runtime.ts'],
+  ['runtime/create-runtime.ts', 'runtime/services.ts'],
+  ['context/create-context.ts', 'runtime/services.ts', 'runtime/create-runtime.ts', 'runtime/run.ts'],
+  [
+    'runtime/run-api.ts',
+    'context/create-context.ts',
+    'runtime/services.ts',
+    'runtime/create-runtime.ts',
+    'runtime/run.ts',
+  ],
+  [
+    'runtime/pending-calls.ts',
+    'context/create-context.ts',
+    'runtime/services.ts',
+    'runtime/create-runtime.ts',
+    'runtime/run.ts',
+  ],
+  [
+    'runtime/invocation.ts',
+    'context/create-context.ts',
+    'runtime/services.ts',
+    'runtime/create-runtime.ts',
+    'runtime/run.ts',
+  ],
+  [
+    'runtime/inflight-calls.ts',
+    'runtime/invocation.ts',
+    'context/create-context.ts',
+    'runtime/services.ts',
+    'runtime/create-runtime.ts',
+    'runtime/run.ts',
+  ],
+  [
+    'runtime/completion.ts',
+    'context/create-context.ts',
+    'runtime/services.ts',
+    'runtime/create-runtime.ts',
+    'runtime/run.ts',
+  ],
+  [
+    'runtime/approve-call.ts',
+    'context/create-context.ts',
+    'runtime/services.ts',
+    'runtime/create-runtime.ts',
+    'runtime/run.ts',
+  ],
+  [
+    'runtime/admission.ts',
+    'runtime/approve-call.ts',
+    'context/create-context.ts',
+    'runtime/services.ts',
+    'runtime/create-runtime.ts',
+    'runtime/run.ts',
+  ],
+  [
+    'runtime/admission.ts',
+    'context/create-context.ts',
+    'runtime/services.ts',
+    'runtime/create-runtime.ts',
+    'runtime/run.ts',
+  ],
+  ['context/bound-artifacts.ts', 'context/settled-guard.ts', 'context/types.ts'],
+];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'An import cycle, in any package: a module depends, through others, on itself.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-no-platform-package',
+      comment: 'Core is what browser and edge build on; it imports neither.',
+      severity: 'error',
+      from: { path: '^packages/core/' },
+      to: { path: '^(packages/(browser|edge)/|@toolctx/(browser|edge)(/|$))' },
+    },
+    {
+      name: 'core-no-node-builtins',
+      comment: 'Core is web standards only: no `node:` built-in (it runs in workerd and browsers).',
+      severity: 'error',
+      // platform-neutral.check.ts imports node:fs under @ts-expect-error, to prove it cannot compile.
+      from: { path: '^packages/core/', pathNot: '^packages/core/src/platform-neutral[.]check[.]ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'core-no-dom-modules',
+      comment: 'Core has no DOM: modules that need one belong to @toolctx/browser.',
+      severity: 'error',
+      from: { path: '^packages/core/' },
+      to: { path: domOnly },
+    },
+    {
+      name: 'platform-through-core-entries',
+      comment:
+        "browser and edge import core as users do, through @toolctx/core and its export map's subpaths: never a relative path into packages/core, nor one of its files.",
+      severity: 'error',
+      from: { path: '^packages/(browser|edge)/' },
+      to: { path: '^packages/core/', pathNot: coreEntries },
+    },
+    {
+      name: 'platform-no-unpublished-core-path',
+      comment:
+        'A @toolctx/core path its export map does not publish (such as @toolctx/core/dist/… or /src/…) resolves nowhere; say which entry you mean.',
+      severity: 'error',
+      from: { path: '^packages/(browser|edge)/' },
+      to: { couldNotResolve: true, path: '^@toolctx/core(/|$)' },
+    },
+  ],
+  options: {
+    // Type-only imports count: a cycle of types is still a cycle of concepts.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    // Built output (core's dist, where its entries resolve) and installed packages are endpoints.
+    doNotFollow: { path: ['node_modules', '(^|/)dist/'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['types', 'import', 'default'],
+      extensions: ['.ts', '.d.ts', '.js', '.mjs'],
+    },
+    knownViolations: knownCoreCycles.map((cycle) => {
+      const modules = cycle.map((file) => `packages/core/src/${file}`);
+      return {
+        type: 'cycle',
+        from: modules[0],
+        to: modules[1],
+        rule: { name: 'no-cycles', severity: 'error' },
+        cycle: modules.map((name) => ({ name, dependencyTypes: [] })),
+      };
+    }),
+  },
+};

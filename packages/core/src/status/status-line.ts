@@ -1,0 +1,30 @@
+// What one call's line of status is: plain types, importing nothing, so the timing helpers, the
+// templates and the model (and a renderer) can all depend on them without depending on each other.
+
+/** The states a call's line can be in. */
+export type LineState = 'running' | 'pending' | 'done' | 'failed' | 'cancelled';
+
+/** One call's line of status. */
+export interface StatusLine {
+  readonly callId: string;
+  readonly parentId?: string;
+  readonly tool: string;
+  readonly state: LineState;
+  /** The text to show: plain text, never markup. */
+  readonly text: string;
+  /** Numbers for a progress bar, from the last report that had them. */
+  readonly done?: number;
+  readonly total?: number;
+  /** Progress reports so far. */
+  readonly reports: number;
+  /** Event times (ms) of the start and, once it ended, the end. */
+  readonly startedAt: number;
+  readonly endedAt?: number;
+  /** Event time of the last sign of life: the start, a report, a retry. */
+  readonly lastReportAt: number;
+  /** The tool's timeout, from `tool.started`, and when the current attempt's timeout fires. */
+  readonly timeoutMs?: number;
+  readonly timeoutAt?: number;
+  /** The duration the runtime measured, once the call ended. */
+  readonly durationMs?: number;
+}
