@@ -6,13 +6,15 @@
  *
  * @example
  * ```ts
- * import { createRuntime } from '@toolctx/core';
- * import { createToolServer, durableObjectRuns } from '@toolctx/edge';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
+ * import { type Authenticate, createToolServer, durableObjectRuns, type Env } from '@toolctx/edge';
  * import { createRunHost } from '@toolctx/edge/durable-objects';
+ * declare const tools: AnyTool[];
+ * declare const authenticate: Authenticate<Env>;
  *
- * const runtime = createRuntime({ tools });
- * export class RunHost extends createRunHost<Env>(() => runtime) {}
- * export default createToolServer<Env>({ runtime, runs: (env) => durableObjectRuns(env.RUNS), authenticate });
+ * const runtimeFor = (env: Env) => createRuntime({ tools });
+ * export class RunHost extends createRunHost<Env>(runtimeFor) {}
+ * export default createToolServer<Env>({ runtimeFor, runs: (env) => durableObjectRuns(env.RUNS), authenticate });
  * ```
  * @module
  */

@@ -39,7 +39,8 @@ export interface McpRouteOptions {
  * @example
  * ```ts
  * import { type AnyTool, createRuntime } from '@toolctx/core';
- * import { McpSession, mcpFetch } from '@toolctx/edge';
+ * import { mcpFetch } from '@toolctx/edge';
+ * import { McpSession } from '@toolctx/edge/durable-objects';
  * declare const tools: AnyTool[];
  * export class ToolsMcpSession extends McpSession {
  *   protected createRuntime() {
