@@ -5,8 +5,8 @@
  * a run, and watch what they do through the run's events. This entry is the runtime and every
  * contract type; the rest ships apart so a page pays only for what it imports:
  * `@toolctx/core/status` (the live-status model), `@toolctx/core/memory` (in-memory ports),
- * `@toolctx/core/ports` (helpers for writing a port), `@toolctx/core/guards` (the runtime's checks,
- * usable on their own), `@toolctx/core/mcp`, `@toolctx/core/ai-sdk` and `@toolctx/core/testing`.
+ * `@toolctx/core/ports` (helpers for writing a port), `@toolctx/core/mcp`, `@toolctx/core/ai-sdk`
+ * and `@toolctx/core/testing`.
  *
  * @example
  * ```ts
@@ -55,11 +55,12 @@ export type {
 } from './artifacts/types.js';
 export type { CachePort } from './cache/cache-port.js';
 export type { ToolArtifacts } from './context/bound-artifacts.js';
-export { type CallFacts, createToolContext, type RunFacts, type RunStats } from './context/create-context.js';
+export type { RunStats } from './context/create-context.js';
 export type {
   CallRequest,
   Identity,
   ProgressPayload,
+  RunLedger,
   ToolDispatch,
   ToolExecutionContext,
   ToolResult,
@@ -71,7 +72,7 @@ export type {
   CredentialRequest,
   CredentialSubject,
 } from './credentials/credential-provider.js';
-export type { CredentialsAccess } from './credentials/credentials-access.js';
+export type { AuthorizationUrlHandler, CredentialsAccess } from './credentials/credentials-access.js';
 export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';
 export {
   type CatalogueEventType,

@@ -30,7 +30,8 @@ export interface RemoteRunStream extends AsyncIterable<ToolEvent> {
  *
  * @example
  * ```ts
- * import { attachStatus, connectRun } from '@toolctx/browser';
+ * import { connectRun } from '@toolctx/browser/remote';
+ * import { attachStatus } from '@toolctx/browser/status';
  * const events = connectRun('https://tools.example.com', runId, { headers: { authorization } });
  * attachStatus(document.querySelector('#status')!, events);
  * for await (const event of events) if (event.type === 'tool.failed') console.warn(event.data);

@@ -7,7 +7,7 @@ export type RemoteRunErrorCode = 'http-status' | 'unreachable';
  *
  * @example
  * ```ts
- * import { connectRun, RemoteRunError } from '@toolctx/browser';
+ * import { connectRun, RemoteRunError } from '@toolctx/browser/remote';
  * try {
  *   for await (const event of connectRun(url, runId)) console.log(event.type);
  * } catch (error) {

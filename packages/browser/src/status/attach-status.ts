@@ -49,7 +49,7 @@ let widgets = 0;
  *
  * @example
  * ```ts
- * import { attachStatus } from '@toolctx/browser';
+ * import { attachStatus } from '@toolctx/browser/status';
  * const status = attachStatus(document.querySelector('#status')!, run, {
  *   templates: { 'tool.search.progress': 'Searching: {message}' },
  *   stallAfterMs: 15_000,

@@ -17,7 +17,7 @@ export interface StatusElement extends HTMLElement {
  *
  * @example
  * ```ts
- * import { defineStatusElement, type StatusElement } from '@toolctx/browser';
+ * import { defineStatusElement, type StatusElement } from '@toolctx/browser/status';
  * defineStatusElement();
  * const status = document.createElement('toolctx-status') as StatusElement;
  * document.body.append(status);

@@ -5,12 +5,6 @@ import type { ArtifactMeta, ArtifactScope, ArtifactStore } from './types.js';
 
 /**
  * Why one wanted argument was refused.
- *
- * @example
- * ```ts
- * import type { WantProblem } from '@toolctx/core/guards';
- * const problem: WantProblem = { arg: 'doc', reason: 'wrong-kind', ref: 'art_…', expected: 'report', actual: 'image', message: '…' };
- * ```
  */
 export interface WantProblem {
   arg: string;
@@ -23,12 +17,6 @@ export interface WantProblem {
 
 /**
  * What {@link resolveWants} answers: the arguments with data in place of refs, and the metas.
- *
- * @example
- * ```ts
- * import type { WantsResolution } from '@toolctx/core/guards';
- * const answer: WantsResolution = { ok: true, args: {}, wanted: {} };
- * ```
  */
 export type WantsResolution =
   | { ok: true; args: Record<string, unknown>; wanted: Record<string, ArtifactMeta> }
@@ -109,17 +97,6 @@ async function validRefs(store: ArtifactStore, scope: ArtifactScope, kind: strin
  * alone: the input schema decides whether it was required. A refusal is an `artifact-refused`
  * ErrorInfo whose `details.problems` lists each problem (not a ref, missing, expired, wrong kind,
  * digest mismatch) and whose `details.valid[arg]` lists up to ten refs of the wanted kind.
- *
- * @example
- * ```ts
- * import { resolveWants } from '@toolctx/core/guards';
- * import { createMemoryArtifactStore } from '@toolctx/core/memory';
- * const store = createMemoryArtifactStore();
- * const scope = { tenant: 't', principal: 'p', conversation: 'c' };
- * const { ref } = await store.put(scope, { kind: 'report', data: { rows: [] } });
- * const answer = await resolveWants(store, scope, { doc: 'report' }, { doc: ref, page: 2 });
- * if (answer.ok) answer.args; // { doc: { rows: [] }, page: 2 }
- * ```
  */
 export async function resolveWants(
   store: ArtifactStore,

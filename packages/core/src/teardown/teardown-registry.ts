@@ -18,8 +18,7 @@ export type TeardownScope = 'call' | 'run' | 'session' | 'shutdown';
  * @example
  * ```ts
  * import { TEARDOWN_SCOPES } from '@toolctx/core';
- * import { createTeardownRegistry } from '@toolctx/core/guards';
- * const inProcess = createTeardownRegistry({ honours: TEARDOWN_SCOPES, doorName: 'in-process' });
+ * const lifetimes = TEARDOWN_SCOPES.join(' < '); // 'call < run < session < shutdown'
  * ```
  */
 export const TEARDOWN_SCOPES: readonly TeardownScope[] = Object.freeze([
@@ -31,12 +30,6 @@ export const TEARDOWN_SCOPES: readonly TeardownScope[] = Object.freeze([
 
 /**
  * One cleanup, registered for exactly one (tool, scope, key).
- *
- * @example
- * ```ts
- * import type { TeardownRegistration } from '@toolctx/core/guards';
- * const registration: TeardownRegistration = { toolName: 'browse', scope: 'run', key: runId, cleanup: () => browser.close() };
- * ```
  */
 export interface TeardownRegistration {
   toolName: string;
@@ -48,12 +41,6 @@ export interface TeardownRegistration {
 
 /**
  * A cleanup that finished: passed to `onFired`.
- *
- * @example
- * ```ts
- * import { type TeardownFired, createTeardownRegistry } from '@toolctx/core/guards';
- * createTeardownRegistry({ honours: ['call'], doorName: 'd', onFired: (info: TeardownFired) => log(info.toolName) });
- * ```
  */
 export interface TeardownFired {
   scope: TeardownScope;
@@ -63,12 +50,6 @@ export interface TeardownFired {
 
 /**
  * A cleanup that threw or outlived its time bound (kind `timeout`): passed to `onFailed`.
- *
- * @example
- * ```ts
- * import { type TeardownFailed, createTeardownRegistry } from '@toolctx/core/guards';
- * createTeardownRegistry({ honours: ['call'], doorName: 'd', onFailed: ({ toolName, error }: TeardownFailed) => log(toolName, error.kind) });
- * ```
  */
 export interface TeardownFailed extends TeardownFired {
   error: ErrorInfo;
@@ -76,12 +57,6 @@ export interface TeardownFailed extends TeardownFired {
 
 /**
  * Options of {@link createTeardownRegistry}.
- *
- * @example
- * ```ts
- * import type { TeardownRegistryOptions } from '@toolctx/core/guards';
- * const options: TeardownRegistryOptions = { honours: ['call', 'run'], doorName: 'Web Worker', timeoutMs: 2000 };
- * ```
  */
 export interface TeardownRegistryOptions {
   /** The scopes this door can end; registering for another throws. */
@@ -98,12 +73,6 @@ export interface TeardownRegistryOptions {
 
 /**
  * Cleanups by scope and key; see {@link createTeardownRegistry}.
- *
- * @example
- * ```ts
- * import { type TeardownRegistry, createTeardownRegistry } from '@toolctx/core/guards';
- * const teardown: TeardownRegistry = createTeardownRegistry({ honours: ['call'], doorName: 'MCP' });
- * ```
  */
 export interface TeardownRegistry {
   readonly honours: readonly TeardownScope[];
@@ -127,14 +96,6 @@ const TIMED_OUT = Symbol('timed out');
  * registered after its call, run or shutdown ended runs at once, since that scope is over for good;
  * a session key may be used again after it fired (sessions are resumed by id), so a later
  * registration there starts a new lifetime.
- *
- * @example
- * ```ts
- * import { createTeardownRegistry } from '@toolctx/core/guards';
- * const teardown = createTeardownRegistry({ honours: ['call', 'run'], doorName: 'in-process' });
- * teardown.register({ toolName: 'browse', scope: 'run', key: 'run_1', cleanup: () => browser.close() });
- * await teardown.fire('run', 'run_1');
- * ```
  */
 export function createTeardownRegistry(options: TeardownRegistryOptions): TeardownRegistry {
   const { doorName, onFired, onFailed } = options;
