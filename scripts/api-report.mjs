@@ -58,7 +58,9 @@ function declarationText(declaration) {
     const list = declaration.parent;
     const keyword = list.flags & ts.NodeFlags.Const ? 'const' : list.flags & ts.NodeFlags.Let ? 'let' : 'var';
     const type = declaration.type ? `: ${print(declaration.type)}` : '';
-    return `${keyword} ${declaration.name.getText()}${type};`;
+    // A .d.ts keeps the initializer of a literal constant (`declare const a = 1;`): it is the type.
+    const value = declaration.initializer ? ` = ${print(declaration.initializer)}` : '';
+    return `${keyword} ${declaration.name.getText()}${type}${value};`;
   }
   if (ts.isSourceFile(declaration)) return `namespace (the module ${declaration.fileName})`;
   // The export modifiers belong to the file that declares the name; the report says `export` once.
