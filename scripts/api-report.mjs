@@ -37,6 +37,14 @@ function typesOf(target) {
   return null;
 }
 
+/** Every file an `exports` value points at, through nested conditions. */
+const leaves = (target) =>
+  typeof target === 'string'
+    ? [target]
+    : target && typeof target === 'object'
+      ? Object.values(target).flatMap(leaves)
+      : [];
+
 /** `.` is index.api.md, `./status` is status.api.md, `./a/b` is a-b.api.md. */
 const reportName = (key) => `${key === '.' ? 'index' : key.replace(/^\.\//, '').replaceAll('/', '-')}.api.md`;
 
@@ -115,8 +123,19 @@ function unexportedReferences(declaration, checker, distDir, exported) {
 export function packageReports(packageDir) {
   const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
   const entries = Object.entries(manifest.exports ?? {})
-    .map(([key, target]) => ({ key, types: typesOf(target) }))
-    .filter((entry) => entry.types);
+    .filter(([, target]) => leaves(target).some((file) => /\.[cm]?js$/.test(file)))
+    .map(([key, target]) => ({ key, types: typesOf(target) }));
+  // An entry the report cannot read would grow the surface unseen: refuse it instead.
+  for (const { key, types } of entries) {
+    if (key.includes('*'))
+      throw new Error(
+        `${manifest.name}: the exports pattern "${key}" names no one entry; list entries one by one.`,
+      );
+    if (!types)
+      throw new Error(
+        `${manifest.name}: the entry "${key}" has no types condition; add one (types: ./dist/….d.ts).`,
+      );
+  }
   for (const { types } of entries)
     if (!existsSync(join(packageDir, types)))
       throw new Error(

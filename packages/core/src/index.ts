@@ -73,7 +73,7 @@ export type {
   CredentialSubject,
 } from './credentials/credential-provider.js';
 export type { AuthorizationUrlHandler, CredentialsAccess } from './credentials/credentials-access.js';
-export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';
+export { type ErrorInfo, type ErrorKind, ToolctxError } from './errors.js';
 export {
   type CatalogueEventType,
   checkEvent,
@@ -89,7 +89,6 @@ export type { EgressPolicy } from './policy/egress.js';
 export type { Effect, Phase } from './policy/phase.js';
 export type { ResultTaint, Taint, TaintLeg, TaintReads } from './policy/taint.js';
 export type { TrifectaMode } from './policy/trifecta.js';
-export { cloneSafetyProblem } from './progress/clone-safe.js';
 export {
   type CallOnceRequest,
   createRuntime,
@@ -99,7 +98,7 @@ export {
 export { type DoorDeclaration, inProcessDoor } from './runtime/door.js';
 export { artifactScope, type ResumeOptions, type Run, type StartRunOptions } from './runtime/run.js';
 export type { SecurityOptions } from './runtime/services.js';
-export { TEARDOWN_SCOPES, type TeardownScope } from './teardown/teardown-registry.js';
+export type { TeardownScope } from './teardown/teardown-registry.js';
 export { type TeardownKeyFacts, toolSessionKey } from './teardown/tool-session-key.js';
 export {
   type AnyTool,

@@ -14,12 +14,6 @@ export type TeardownScope = 'call' | 'run' | 'session' | 'shutdown';
 
 /**
  * Every teardown scope, shortest-lived first.
- *
- * @example
- * ```ts
- * import { TEARDOWN_SCOPES } from '@toolctx/core';
- * const lifetimes = TEARDOWN_SCOPES.join(' < '); // 'call < run < session < shutdown'
- * ```
  */
 export const TEARDOWN_SCOPES: readonly TeardownScope[] = Object.freeze([
   'call',
