@@ -1,7 +1,8 @@
 // The live-status widget on three kinds of source: a run in this page, a run on a toolctx server
 // (server-sent events, resumed with Last-Event-ID after a dropped connection), and the
 // <toolctx-status> custom element.
-import { attachStatus, connectRun, defineStatusElement, type StatusElement } from '@toolctx/browser';
+import { connectRun } from '@toolctx/browser/remote';
+import { attachStatus, defineStatusElement, type StatusElement } from '@toolctx/browser/status';
 import { createRuntime } from '@toolctx/core';
 import { tools } from './tools.js';
 

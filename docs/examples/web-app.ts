@@ -1,5 +1,6 @@
 // main.ts — the page: starts the Worker, shows a live status line per call, and cancels on click.
-import { attachStatus, connectWorker } from '@toolctx/browser';
+import { attachStatus } from '@toolctx/browser/status';
+import { connectWorker } from '@toolctx/browser/worker';
 
 const worker = connectWorker(new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module' }));
 const run = worker.startRun({ identity: { tenant: 'me', principal: 'me' } });

@@ -1,6 +1,7 @@
 // Runs inside Chromium (bundled by chromium.mjs): the status widget under load, and the
 // IndexedDB artifact store against raw idb doing the same put and get.
-import { attachStatus, createIdbArtifactStore } from '@toolctx/browser';
+import { createIdbArtifactStore } from '@toolctx/browser';
+import { attachStatus } from '@toolctx/browser/status';
 import { createRuntime, defineTool } from '@toolctx/core';
 import { openDB } from 'idb';
 import { z } from 'zod';

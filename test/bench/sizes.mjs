@@ -36,7 +36,6 @@ export const bundles = [
   { name: '@toolctx/core/status', entry: 'packages/core/src/status/index.ts' },
   { name: '@toolctx/core/memory', entry: 'packages/core/src/memory/index.ts' },
   { name: '@toolctx/core/ports', entry: 'packages/core/src/ports/index.ts' },
-  { name: '@toolctx/core/guards', entry: 'packages/core/src/guards/index.ts' },
   { name: '@toolctx/core/sse', entry: 'packages/core/src/sse/index.ts' },
   {
     name: '@toolctx/browser/status (widget)',

@@ -1,18 +1,25 @@
 /**
- * `@toolctx/browser`: toolctx in the web page — the live-status widget (`attachStatus`,
- * `<toolctx-status>`), the Web Worker door and the remote-run client.
+ * `@toolctx/browser`: toolctx's stores in the web page — artifacts and a cache in IndexedDB, a
+ * workspace in the origin private file system. The rest has an entry of its own, so a page pays
+ * only for what it imports: `@toolctx/browser/status` (the live-status widget),
+ * `@toolctx/browser/worker` (the Web Worker door) and `@toolctx/browser/remote` (a remote run's
+ * events in the page).
  *
  * @example
  * ```ts
- * import type { Run } from '@toolctx/core';
- * import { attachStatus } from '@toolctx/browser';
- * declare const run: Run;
- * const status = attachStatus(document.querySelector('#status')!, run);
+ * import { createIdbArtifactStore } from '@toolctx/browser';
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
+ * declare const tools: AnyTool[];
+ * const runtime = createRuntime({ tools, artifacts: createIdbArtifactStore() });
  * ```
  * @module
  */
-
-export * from './remote/index.js';
-export * from './status/index.js';
-export * from './stores/index.js';
-export * from './worker-door/index.js';
+export {
+  createIdbArtifactStore,
+  createIdbCache,
+  createOpfsWorkspace,
+  type IdbArtifactStoreOptions,
+  type IdbCacheOptions,
+  type IdbConnectionChange,
+  type OpfsWorkspaceOptions,
+} from './stores/index.js';

@@ -1,12 +1,6 @@
 /**
  * JSON with object keys sorted at every depth, so equal values give equal text whatever order
  * their keys were written in. Used for argument hashes (approval) and cache keys.
- *
- * @example
- * ```ts
- * import { canonicalJson } from '@toolctx/core/ports';
- * canonicalJson({ b: 1, a: [2, { d: 3, c: 4 }] }); // '{"a":[2,{"c":4,"d":3}],"b":1}'
- * ```
  */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) => {

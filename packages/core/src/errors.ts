@@ -49,12 +49,6 @@ export interface ErrorInfo {
 /**
  * Turns anything a tool threw into an {@link ErrorInfo} that leaks nothing: a {@link ToolctxError}
  * keeps its kind, message and details; any other value shows only its class name.
- *
- * @example
- * ```ts
- * import { toErrorInfo } from '@toolctx/core';
- * toErrorInfo(new TypeError('secret')); // { kind: 'tool-error', message: 'The tool failed with TypeError.', exception: 'TypeError', retryable: false }
- * ```
  */
 export function toErrorInfo(thrown: unknown): ErrorInfo {
   if (thrown instanceof ToolctxError) return thrown.info;

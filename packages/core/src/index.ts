@@ -6,8 +6,7 @@
  * contract type; the rest ships apart so a page pays only for what it imports:
  * `@toolctx/core/status` (the live-status model), `@toolctx/core/memory` (in-memory ports),
  * `@toolctx/core/ports` (helpers for writing a port), `@toolctx/core/sse` (server-sent events,
- * written and read), `@toolctx/core/guards` (the runtime's checks, usable on their own),
- * `@toolctx/core/mcp`, `@toolctx/core/ai-sdk` and `@toolctx/core/testing`.
+ * written and read), `@toolctx/core/mcp`, `@toolctx/core/ai-sdk` and `@toolctx/core/testing`.
  *
  * @example
  * ```ts
@@ -56,11 +55,12 @@ export type {
 } from './artifacts/types.js';
 export type { CachePort } from './cache/cache-port.js';
 export type { ToolArtifacts } from './context/bound-artifacts.js';
-export { type CallFacts, createToolContext, type RunFacts, type RunStats } from './context/create-context.js';
+export type { RunStats } from './context/create-context.js';
 export type {
   CallRequest,
   Identity,
   ProgressPayload,
+  RunLedger,
   ToolDispatch,
   ToolExecutionContext,
   ToolResult,
@@ -72,8 +72,8 @@ export type {
   CredentialRequest,
   CredentialSubject,
 } from './credentials/credential-provider.js';
-export type { CredentialsAccess } from './credentials/credentials-access.js';
-export { type ErrorInfo, type ErrorKind, ToolctxError, toErrorInfo } from './errors.js';
+export type { AuthorizationUrlHandler, CredentialsAccess } from './credentials/credentials-access.js';
+export { type ErrorInfo, type ErrorKind, ToolctxError } from './errors.js';
 export {
   type CatalogueEventType,
   checkEvent,
@@ -89,7 +89,6 @@ export type { EgressPolicy } from './policy/egress.js';
 export type { Effect, Phase } from './policy/phase.js';
 export type { ResultTaint, Taint, TaintLeg, TaintReads } from './policy/taint.js';
 export type { TrifectaMode } from './policy/trifecta.js';
-export { cloneSafetyProblem } from './progress/clone-safe.js';
 export {
   type CallOnceRequest,
   createRuntime,
@@ -99,7 +98,7 @@ export {
 export { type DoorDeclaration, inProcessDoor } from './runtime/door.js';
 export { artifactScope, type ResumeOptions, type Run, type StartRunOptions } from './runtime/run.js';
 export type { SecurityOptions } from './runtime/services.js';
-export { TEARDOWN_SCOPES, type TeardownScope } from './teardown/teardown-registry.js';
+export type { TeardownScope } from './teardown/teardown-registry.js';
 export { type TeardownKeyFacts, toolSessionKey } from './teardown/tool-session-key.js';
 export {
   type AnyTool,

@@ -23,7 +23,50 @@
  */
 export type { DoorErrorInfo, DoorErrorKind, Reply, ReplyStatus } from './door-error.js';
 export type { Env } from './env.js';
-export * from './http/index.js';
+export {
+  type ApprovalBody,
+  type Authenticate,
+  type CallBody,
+  createToolServer,
+  type StartRunBody,
+  type ToolServerOptions,
+} from './http/index.js';
 export { type McpRouteOptions, mcpFetch, mountMcp } from './mcp/index.js';
-export * from './run-host/index.js';
-export * from './stores/index.js';
+export {
+  type CallFormat,
+  type CancelInfo,
+  createMemoryRunDirectory,
+  createMemoryRunStorage,
+  type DoorCall,
+  type DurableObjectRunsOptions,
+  defaultLimits,
+  durableObjectDoor,
+  durableObjectRuns,
+  httpDoor,
+  limitExceeded,
+  type MemoryRunDirectoryOptions,
+  type RunDirectory,
+  type RunInfo,
+  type RunInit,
+  type RunLimits,
+  type RunRecord,
+  type RunStorage,
+  type RunStorageListOptions,
+} from './run-host/index.js';
+export {
+  type Admission,
+  type AdmissionAnswer,
+  type AdmissionRequest,
+  createKvCache,
+  createKvR2ArtifactStore,
+  createR2Workspace,
+  type KvCacheOptions,
+  type KvR2ArtifactStoreOptions,
+  type R2WorkspaceOptions,
+  type RebuildArtifactIndexOptions,
+  type RebuildArtifactIndexReport,
+  rebuildArtifactIndex,
+  type SweepExpiredArtifactsOptions,
+  type SweepExpiredArtifactsReport,
+  sweepExpiredArtifacts,
+} from './stores/index.js';

@@ -1,4 +1,4 @@
-import { attachStatus } from '@toolctx/browser';
+import { attachStatus } from '@toolctx/browser/status';
 import type { ToolResult } from '@toolctx/core';
 import { el } from './dom.js';
 import type { ArtifactRow, Side } from './side.js';

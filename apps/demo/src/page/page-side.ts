@@ -1,4 +1,5 @@
-import { connectWorker, createIdbArtifactStore } from '@toolctx/browser';
+import { createIdbArtifactStore } from '@toolctx/browser';
+import { connectWorker } from '@toolctx/browser/worker';
 import { artifactScope } from '@toolctx/core';
 import { localIdentity } from '../local-identity.js';
 import { ARTIFACT_DB } from './artifact-db.js';

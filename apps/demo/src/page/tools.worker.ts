@@ -1,6 +1,7 @@
 // The page side's tools: the same tools as the Cloudflare Worker's, served to the page from this
 // Web Worker, with artifacts in IndexedDB.
-import { createIdbArtifactStore, serveInWorker } from '@toolctx/browser';
+import { createIdbArtifactStore } from '@toolctx/browser';
+import { serveInWorker } from '@toolctx/browser/worker';
 import { createRuntime } from '@toolctx/core';
 import { createMemoryApprovalPort, staticCredentials } from '@toolctx/core/memory';
 import { DEMO_CREDENTIAL, demoTools } from '../tools.js';

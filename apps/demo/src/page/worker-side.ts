@@ -1,4 +1,4 @@
-import { connectRun } from '@toolctx/browser';
+import { connectRun } from '@toolctx/browser/remote';
 import type { ErrorInfo, ToolEvent, ToolResult } from '@toolctx/core';
 import type { ArtifactRow, CallHandle, Side } from './side.js';
 

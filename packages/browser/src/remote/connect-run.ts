@@ -34,7 +34,8 @@ export interface RemoteRunStream extends RunEvents {
  *
  * @example
  * ```ts
- * import { attachStatus, connectRun } from '@toolctx/browser';
+ * import { connectRun } from '@toolctx/browser/remote';
+ * import { attachStatus } from '@toolctx/browser/status';
  * declare const runId: string; // from POST /runs
  * declare const authorization: string;
  * const events = connectRun('https://tools.example.com', runId, { headers: { authorization } });

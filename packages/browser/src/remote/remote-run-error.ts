@@ -7,7 +7,7 @@ export type RemoteRunErrorCode = 'http-status' | 'unreachable';
  *
  * @example
  * ```ts
- * import { connectRun, RemoteRunError } from '@toolctx/browser';
+ * import { connectRun, RemoteRunError } from '@toolctx/browser/remote';
  * declare const runId: string; // from POST /runs
  * declare function signIn(): void;
  * try {

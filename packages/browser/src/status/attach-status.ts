@@ -50,7 +50,7 @@ let widgets = 0;
  * @example
  * ```ts
  * import type { Run } from '@toolctx/core';
- * import { attachStatus } from '@toolctx/browser';
+ * import { attachStatus } from '@toolctx/browser/status';
  * declare const run: Run;
  * const status = attachStatus(document.querySelector('#status')!, run, {
  *   templates: { 'tool.search.progress': 'Searching: {message}' },

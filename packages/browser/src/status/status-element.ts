@@ -18,7 +18,7 @@ export interface StatusElement extends HTMLElement {
  * @example
  * ```ts
  * import type { Run } from '@toolctx/core';
- * import { defineStatusElement, type StatusElement } from '@toolctx/browser';
+ * import { defineStatusElement, type StatusElement } from '@toolctx/browser/status';
  * declare const run: Run;
  * defineStatusElement();
  * const status = document.createElement('toolctx-status') as StatusElement;

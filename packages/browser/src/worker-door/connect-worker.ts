@@ -32,7 +32,8 @@ type Pending = { runId: string } & (
  *
  * @example
  * ```ts
- * import { attachStatus, connectWorker } from '@toolctx/browser';
+ * import { attachStatus } from '@toolctx/browser/status';
+ * import { connectWorker } from '@toolctx/browser/worker';
  * const tools = connectWorker(new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module' }));
  * const run = tools.startRun();
  * attachStatus(document.querySelector('#status')!, run);

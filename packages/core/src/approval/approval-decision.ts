@@ -8,13 +8,6 @@ export type ApprovalDecision = { approved: true; reason?: string } | { approved:
 
 /**
  * Whether a value is an {@link ApprovalDecision}, for checking decisions that arrive over the wire.
- *
- * @example
- * ```ts
- * import { isDecision } from '@toolctx/core/guards';
- * isDecision({ approved: true }); // true
- * isDecision({ approved: 'yes' }); // false
- * ```
  */
 export function isDecision(value: unknown): value is ApprovalDecision {
   return (
@@ -27,12 +20,6 @@ export function isDecision(value: unknown): value is ApprovalDecision {
 
 /**
  * The ErrorInfo of a denied call: kind `approval-denied`, with the decision's reason if any.
- *
- * @example
- * ```ts
- * import { approvalDenial } from '@toolctx/core/guards';
- * approvalDenial('send_email', { approved: false, reason: 'Wrong recipient.' }).message;
- * ```
  */
 export function approvalDenial(toolName: string, decision: ApprovalDecision): ErrorInfo {
   const details: Record<string, unknown> = { toolName };

@@ -4,13 +4,6 @@ import { randomId } from '../random-id.js';
 /**
  * What an approval token is bound to: this run, this call, this tool, these arguments. Runs are
  * compared exactly, so a token issued with no run (an MCP call) fits no run, and the reverse.
- *
- * @example
- * ```ts
- * import { argsHash, type ApprovalBinding } from '@toolctx/core/guards';
- * const args = { to: 'ana@example.com' };
- * const binding: ApprovalBinding = { runId: 'run_1', callId: 'call_7', toolName: 'send_email', argsHash: await argsHash(args) };
- * ```
  */
 export interface ApprovalBinding {
   runId?: string;
@@ -37,12 +30,6 @@ export interface ApprovalTokens {
 
 /**
  * Options of {@link createApprovalTokens}.
- *
- * @example
- * ```ts
- * import { type ApprovalTokensOptions, createApprovalTokens } from '@toolctx/core/guards';
- * const tokens = createApprovalTokens({ ttlMs: 60_000 });
- * ```
  */
 export interface ApprovalTokensOptions {
   /** How long an issued token stays usable; 10 minutes unless set. */
@@ -62,17 +49,6 @@ interface IssuedToken {
  * issues a token when a decision approves a call and consumes it just before execute; the token
  * is bound strictly to (run, call, tool, argument hash), so it cannot cover another call, a
  * changed argument or a second execution.
- *
- * @example
- * ```ts
- * import { argsHash, createApprovalTokens } from '@toolctx/core/guards';
- * const tokens = createApprovalTokens();
- * const args = { to: 'ana@example.com' };
- * const binding = { runId: 'run_1', callId: 'call_7', toolName: 'send_email', argsHash: await argsHash(args) };
- * const token = tokens.issue(binding);
- * tokens.consume(token, binding); // { ok: true }
- * tokens.consume(token, binding); // { ok: false, error: { kind: 'approval-invalid', details: { reason: 'token-used' } } }
- * ```
  */
 export function createApprovalTokens(options: ApprovalTokensOptions = {}): ApprovalTokens {
   const ttlMs = options.ttlMs ?? 10 * 60_000;

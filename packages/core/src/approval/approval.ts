@@ -42,12 +42,6 @@ export interface ApprovalPort {
 /**
  * The hash a decision is bound to: SHA-256 of the canonical JSON of the arguments, so the same
  * arguments in another key order hash the same and any change hashes differently.
- *
- * @example
- * ```ts
- * import { argsHash } from '@toolctx/core/guards';
- * (await argsHash({ to: 'a', body: 'b' })) === (await argsHash({ body: 'b', to: 'a' })); // true
- * ```
  */
 export function argsHash(args: unknown): Promise<string> {
   // JSON has no undefined; give it a text of its own so it hashes apart from null.
@@ -56,13 +50,6 @@ export function argsHash(args: unknown): Promise<string> {
 
 /**
  * Builds the {@link ApprovalRequest} for a call: a fresh `apr_…` id and the hash of its arguments.
- *
- * @example
- * ```ts
- * import { createApprovalRequest } from '@toolctx/core/guards';
- * const args = { to: 'ana@example.com' };
- * const request = await createApprovalRequest({ runId: 'run_1', callId: 'call_1', toolName: 'send_email', args });
- * ```
  */
 export async function createApprovalRequest(call: {
   runId?: string;
@@ -84,15 +71,6 @@ export async function createApprovalRequest(call: {
 /**
  * Asks a port, failing closed: a port that throws or answers something that is neither a decision
  * nor `'pending'` counts as a denial (its exception shows only by class name).
- *
- * @example
- * ```ts
- * import type { ApprovalPort, ApprovalRequest } from '@toolctx/core';
- * import { askApproval } from '@toolctx/core/guards';
- * declare const port: ApprovalPort;
- * declare const request: ApprovalRequest;
- * const decision = await askApproval(port, request); // ApprovalDecision | 'pending'
- * ```
  */
 export async function askApproval(
   port: ApprovalPort,
@@ -113,14 +91,6 @@ export async function askApproval(
 /**
  * The ErrorInfo a call returns while it waits for approval: kind `approval-pending`, with
  * `details.approvalId` for the host. The arguments are not included.
- *
- * @example
- * ```ts
- * import type { ApprovalRequest } from '@toolctx/core';
- * import { approvalPending } from '@toolctx/core/guards';
- * declare const request: ApprovalRequest;
- * approvalPending(request).details?.approvalId; // 'apr_…'
- * ```
  */
 export function approvalPending(request: ApprovalRequest): ErrorInfo {
   const details: Record<string, unknown> = {

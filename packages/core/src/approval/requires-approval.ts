@@ -12,13 +12,6 @@ export type NeedsApproval<Args = unknown> = boolean | ((args: Args) => boolean |
 /**
  * Whether this call needs approval. Fails closed: a predicate that throws or returns anything
  * but `false` means yes.
- *
- * @example
- * ```ts
- * import { requiresApproval } from '@toolctx/core/guards';
- * await requiresApproval((args: { amount: number }) => args.amount > 100, { amount: 500 }); // true
- * await requiresApproval(undefined, {}); // false
- * ```
  */
 export async function requiresApproval<Args>(
   needsApproval: NeedsApproval<Args> | undefined,

@@ -3,12 +3,6 @@ import type { ArtifactData, ArtifactEncoding, JsonValue } from './types.js';
 
 /**
  * The media type an artifact gets when `put` names none, per encoding.
- *
- * @example
- * ```ts
- * import { defaultMediaType } from '@toolctx/core/ports';
- * defaultMediaType('json'); // 'application/json'
- * ```
  */
 export function defaultMediaType(encoding: ArtifactEncoding): string {
   if (encoding === 'text') return 'text/plain; charset=utf-8';

@@ -93,17 +93,6 @@ async function validRefs(store: ArtifactStore, scope: ArtifactScope, kind: strin
  * alone: the input schema decides whether it was required. A refusal is an `artifact-refused`
  * ErrorInfo whose `details.problems` lists each problem (not a ref, missing, expired, wrong kind,
  * digest mismatch) and whose `details.valid[arg]` lists up to ten refs of the wanted kind.
- *
- * @example
- * ```ts
- * import { resolveWants } from '@toolctx/core/guards';
- * import { createMemoryArtifactStore } from '@toolctx/core/memory';
- * const store = createMemoryArtifactStore();
- * const scope = { tenant: 't', principal: 'p', conversation: 'c' };
- * const { ref } = await store.put(scope, { kind: 'report', data: { rows: [] } });
- * const answer = await resolveWants(store, scope, { doc: 'report' }, { doc: ref, page: 2 });
- * if (answer.ok) answer.args; // { doc: { rows: [] }, page: 2 }
- * ```
  */
 export async function resolveWants(
   store: ArtifactStore,

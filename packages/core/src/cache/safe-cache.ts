@@ -5,13 +5,6 @@ import type { CachePort } from './cache-port.js';
  * is a miss, a failing `set` or `delete` is skipped. `onFailure` hears about the first failure
  * only (once per wrapped port), so a broken backend is reported without flooding the log; it
  * never throws into the caller either.
- *
- * @example
- * ```ts
- * import { createSafeCache } from '@toolctx/core/guards';
- * import { createMemoryCache } from '@toolctx/core/memory';
- * const cache = createSafeCache(createMemoryCache(), (error, verb) => console.warn(`cache ${verb} failed`, error));
- * ```
  */
 export function createSafeCache(
   port: CachePort,

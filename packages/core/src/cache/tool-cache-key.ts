@@ -7,16 +7,6 @@ import { canonicalJson, sha256Hex } from '../canonical-json.js';
  * the tool name and the arguments. Argument key order does not matter; the scope is part of the
  * hash, so two tenants (or principals, or conversations) never share an entry. To share across
  * conversations on purpose, pass a scope with `conversation: ''`.
- *
- * @example
- * ```ts
- * import { toolCacheKey } from '@toolctx/core/guards';
- * const key = await toolCacheKey({
- *   toolName: 'weather',
- *   args: { city: 'Oslo' },
- *   scope: { tenant: 't', principal: 'p', conversation: 'c' },
- * }); // 'tc1_3f…' (68 characters)
- * ```
  */
 export async function toolCacheKey(call: {
   toolName: string;

@@ -21,12 +21,6 @@ export interface Credential {
 
 /**
  * What `JSON.stringify` writes for a credential's value.
- *
- * @example
- * ```ts
- * import { REDACTED, createCredential } from '@toolctx/core/ports';
- * JSON.stringify(createCredential({ credential: 'github', value: 'ghp_…' })).includes(REDACTED); // true
- * ```
  */
 export const REDACTED = '[redacted]';
 

@@ -29,7 +29,7 @@ export interface CredentialsAccess {
  *
  * @example
  * ```ts
- * import type { AuthorizationUrlHandler } from '@toolctx/core/guards';
+ * import type { AuthorizationUrlHandler } from '@toolctx/core';
  * const pendingLinks = new Map<string, string>(); // shown to the person, never to the model
  * const onAuthorizationUrl: AuthorizationUrlHandler = (id, url) => pendingLinks.set(id, url);
  * ```
@@ -45,14 +45,6 @@ export type AuthorizationUrlHandler = (authorizationId: string, authorizationUrl
  * - `authorization-required`: hands the URL to `onAuthorizationUrl` and throws
  *   `authorization-required` with `details.authorizationId` (`auth_…` when the provider gave none).
  * - `issued`: returns the credential, wrapped so its value does not print (see {@link createCredential}).
- *
- * @example
- * ```ts
- * import { credentialsAccess } from '@toolctx/core/guards';
- * import { staticCredentials } from '@toolctx/core/memory';
- * const credentials = credentialsAccess(staticCredentials({ github: 'ghp_…' }), { tenant: 'acme' });
- * const github = await credentials.get({ credential: 'github' });
- * ```
  */
 export function credentialsAccess(
   provider: CredentialProvider | undefined,

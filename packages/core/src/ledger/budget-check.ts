@@ -3,13 +3,6 @@ import { ToolctxError } from '../errors.js';
 /**
  * Where a run stands against its spend limit: `'exceeded'` once spent passes the maximum,
  * `'warning'` from 80% of it, `'ok'` below. An infinite maximum is always `'ok'`.
- *
- * @example
- * ```ts
- * import { budgetCheck } from '@toolctx/core/guards';
- * budgetCheck({ spentUsd: 0.85, maxUsd: 1 }); // 'warning'
- * budgetCheck({ spentUsd: 1.01, maxUsd: 1 }); // 'exceeded'
- * ```
  */
 export function budgetCheck({
   spentUsd,

@@ -17,4 +17,3 @@
 export { mcpDoor } from './door.js';
 export { type McpToolsOptions, mcpTools } from './mcp-tools.js';
 export { type McpCaller, type ServeMcpOptions, serveMcp } from './serve-mcp.js';
-export { errorMetaKey } from './wire.js';

@@ -31,12 +31,6 @@ function graphemeBoundary(text: string, end: number): number {
 /**
  * The longest prefix of `text` whose UTF-8 form fits `maxBytes`, never splitting a code point
  * and, where `Intl.Segmenter` exists, never splitting a grapheme (an emoji with its modifiers).
- *
- * @example
- * ```ts
- * import { cutUtf8 } from '@toolctx/core/guards';
- * cutUtf8('héllo', 2); // 'h' (é takes two bytes)
- * ```
  */
 export function cutUtf8(text: string, maxBytes: number): string {
   const bytes = encoder.encode(text);
@@ -49,12 +43,6 @@ export function cutUtf8(text: string, maxBytes: number): string {
 
 /**
  * The UTF-8 size of `text` in bytes: what output budgets count.
- *
- * @example
- * ```ts
- * import { utf8Bytes } from '@toolctx/core/guards';
- * utf8Bytes('é😀'); // 6
- * ```
  */
 export function utf8Bytes(text: string): number {
   return encoder.encode(text).byteLength;

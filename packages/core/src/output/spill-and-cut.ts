@@ -41,21 +41,6 @@ function marker(kept: number, total: number, lost: number, ref: string | undefin
  * marker naming the ref and the byte counts fit the budget. Without a store, or if saving fails,
  * the marker says how many bytes were lost instead: the call itself is never lost. The marker is
  * never cut: with a budget smaller than the marker, the content is the marker alone.
- *
- * @example
- * ```ts
- * import { spillAndCut } from '@toolctx/core/guards';
- * import { createMemoryArtifactStore } from '@toolctx/core/memory';
- * const artifacts = createMemoryArtifactStore();
- * const scope = { tenant: 't', principal: 'p', conversation: 'c' };
- * const { content, spilled } = await spillAndCut({
- *   text: 'x'.repeat(100_000),
- *   budgetBytes: 1_000,
- *   toolName: 'search',
- *   store: { put: (input) => artifacts.put(scope, input) },
- * });
- * // content ends with '… [cut: 9xx of 100,000 bytes shown; the whole result is artifact art_…]'
- * ```
  */
 export async function spillAndCut({ text, budgetBytes, toolName, store }: SpillInput): Promise<SpillResult> {
   const total = utf8Bytes(text);

@@ -3,12 +3,6 @@ import { ToolctxError } from '../errors.js';
 /**
  * Each call's share of one batch's output budget: equal shares, rounded down, so one runaway
  * tool cannot starve its siblings. An infinite budget gives infinite shares.
- *
- * @example
- * ```ts
- * import { splitBudget } from '@toolctx/core/guards';
- * splitBudget(10_000, 3); // 3333
- * ```
  */
 export function splitBudget(totalBytes: number, callCount: number): number {
   if (!(totalBytes >= 0) || (Number.isFinite(totalBytes) && !Number.isSafeInteger(totalBytes))) {

@@ -2,13 +2,6 @@
  * The text a model reads for a tool's return value: a string as it is, anything else as compact
  * JSON. `undefined` is the empty string; bigints are written as digits; bytes as a short note
  * (they belong in an artifact); a value JSON cannot write (a cycle) as a note naming its class.
- *
- * @example
- * ```ts
- * import { toTranscript } from '@toolctx/core/guards';
- * toTranscript('done'); // 'done'
- * toTranscript({ rows: 2 }); // '{"rows":2}'
- * ```
  */
 export function toTranscript(value: unknown): string {
   if (typeof value === 'string') return value;

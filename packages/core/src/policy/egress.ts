@@ -15,10 +15,9 @@ import { classifyIp, type IpClass } from './ip.js';
  *
  * @example
  * ```ts
- * import type { EgressPolicy } from '@toolctx/core';
- * import { checkEgress } from '@toolctx/core/guards';
- * const policy: EgressPolicy = { allowedDomains: ['example.com'] };
- * checkEgress('https://api.example.com/v1', policy).ok; // true
+ * import { createRuntime, type EgressPolicy } from '@toolctx/core';
+ * const egress: EgressPolicy = { allowedDomains: ['example.com'] };
+ * const runtime = createRuntime({ tools, security: { egress } });
  * ```
  */
 export interface EgressPolicy {
@@ -29,27 +28,11 @@ export interface EgressPolicy {
 
 /**
  * The outcome of {@link checkEgress}: the parsed URL to fetch, or why it was refused.
- *
- * @example
- * ```ts
- * import { type EgressPolicy, ToolctxError } from '@toolctx/core';
- * import { type EgressCheck, checkEgress } from '@toolctx/core/guards';
- * const policy: EgressPolicy = { allowedDomains: ['api.example.com'] };
- * const verdict: EgressCheck = checkEgress(new URL('https://api.example.com/v1'), policy);
- * if (!verdict.ok) throw new ToolctxError(verdict.error.kind, verdict.error.message);
- * ```
  */
 export type EgressCheck = { ok: true; url: URL } | { ok: false; error: ErrorInfo };
 
 /**
  * Why a URL was refused, as `details.reason` of the ErrorInfo (`policy: 'egress'`).
- *
- * @example
- * ```ts
- * import { type EgressRefusalReason, checkEgress } from '@toolctx/core/guards';
- * const verdict = checkEgress('http://localhost/', {});
- * const reason = verdict.ok ? undefined : (verdict.error.details?.reason as EgressRefusalReason); // 'private-network'
- * ```
  */
 export type EgressRefusalReason =
   | 'invalid-url'
@@ -81,13 +64,6 @@ const PRIVATE_SUFFIXES = ['local', 'internal', 'home.arpa', 'localdomain', 'intr
  * judged numerically, so every spelling of a refused address is refused. The refusal is an
  * ErrorInfo of kind `policy-refused` whose details name the `reason` and the `host`, never the
  * path or query string (they may carry secrets).
- *
- * @example
- * ```ts
- * import { checkEgress } from '@toolctx/core/guards';
- * const verdict = checkEgress('http://169.254.169.254/latest/meta-data', {});
- * if (!verdict.ok) verdict.error.details?.reason; // 'metadata'
- * ```
  */
 export function checkEgress(url: string | URL, policy: EgressPolicy = {}): EgressCheck {
   let parsed: URL;

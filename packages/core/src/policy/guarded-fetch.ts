@@ -3,14 +3,6 @@ import { checkEgress, type EgressPolicy, type EgressRefusalReason } from './egre
 
 /**
  * Options of {@link createGuardedFetch}.
- *
- * @example
- * ```ts
- * import type { ToolExecutionContext } from '@toolctx/core';
- * import type { GuardedFetchOptions } from '@toolctx/core/guards';
- * declare const ctx: ToolExecutionContext;
- * const options: GuardedFetchOptions = { policy: {}, signal: () => ctx.signal, beforeSend: () => null };
- * ```
  */
 export interface GuardedFetchOptions {
   /** The egress policy every URL, and every redirect target, is checked against. */
@@ -25,12 +17,6 @@ export interface GuardedFetchOptions {
 
 /**
  * How many redirects a guarded fetch follows, each re-checked, before it gives up.
- *
- * @example
- * ```ts
- * import { MAX_REDIRECTS } from '@toolctx/core/guards';
- * MAX_REDIRECTS; // 5
- * ```
  */
 export const MAX_REDIRECTS = 5;
 
@@ -46,13 +32,6 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  *
  * Browsers hide a redirect's target from `redirect: 'manual'` (an opaque response); a guarded
  * fetch refuses such a redirect rather than follow it blind.
- *
- * @example
- * ```ts
- * import { createGuardedFetch } from '@toolctx/core/guards';
- * const guardedFetch = createGuardedFetch({ policy: { allowedDomains: ['api.example.com'] } });
- * const response = await guardedFetch('https://api.example.com/v1/items');
- * ```
  */
 export function createGuardedFetch(
   options: GuardedFetchOptions,

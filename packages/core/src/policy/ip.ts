@@ -2,13 +2,6 @@
  * What kind of network an IP address belongs to, for the egress policy. `public` is the only class
  * a guarded fetch reaches by default; `metadata` (cloud instance-metadata services) is never
  * reached, whatever the policy says.
- *
- * @example
- * ```ts
- * import { type IpClass, classifyIp } from '@toolctx/core/guards';
- * const reachable = (c: IpClass) => c === 'public';
- * reachable(classifyIp('10.0.0.1') ?? 'public'); // false
- * ```
  */
 export type IpClass =
   | 'public'
@@ -26,16 +19,6 @@ export type IpClass =
  * IPv4 spelling the WHATWG URL parser accepts is understood (decimal, octal, hex, short forms),
  * and IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64, 6to4, Teredo) are judged
  * by the address they embed. Returns `null` when the host is not an IP literal.
- *
- * @example
- * ```ts
- * import { classifyIp } from '@toolctx/core/guards';
- * classifyIp('127.0.0.1'); // 'loopback'
- * classifyIp('[::ffff:7f00:1]'); // 'loopback'
- * classifyIp('169.254.169.254'); // 'metadata'
- * classifyIp('93.184.216.34'); // 'public'
- * classifyIp('example.com'); // null
- * ```
  */
 export function classifyIp(host: string): IpClass | null {
   if (host.startsWith('[') && host.endsWith(']')) {

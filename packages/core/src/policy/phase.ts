@@ -8,14 +8,6 @@ export type Phase = 'plan' | 'act';
 
 /**
  * The phase a run is in when none is given.
- *
- * @example
- * ```ts
- * import type { StartRunOptions } from '@toolctx/core';
- * import { DEFAULT_PHASE } from '@toolctx/core/guards';
- * declare const options: StartRunOptions;
- * const phase = options.phase ?? DEFAULT_PHASE; // 'act'
- * ```
  */
 export const DEFAULT_PHASE: Phase = 'act';
 
@@ -28,13 +20,6 @@ export type Effect = 'read' | 'write' | 'send';
 /**
  * Whether a tool with this effect may be listed and called in this phase: `plan` allows only
  * `read`, `act` allows everything.
- *
- * @example
- * ```ts
- * import { allowedInPhase } from '@toolctx/core/guards';
- * allowedInPhase('write', 'plan'); // false
- * allowedInPhase('write', 'act'); // true
- * ```
  */
 export function allowedInPhase(effect: Effect = 'read', phase: Phase = DEFAULT_PHASE): boolean {
   return phase === 'act' || effect === 'read';
@@ -43,12 +28,6 @@ export function allowedInPhase(effect: Effect = 'read', phase: Phase = DEFAULT_P
 /**
  * The refusal for a call {@link allowedInPhase} rejects: kind `policy-refused`, with the tool,
  * its effect and the phase in `details` and a message that says how to proceed.
- *
- * @example
- * ```ts
- * import { allowedInPhase, phaseRefusal } from '@toolctx/core/guards';
- * if (!allowedInPhase('send', 'plan')) phaseRefusal('send_email', 'send', 'plan').message;
- * ```
  */
 export function phaseRefusal(toolName: string, effect: Effect, phase: Phase): ErrorInfo {
   return {

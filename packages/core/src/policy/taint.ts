@@ -22,36 +22,17 @@ export type ResultTaint = Partial<Taint> | 'unknown';
 
 /**
  * A conversation that has seen nothing.
- *
- * @example
- * ```ts
- * import { CLEAN_TAINT, createTaintTracker } from '@toolctx/core/guards';
- * createTaintTracker().get('new-conversation'); // equals CLEAN_TAINT
- * ```
  */
 export const CLEAN_TAINT: Taint = Object.freeze({ private: false, untrusted: false });
 
 /**
  * Both legs armed: what unknown taint counts as.
- *
- * @example
- * ```ts
- * import { FULL_TAINT, mergeTaint } from '@toolctx/core/guards';
- * mergeTaint('unknown'); // equals FULL_TAINT
- * ```
  */
 export const FULL_TAINT: Taint = Object.freeze({ private: true, untrusted: true });
 
 /**
  * Combines taints leg by leg (an armed leg stays armed). `'unknown'` arms both legs; `undefined`
  * adds nothing.
- *
- * @example
- * ```ts
- * import { mergeTaint } from '@toolctx/core/guards';
- * mergeTaint({ private: true }, { untrusted: true }); // { private: true, untrusted: true }
- * mergeTaint({ private: true }, 'unknown'); // { private: true, untrusted: true }
- * ```
  */
 export function mergeTaint(...taints: Array<ResultTaint | undefined>): Taint {
   let isPrivate = false;
@@ -68,13 +49,6 @@ export function mergeTaint(...taints: Array<ResultTaint | undefined>): Taint {
 /**
  * The taint one finished call adds to its conversation: the tool's `reads` declaration merged
  * with what its result reports. A `reads` value that is not a known leg counts as unknown.
- *
- * @example
- * ```ts
- * import { callTaint } from '@toolctx/core/guards';
- * callTaint('untrusted'); // { private: false, untrusted: true }
- * callTaint(undefined, 'unknown'); // { private: true, untrusted: true }
- * ```
  */
 export function callTaint(reads: TaintReads | undefined, result?: ResultTaint): Taint {
   const legs: readonly unknown[] = reads === undefined ? [] : Array.isArray(reads) ? reads : [reads];
@@ -100,14 +74,6 @@ export interface TaintTracker {
 /**
  * Holds taint per conversation. Raise it after every call with {@link callTaint}, read it before
  * a `send` tool runs with {@link trifectaDecision}.
- *
- * @example
- * ```ts
- * import { callTaint, createTaintTracker } from '@toolctx/core/guards';
- * const taint = createTaintTracker();
- * taint.raise('conv-1', callTaint('private'));
- * taint.get('conv-1'); // { private: true, untrusted: false }
- * ```
  */
 export function createTaintTracker(): TaintTracker {
   const byKey = new Map<string, Taint>();

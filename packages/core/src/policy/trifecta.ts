@@ -11,28 +11,12 @@ export type TrifectaMode = 'block' | 'approve' | 'allow';
 
 /**
  * The trifecta mode when `security.trifecta` is not set.
- *
- * @example
- * ```ts
- * import type { SecurityOptions } from '@toolctx/core';
- * import { DEFAULT_TRIFECTA_MODE } from '@toolctx/core/guards';
- * declare const security: SecurityOptions;
- * const mode = security.trifecta ?? DEFAULT_TRIFECTA_MODE; // 'block'
- * ```
  */
 export const DEFAULT_TRIFECTA_MODE: TrifectaMode = 'block';
 
 /**
  * Decides a call under the trifecta rule: only a `send` tool while both legs are armed is
  * affected, and then the mode decides; everything else is allowed.
- *
- * @example
- * ```ts
- * import { trifectaDecision } from '@toolctx/core/guards';
- * trifectaDecision({ private: true, untrusted: true }, 'send'); // 'block'
- * trifectaDecision({ private: true, untrusted: true }, 'send', 'approve'); // 'approve'
- * trifectaDecision({ private: true, untrusted: false }, 'send'); // 'allow'
- * ```
  */
 export function trifectaDecision(
   taint: Taint,
@@ -46,12 +30,6 @@ export function trifectaDecision(
 /**
  * The refusal for a call {@link trifectaDecision} blocked: kind `policy-refused`, naming both legs
  * and the `security.trifecta` setting that changes the outcome.
- *
- * @example
- * ```ts
- * import { trifectaRefusal } from '@toolctx/core/guards';
- * trifectaRefusal('send_email').details?.reason; // 'private-and-untrusted'
- * ```
  */
 export function trifectaRefusal(toolName: string): ErrorInfo {
   return {

@@ -17,7 +17,7 @@
  * ```
  * @module
  */
-export { decodeArtifactData, defaultMediaType, encodeArtifactData } from '../artifacts/encoding.js';
+export { decodeArtifactData, encodeArtifactData } from '../artifacts/encoding.js';
 export {
   admitArtifactSize,
   admitToScope,
@@ -29,6 +29,6 @@ export { isRef, newRef } from '../artifacts/ref.js';
 export { assertArtifactScope, scopeKey } from '../artifacts/scope-key.js';
 export { readAllBytes, streamBytes } from '../artifacts/stream-bytes.js';
 export { checkCacheEntry, checkCacheKey } from '../cache/check-cache-args.js';
-export { canonicalJson, sha256Hex } from '../canonical-json.js';
-export { createCredential, REDACTED } from '../credentials/credential.js';
+export { sha256Hex } from '../canonical-json.js';
+export { createCredential } from '../credentials/credential.js';
 export { resolveWorkspacePath } from '../workspace/resolve-path.js';

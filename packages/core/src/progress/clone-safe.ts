@@ -5,13 +5,6 @@
  * symbols, plain objects and arrays, Date, RegExp, Map, Set, ArrayBuffer and typed arrays, and
  * cycles among them. Refused: functions, symbols, class instances (a clone would silently drop
  * their prototype) and live handles (streams, ports, promises, weak collections).
- *
- * @example
- * ```ts
- * import { cloneSafetyProblem } from '@toolctx/core';
- * cloneSafetyProblem({ message: 'step 2', done: 2, total: 5 }); // undefined
- * cloneSafetyProblem({ onDone() {} }); // 'a function at .onDone'
- * ```
  */
 export function cloneSafetyProblem(value: unknown): string | undefined {
   return walk(value, '', undefined);

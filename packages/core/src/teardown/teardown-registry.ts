@@ -8,13 +8,6 @@ export type TeardownScope = 'call' | 'run' | 'session' | 'shutdown';
 
 /**
  * Every teardown scope, shortest-lived first.
- *
- * @example
- * ```ts
- * import { TEARDOWN_SCOPES } from '@toolctx/core';
- * import { createTeardownRegistry } from '@toolctx/core/guards';
- * const inProcess = createTeardownRegistry({ honours: TEARDOWN_SCOPES, doorName: 'in-process' });
- * ```
  */
 export const TEARDOWN_SCOPES: readonly TeardownScope[] = Object.freeze([
   'call',
@@ -34,12 +27,6 @@ export interface TeardownRegistration {
 
 /**
  * A cleanup that finished: passed to `onFired`.
- *
- * @example
- * ```ts
- * import { type TeardownFired, createTeardownRegistry } from '@toolctx/core/guards';
- * createTeardownRegistry({ honours: ['call'], doorName: 'd', onFired: (info: TeardownFired) => console.log(info.toolName) });
- * ```
  */
 export interface TeardownFired {
   scope: TeardownScope;
@@ -49,12 +36,6 @@ export interface TeardownFired {
 
 /**
  * A cleanup that threw or outlived its time bound (kind `timeout`): passed to `onFailed`.
- *
- * @example
- * ```ts
- * import { type TeardownFailed, createTeardownRegistry } from '@toolctx/core/guards';
- * createTeardownRegistry({ honours: ['call'], doorName: 'd', onFailed: ({ toolName, error }: TeardownFailed) => console.warn(toolName, error.kind) });
- * ```
  */
 export interface TeardownFailed extends TeardownFired {
   error: ErrorInfo;
@@ -97,15 +78,6 @@ const TIMED_OUT = Symbol('timed out');
  * registered after its call, run or shutdown ended runs at once, since that scope is over for good;
  * a session key may be used again after it fired (sessions are resumed by id), so a later
  * registration there starts a new lifetime.
- *
- * @example
- * ```ts
- * import { createTeardownRegistry } from '@toolctx/core/guards';
- * declare const browser: { close(): Promise<void> };
- * const teardown = createTeardownRegistry({ honours: ['call', 'run'], doorName: 'in-process' });
- * teardown.register({ toolName: 'browse', scope: 'run', key: 'run_1', cleanup: () => browser.close() });
- * await teardown.fire('run', 'run_1');
- * ```
  */
 export function createTeardownRegistry(options: TeardownRegistryOptions): TeardownRegistry {
   const { doorName, onFired, onFailed } = options;

@@ -15,14 +15,7 @@ export type {
   DoorSuiteOptions,
   DoorSupplies,
 } from './door-suite-kit.js';
-export {
-  doorSuiteCredential,
-  doorSuiteCredentials,
-  doorSuiteSecret,
-  doorSuiteTenant,
-  doorSuiteTimeoutMs,
-  doorSuiteTools,
-} from './door-suite-tools.js';
+export { doorSuiteCredentials, doorSuiteTenant, doorSuiteTools } from './door-suite-tools.js';
 export { hostilePaths } from './hostile-paths.js';
 export { type McpDoorClientOptions, mcpDoorClient } from './mcp-door-client.js';
 export { type RunDoorClientHooks, type RunLike, runDoorClient } from './run-door-client.js';
