@@ -7,8 +7,11 @@ import { tools } from './tools.js';
 
 const token = process.env.TOOLCTX_TOKEN;
 
+// Made once: on Node each request has an env of its own, so runtimeFor returns this one.
+const runtime = createRuntime({ tools });
+
 const app = createToolServer({
-  runtime: createRuntime({ tools }),
+  runtimeFor: () => runtime,
   // Identity comes only from here, never from a request body; null answers 401.
   authenticate: (request) =>
     token && request.headers.get('authorization') === `Bearer ${token}`

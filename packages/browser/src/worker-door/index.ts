@@ -9,7 +9,6 @@
  * ```
  * @module
  */
-export type { RunEventStream } from '../events/event-hub.js';
 export { connectWorker, type WorkerConnection } from './connect-worker.js';
 export { webWorkerDoor } from './door.js';
 export { serveInWorker, type WorkerScopeLike, type WorkerServer } from './serve-in-worker.js';

@@ -15,7 +15,8 @@ import { classifyIp, type IpClass } from './ip.js';
  *
  * @example
  * ```ts
- * import { createRuntime, type EgressPolicy } from '@toolctx/core';
+ * import { type AnyTool, createRuntime, type EgressPolicy } from '@toolctx/core';
+ * declare const tools: AnyTool[];
  * const egress: EgressPolicy = { allowedDomains: ['example.com'] };
  * const runtime = createRuntime({ tools, security: { egress } });
  * ```

@@ -4,7 +4,8 @@ import { serve } from '@hono/node-server';
 import { createRuntime, type Identity, type ToolEvent, type ToolResult } from '@toolctx/core';
 import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { describeDoor, doorSuiteCredentials, doorSuiteTenant, doorSuiteTools } from '@toolctx/core/testing';
-import { createToolServer, httpDoor, readSse } from '@toolctx/edge';
+import { readSse } from '@toolctx/core/sse';
+import { createToolServer, httpDoor } from '@toolctx/edge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpDoorClient } from '../door-suite/http-door-client.js';
 
@@ -14,15 +15,14 @@ function authenticate(request: Request): Identity | null {
   return match ? { tenant: doorSuiteTenant, principal: match[1] } : null;
 }
 
-// No `runs`: the door keeps them in memory, in this process.
-const app = createToolServer({
-  runtime: createRuntime({
-    tools: doorSuiteTools(),
-    credentials: doorSuiteCredentials(),
-    artifacts: createMemoryArtifactStore(),
-  }),
-  authenticate,
+// No `runs`: the door keeps them in memory, in this process. On Node hono makes an env per
+// request, so the runtime is made once here and `runtimeFor` hands back that one.
+const runtime = createRuntime({
+  tools: doorSuiteTools(),
+  credentials: doorSuiteCredentials(),
+  artifacts: createMemoryArtifactStore(),
 });
+const app = createToolServer({ runtimeFor: () => runtime, authenticate });
 
 let origin = '';
 let close: () => Promise<void> = async () => {};
