@@ -3,8 +3,8 @@
 import { serve } from '@hono/node-server';
 import { createRuntime, type Identity, type ToolEvent, type ToolResult } from '@toolctx/core';
 import { createMemoryArtifactStore } from '@toolctx/core/memory';
-import { describeDoor, doorSuiteCredentials, doorSuiteTenant, doorSuiteTools } from '@toolctx/core/testing';
 import { readSse } from '@toolctx/core/sse';
+import { describeDoor, doorSuiteCredentials, doorSuiteTenant, doorSuiteTools } from '@toolctx/core/testing';
 import { createToolServer, httpDoor } from '@toolctx/edge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpDoorClient } from '../door-suite/http-door-client.js';
