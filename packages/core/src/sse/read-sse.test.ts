@@ -109,6 +109,16 @@ describe('reading server-sent events by the WHATWG rules', () => {
     expect(parseSse(`data: a\n\n${bom}data: b\n\n`)).toEqual([{ event: 'message', data: 'a' }]);
   });
 
+  it('keeps a U+FEFF inside an event when a chunk starts with it', async () => {
+    const bom = '\uFEFF';
+    expect(await readAll([utf8('data: a'), utf8(`${bom}b\n\n`)])).toEqual([
+      { event: 'message', data: `a${bom}b` },
+    ]);
+    expect(await readAll([utf8('data: a\n\n'), utf8(`${bom}data: b\n\n`)])).toEqual([
+      { event: 'message', data: 'a' },
+    ]);
+  });
+
   it('drops an event the stream ends in the middle of', async () => {
     expect(await readAll([utf8('data: a\n\ndata: cut')])).toEqual([{ event: 'message', data: 'a' }]);
     expect(await readAll([utf8('data: a\n\ndata: no blank line\n')])).toEqual([

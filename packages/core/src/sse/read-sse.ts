@@ -47,16 +47,24 @@ export async function* readSse(
   options: ReadSseOptions = {},
 ): AsyncGenerator<SseEvent> {
   const reader = body.getReader();
-  const decoder = new TextDecoder();
+  // The leading BOM is dropped here, not by the decoder: workerd's streaming decoder also drops
+  // one at the start of a later chunk, which would eat a U+FEFF inside an event.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const events: SseEvent[] = [];
   const parser = createSseParser(events, options.onRetry);
   let ended = false;
+  let started = false;
   try {
     while (!ended) {
       const step = await reader.read();
       ended = step.done;
-      if (ended) parser.end(decoder.decode());
-      else parser.feed(decoder.decode(step.value, { stream: true }));
+      let text = ended ? decoder.decode() : decoder.decode(step.value, { stream: true });
+      if (!started && text !== '') {
+        started = true;
+        if (text.startsWith('\uFEFF')) text = text.slice(1);
+      }
+      if (ended) parser.end(text);
+      else parser.feed(text);
       for (const event of events.splice(0)) yield event;
     }
   } finally {
