@@ -24,11 +24,8 @@
 export type { DoorErrorInfo, DoorErrorKind, Reply, ReplyStatus } from './door-error.js';
 export type { Env } from './env.js';
 export {
-  type ApprovalBody,
   type Authenticate,
-  type CallBody,
   createToolServer,
-  type StartRunBody,
   type ToolServerOptions,
 } from './http/index.js';
 export { type McpRouteOptions, mcpFetch, mountMcp } from './mcp/index.js';
@@ -36,7 +33,6 @@ export {
   type CallFormat,
   type CancelInfo,
   createMemoryRunDirectory,
-  createMemoryRunStorage,
   type DoorCall,
   type DurableObjectRunsOptions,
   defaultLimits,
@@ -49,7 +45,6 @@ export {
   type RunInfo,
   type RunInit,
   type RunLimits,
-  type RunRecord,
   type RunStorage,
   type RunStorageListOptions,
 } from './run-host/index.js';

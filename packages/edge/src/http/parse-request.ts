@@ -1,34 +1,14 @@
 import type { Phase } from '@toolctx/core';
 import { HttpError } from './http-error.js';
 
-/**
- * What `POST /runs` accepts.
- *
- * @example
- * ```ts
- * import type { StartRunBody } from '@toolctx/edge';
- * const headers = { authorization: 'Bearer …', 'content-type': 'application/json' };
- * const body: StartRunBody = { sessionId: 'chat-42', phase: 'plan' };
- * await fetch('https://tools.example.com/runs', { method: 'POST', headers, body: JSON.stringify(body) });
- * ```
- */
+/** What `POST /runs` accepts. */
 export interface StartRunBody {
   sessionId?: string;
   phase?: Phase;
   state?: Record<string, unknown>;
 }
 
-/**
- * What `POST /runs/:runId/calls` accepts.
- *
- * @example
- * ```ts
- * import type { CallBody } from '@toolctx/edge';
- * const headers = { authorization: 'Bearer …', 'content-type': 'application/json' };
- * const body: CallBody = { tool: 'count_steps', args: { steps: 3 } };
- * await fetch('https://tools.example.com/runs/run_1/calls', { method: 'POST', headers, body: JSON.stringify(body) });
- * ```
- */
+/** What `POST /runs/:runId/calls` accepts. */
 export interface CallBody {
   tool: string;
   args: unknown;

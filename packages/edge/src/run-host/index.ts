@@ -6,6 +6,5 @@ export {
   type MemoryRunDirectoryOptions,
   type RunDirectory,
 } from './run-directory.js';
-export type { RunRecord } from './run-log.js';
-export { createMemoryRunStorage, type RunStorage, type RunStorageListOptions } from './run-storage.js';
+export type { RunStorage, RunStorageListOptions } from './run-storage.js';
 export type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';

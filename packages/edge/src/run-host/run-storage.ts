@@ -38,15 +38,7 @@ export interface RunStorageListOptions {
 
 /**
  * A {@link RunStorage} in memory, with the ordering a Durable Object's storage has. Its state ends
- * with the isolate: use it for tests and single-process hosts, and a Durable Object in production.
- *
- * @example
- * ```ts
- * import { createMemoryRunStorage } from '@toolctx/edge';
- * const storage = createMemoryRunStorage();
- * storage.put('a', 1);
- * [...storage.list({ prefix: 'a' })]; // [['a', 1]]
- * ```
+ * with the isolate: the in-memory run directory and the tests use it.
  */
 export function createMemoryRunStorage(): RunStorage {
   const entries = new Map<string, unknown>();
