@@ -55,7 +55,6 @@ export type {
 } from './artifacts/types.js';
 export type { CachePort } from './cache/cache-port.js';
 export type { ToolArtifacts } from './context/bound-artifacts.js';
-export { type CallFacts, createToolContext, type RunFacts, type RunStats } from './context/create-context.js';
 export type {
   CallRequest,
   Identity,
@@ -97,7 +96,9 @@ export {
 } from './runtime/create-runtime.js';
 export { type DoorDeclaration, inProcessDoor } from './runtime/door.js';
 export { artifactScope, type ResumeOptions, type Run, type StartRunOptions } from './runtime/run.js';
-export type { SecurityOptions } from './runtime/services.js';
+export type { CallFacts, RunFacts, RunStats } from './runtime/run-facts.js';
+export type { SecurityOptions } from './runtime/runtime-options.js';
+export { createToolContext } from './runtime/tool-context.js';
 export { TEARDOWN_SCOPES, type TeardownScope } from './teardown/teardown-registry.js';
 export { type TeardownKeyFacts, toolSessionKey } from './teardown/tool-session-key.js';
 export {
@@ -110,5 +111,6 @@ export {
   toolSchema,
 } from './tools/define-tool.js';
 export type { ArgumentIssue, JsonSchema } from './tools/schema.js';
+export { unknownToolError } from './tools/unknown-tool.js';
 export { withWorkspace } from './workspace/with-workspace.js';
 export type { Workspace } from './workspace/workspace.js';

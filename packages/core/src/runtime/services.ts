@@ -1,5 +1,4 @@
 import type { ApprovalPort } from '../approval/approval.js';
-import type { ApprovalTokens } from '../approval/approval-tokens.js';
 import type { ArtifactStore } from '../artifacts/types.js';
 import type { CachePort } from '../cache/cache-port.js';
 import { createSafeCache } from '../cache/safe-cache.js';
@@ -12,17 +11,9 @@ import { createTaintTracker, type TaintTracker } from '../policy/taint.js';
 import type { TrifectaMode } from '../policy/trifecta.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { Workspace } from '../workspace/workspace.js';
-import type { RuntimeOptions } from './create-runtime.js';
 import type { DoorDeclaration } from './door.js';
+import type { RuntimeOptions } from './runtime-options.js';
 import { createSessionTeardown, type SessionTeardown } from './session-teardown.js';
-
-/** The security policy of a runtime. */
-export interface SecurityOptions {
-  /** Where `ctx.fetch` may go. Loopback, private, link-local and metadata addresses are refused unless allowed. */
-  egress?: EgressPolicy;
-  /** What a `send` tool meets while a conversation holds both private and untrusted data. Default `block`. */
-  trifecta?: TrifectaMode;
-}
 
 /** The ports and policies a runtime was given, shared by every run and call. */
 export interface RuntimeServices {
@@ -34,8 +25,6 @@ export interface RuntimeServices {
   readonly credentials: CredentialProvider | undefined;
   readonly onAuthorizationUrl: AuthorizationUrlHandler | undefined;
   readonly approval: ApprovalPort | undefined;
-  /** One-use approval tokens, made with the first approval (see approve-call.ts): most runtimes never give one. */
-  approvals: ApprovalTokens | undefined;
   readonly cache: CachePort | undefined;
   readonly ledger: Ledger | undefined;
   readonly workspace: Workspace | undefined;
@@ -69,7 +58,6 @@ export function createServices(options: ServiceOptions): RuntimeServices {
     credentials: options.credentials,
     onAuthorizationUrl: options.onAuthorizationUrl,
     approval: options.approval,
-    approvals: undefined,
     cache: options.cache && createSafeCache(options.cache, (error) => reportPortFailure('cache', error)),
     ledger: options.ledger,
     workspace: options.workspace,

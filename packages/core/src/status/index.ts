@@ -17,11 +17,11 @@
 export { formatDuration, formatNumber } from './format.js';
 export { cutMessage } from './grapheme-cut.js';
 export { type LineTiming, lineTiming, type TimingOptions } from './line-timing.js';
+export type { StatusLine } from './status-line.js';
 export {
   createStatusModel,
   type LineClock,
   type RunSummary,
-  type StatusLine,
   type StatusModel,
   type StatusModelOptions,
 } from './status-model.js';

@@ -1,4 +1,4 @@
-import type { StatusLine } from './status-model.js';
+import type { StatusLine } from './status-line.js';
 
 /** The clock-dependent facts of a line at one moment. */
 export interface LineTiming {

@@ -3,6 +3,7 @@ import type { ToolEvent } from '../events/catalogue.js';
 import { formatDuration, formatNumber } from './format.js';
 import { cutMessage } from './grapheme-cut.js';
 import { checkTimingOptions, type LineTiming, lineTiming, type TimingOptions } from './line-timing.js';
+import type { StatusLine } from './status-line.js';
 import {
   defaultTemplates,
   fillTemplate,
@@ -12,31 +13,6 @@ import {
   type Templates,
   type TemplateValues,
 } from './templates.js';
-
-/** One call's line of status. */
-export interface StatusLine {
-  readonly callId: string;
-  readonly parentId?: string;
-  readonly tool: string;
-  readonly state: LineState;
-  /** The text to show: plain text, never markup. */
-  readonly text: string;
-  /** Numbers for a progress bar, from the last report that had them. */
-  readonly done?: number;
-  readonly total?: number;
-  /** Progress reports so far. */
-  readonly reports: number;
-  /** Event times (ms) of the start and, once it ended, the end. */
-  readonly startedAt: number;
-  readonly endedAt?: number;
-  /** Event time of the last sign of life: the start, a report, a retry. */
-  readonly lastReportAt: number;
-  /** The tool's timeout, from `tool.started`, and when the current attempt's timeout fires. */
-  readonly timeoutMs?: number;
-  readonly timeoutAt?: number;
-  /** The duration the runtime measured, once the call ended. */
-  readonly durationMs?: number;
-}
 
 /** The run at a glance: counts by state, kept as events arrive, and the run line's text. */
 export interface RunSummary {

@@ -1,0 +1,116 @@
+// How a call goes from valid request to result. Two ways, one place: the fast path takes exactly
+// the trivial call (nothing to check but its arguments, nothing to do after but the transcript)
+// and ends it before run.call returns; at its first promise it hands the call to the pipeline,
+// which every other call takes from the top: policy → validate → guards → cache → attempts →
+// complete → record, the call's cleanups in `finally`.
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { ToolResult } from '../context/types.js';
+import { allowedInPhase } from '../policy/phase.js';
+import { toolSessionKey } from '../teardown/tool-session-key.js';
+import { argsInvalid, validate } from '../tools/schema.js';
+import type { Outcome } from './attempt.js';
+import { admit, policyRefusal } from './call-guards.js';
+import { type CallingRun, type CallState, fail, record } from './call-state.js';
+import { completeAtOnce, completeCall } from './completion.js';
+import { cachedResult, cacheKeyFor, storeResult } from './tool-cache.js';
+
+/** Where a call enters the pipeline, and what it brings. */
+export interface Entry {
+  /** The arguments: as asked (run.call), or as validated before the call waited (run.resume). */
+  args: unknown;
+  /** From the fast path: its validation, which did not finish at once. */
+  validation?: Promise<StandardSchemaV1.Result<unknown>>;
+  /**
+   * From the fast path: how the tool it ran ended (or will), for the stages after the attempt.
+   * The stages before it do nothing for a call the fast path takes.
+   */
+  outcome?: Outcome | Promise<Outcome>;
+}
+
+/**
+ * The fast path: a call with no budget to check, no guards, no cache, no output schema and no
+ * retries, whose validation and `execute` finish at once and whose result fits its budget, ends
+ * here with no promise made. Any other call, or this one at its first promise, goes on in
+ * {@link pipeline}.
+ */
+export function callFast(run: CallingRun, call: CallState, args: unknown): ToolResult | Promise<ToolResult> {
+  const { tool } = call;
+  const trivial =
+    !tool.wants &&
+    !tool.needs &&
+    !tool.needsApproval &&
+    tool.effect !== 'send' &&
+    !tool.cache &&
+    !tool.output &&
+    !tool.retry &&
+    allowedInPhase(tool.effect, run.phase) &&
+    (run.maxUsd === undefined || !run.ledger);
+  if (!trivial) return pipeline(run, call, { args });
+  const parsed = validate(tool.input, args);
+  if (parsed instanceof Promise) return pipeline(run, call, { args, validation: parsed });
+  if (parsed.issues) return fail(run, call, argsInvalid(call.toolName, parsed.issues));
+  const outcome = call.invocation.attemptOnce(tool, parsed.value, run, call, run.dispatch);
+  // A tool that registered a call cleanup has it fired in the pipeline's `finally`.
+  if (outcome instanceof Promise || call.callTeardown) return pipeline(run, call, { args, outcome });
+  if (!outcome.ok) return fail(run, call, outcome.error);
+  const result = completeAtOnce(run, call, outcome.value);
+  return result ? record(run, call, result) : pipeline(run, call, { args, outcome });
+}
+
+/** Every call that is not trivial, top to bottom; run.resume enters here too. */
+export async function pipeline(run: CallingRun, call: CallState, entry: Entry): Promise<ToolResult> {
+  try {
+    if (entry.outcome) return await conclude(run, call, await entry.outcome);
+    let { args } = entry;
+    // A resumed call met the policy and was validated before it waited.
+    if (!call.resumed) {
+      const refusal = await policyRefusal(run, call);
+      if (refusal) return fail(run, call, refusal);
+      const parsed = await (entry.validation ?? validate(call.tool.input, args));
+      if (parsed.issues) return fail(run, call, argsInvalid(call.toolName, parsed.issues));
+      args = parsed.value;
+    }
+    const admitted = await admit(run, call, args);
+    if (!admitted.ok) {
+      const { error } = admitted;
+      // A call that waits for a person is not over: it is settled when decided, cancelled or lapsed.
+      const waits = error.kind === 'approval-pending' || error.kind === 'authorization-required';
+      return waits ? { ok: false, error } : fail(run, call, error);
+    }
+    args = admitted.args;
+    if (call.invocation.aborted) return fail(run, call, call.invocation.aborted);
+    const { cache } = run.services;
+    const cacheKey = call.tool.cache && cache ? await cacheKeyFor(call.tool, args, run.scope) : undefined;
+    const hit = cacheKey ? await cachedResult(cache!, cacheKey) : undefined;
+    if (hit) {
+      run.log.emit('tool.cached', { tool: call.toolName }, call.toolCallId, call.parentId);
+      return await conclude(run, call, { ok: true, value: hit.value });
+    }
+    const outcome = await attempts(run, call, args);
+    if (outcome.ok && cacheKey) await storeResult(cache!, cacheKey, outcome.value, call.tool.cache!.ttlMs);
+    return await conclude(run, call, outcome);
+  } finally {
+    if (call.callTeardown) {
+      const { identity, runId } = run;
+      await run.teardown.fire(
+        'call',
+        toolSessionKey({ identity, runId, toolCallId: call.toolCallId }, 'call'),
+      );
+    }
+  }
+}
+
+/** The tool, with its retries. */
+function attempts(run: CallingRun, call: CallState, args: unknown): Outcome | Promise<Outcome> {
+  const { tool, invocation } = call;
+  return tool.retry
+    ? invocation.withRetries(tool, args, run, call, run.dispatch)
+    : invocation.attemptOnce(tool, args, run, call, run.dispatch);
+}
+
+/** complete → record: the result the caller gets from how the tool ended, and its event. */
+async function conclude(run: CallingRun, call: CallState, outcome: Outcome): Promise<ToolResult> {
+  if (!outcome.ok) return fail(run, call, outcome.error);
+  const completed = await completeCall(run, call, outcome.value);
+  return 'ok' in completed ? record(run, call, completed) : fail(run, call, completed);
+}
