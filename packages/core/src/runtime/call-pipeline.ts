@@ -1,17 +1,19 @@
-// How a call goes from valid request to result. Two ways, one place: the fast path takes exactly
+// How a call goes from request to result. Two ways, one place: the fast path takes exactly
 // the trivial call (nothing to check but its arguments, nothing to do after but the transcript)
 // and ends it before run.call returns; at its first promise it hands the call to the pipeline,
 // which every other call takes from the top: policy → validate → guards → cache → attempts →
 // complete → record, the call's cleanups in `finally`.
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { ToolResult } from '../context/types.js';
+import type { ErrorInfo } from '../errors.js';
 import { allowedInPhase } from '../policy/phase.js';
 import { toolSessionKey } from '../teardown/tool-session-key.js';
 import { argsInvalid, validate } from '../tools/schema.js';
 import type { Outcome } from './attempt.js';
 import { admit, policyRefusal } from './call-guards.js';
-import { type CallingRun, type CallState, fail, record } from './call-state.js';
+import type { CallingRun, CallState } from './call-state.js';
 import { completeAtOnce, completeCall } from './completion.js';
+import type { CallFacts, RunFacts } from './run-facts.js';
 import { cachedResult, cacheKeyFor, storeResult } from './tool-cache.js';
 
 /** Where a call enters the pipeline, and what it brings. */
@@ -113,4 +115,25 @@ async function conclude(run: CallingRun, call: CallState, outcome: Outcome): Pro
   if (!outcome.ok) return fail(run, call, outcome.error);
   const completed = await completeCall(run, call, outcome.value);
   return 'ok' in completed ? record(run, call, completed) : fail(run, call, completed);
+}
+
+/** Records the call's end: `tool.finished`, its duration counted from `startedAt`. */
+export function record(run: RunFacts, call: CallState, result: ToolResult): ToolResult {
+  const endedAt = Date.now();
+  const data: { tool: string; durationMs: number; spilled?: boolean } = {
+    tool: call.toolName,
+    durationMs: endedAt - call.startedAt,
+  };
+  if (result.ok && result.spilled) data.spilled = true;
+  run.log.emit('tool.finished', data, call.toolCallId, call.parentId, endedAt);
+  return result;
+}
+
+/** Files the call as failed; its duration counts from `startedAt`, when it got that far. */
+export function fail(run: RunFacts, call: CallFacts & { startedAt?: number }, error: ErrorInfo): ToolResult {
+  const endedAt = Date.now();
+  const durationMs = call.startedAt ? endedAt - call.startedAt : 0;
+  const data = { tool: call.toolName, durationMs, error };
+  run.log.emit('tool.failed', data, call.toolCallId, call.parentId, endedAt);
+  return { ok: false, error };
 }

@@ -1,5 +1,4 @@
 import type { ApprovalCheck } from '../approval/approval-tokens.js';
-import type { ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { DispatchFactory, Invocation } from './invocation.js';
@@ -41,24 +40,3 @@ export interface CallState extends CallFacts {
 
 /** What a guard answers: the arguments the next guard (and last the tool) gets, or a refusal. */
 export type Admitted = { ok: true; args: unknown } | { ok: false; error: ErrorInfo };
-
-/** Records the call's end: `tool.finished`, its duration counted from `startedAt`. */
-export function record(run: RunFacts, call: CallState, result: ToolResult): ToolResult {
-  const endedAt = Date.now();
-  const data: { tool: string; durationMs: number; spilled?: boolean } = {
-    tool: call.toolName,
-    durationMs: endedAt - call.startedAt,
-  };
-  if (result.ok && result.spilled) data.spilled = true;
-  run.log.emit('tool.finished', data, call.toolCallId, call.parentId, endedAt);
-  return result;
-}
-
-/** Files the call as failed; its duration counts from `startedAt`, when it got that far. */
-export function fail(run: RunFacts, call: CallFacts & { startedAt?: number }, error: ErrorInfo): ToolResult {
-  const endedAt = Date.now();
-  const durationMs = call.startedAt ? endedAt - call.startedAt : 0;
-  const data = { tool: call.toolName, durationMs, error };
-  run.log.emit('tool.failed', data, call.toolCallId, call.parentId, endedAt);
-  return { ok: false, error };
-}
