@@ -166,12 +166,11 @@ export class RunImpl implements CallingRun {
     // The approval binds the hash the person approved; the guards check it against the arguments
     // the tool is about to get, so arguments changed in storage since cannot run on it.
     const resumed = { approvalId, argsHash, ...(decision.reason ? { reason: decision.reason } : {}) };
-    return this.track(undefined, (invocation) => {
-      const budgetBytes = this.services.outputBudgetBytes;
-      const call: CallState = { ...facts, tool, invocation, budgetBytes, startedAt: Date.now(), resumed };
-      if (options.signal) invocation.listen(options.signal, cancelledByCaller);
-      return pipeline(this, call, { args });
-    });
+    const invocation = this.track(undefined);
+    const budgetBytes = this.services.outputBudgetBytes;
+    const call: CallState = { ...facts, tool, invocation, budgetBytes, startedAt: Date.now(), resumed };
+    if (options.signal) invocation.listen(options.signal, cancelledByCaller);
+    return this.untrackWhenDone(invocation, undefined, pipeline(this, call, { args }));
   }
 
   cancelPending(toolCallId: string): boolean {
@@ -240,58 +239,66 @@ export class RunImpl implements CallingRun {
     parent: Attempt | undefined,
     parentId: string | undefined,
   ): Promise<ToolResult> {
-    return this.track(parent, (invocation) => {
-      const toolCallId = request.toolCallId ?? nextCallId();
-      const tool = this.services.tools.get(request.tool);
-      if (!tool || this.finished) {
-        const facts = {
-          toolCallId,
-          toolName: request.tool,
-          parentId,
-          iteration,
-          effect: tool?.effect ?? 'read',
-        };
-        return fail(this, facts, tool ? runEnded : this.unknownTool(request.tool));
-      }
-      this.calls++;
-      const startedAt = Date.now();
-      const call: CallState = {
-        toolCallId,
-        toolName: tool.name,
-        parentId,
-        iteration,
-        effect: tool.effect,
-        tool,
-        invocation,
-        budgetBytes,
-        startedAt,
-      };
-      this.log.emit('tool.started', startedData(tool), toolCallId, parentId, startedAt);
-      if (request.signal) invocation.listen(request.signal, cancelledByCaller);
-      return callFast(this, call, request.args);
-    });
+    const invocation = this.track(parent);
+    let result: ToolResult | Promise<ToolResult>;
+    try {
+      result = this.enter(request, iteration, budgetBytes, invocation, parentId);
+    } catch (thrown) {
+      result = Promise.reject(thrown);
+    }
+    return this.untrackWhenDone(invocation, parent, result);
   }
 
-  /**
-   * Runs `body` as a call in flight: the run's end and the parent's cancel it until it has ended.
-   * A call that ended at once is released at once.
-   */
-  private track(
-    parent: Attempt | undefined,
-    body: (invocation: Invocation) => ToolResult | Promise<ToolResult>,
-  ): Promise<ToolResult> {
+  /** The call's state and its `tool.started`, then the fast path; or its failure, if it cannot start. */
+  private enter(
+    request: CallRequest,
+    iteration: number,
+    budgetBytes: number,
+    invocation: Invocation,
+    parentId: string | undefined,
+  ): ToolResult | Promise<ToolResult> {
+    const toolCallId = request.toolCallId ?? nextCallId();
+    const tool = this.services.tools.get(request.tool);
+    if (!tool || this.finished) {
+      const effect = tool?.effect ?? 'read';
+      const facts = { toolCallId, toolName: request.tool, parentId, iteration, effect };
+      return fail(this, facts, tool ? runEnded : this.unknownTool(request.tool));
+    }
+    this.calls++;
+    const startedAt = Date.now();
+    const call: CallState = {
+      toolCallId,
+      toolName: tool.name,
+      parentId,
+      iteration,
+      effect: tool.effect,
+      tool,
+      invocation,
+      budgetBytes,
+      startedAt,
+    };
+    this.log.emit('tool.started', startedData(tool), toolCallId, parentId, startedAt);
+    if (request.signal) invocation.listen(request.signal, cancelledByCaller);
+    return callFast(this, call, request.args);
+  }
+
+  /** A call in flight: the run's end, and its parent's, cancel it until it has ended. */
+  private track(parent: Attempt | undefined): Invocation {
     const invocation = new Invocation();
     this.inflight.add(invocation);
     if (parent) {
       parent.children ??= new Set();
       parent.children.add(invocation);
     }
-    let result: ToolResult | Promise<ToolResult>;
-    try {
-      result = body(invocation);
-    } catch (thrown) {
-      result = Promise.reject(thrown);
-    }
+    return invocation;
+  }
+
+  /** Releases the call once `result` is known: at once for a call that ended at once. */
+  private untrackWhenDone(
+    invocation: Invocation,
+    parent: Attempt | undefined,
+    result: ToolResult | Promise<ToolResult>,
+  ): Promise<ToolResult> {
     if (!(result instanceof Promise)) {
       this.release(invocation, parent);
       return Promise.resolve(result);
