@@ -21,7 +21,7 @@ import type { Attempt } from './attempt.js';
 import { callFast, fail, pipeline } from './call-pipeline.js';
 import type { CallingRun, CallState } from './call-state.js';
 import { InflightCalls } from './inflight-calls.js';
-import { type DispatchFactory, Invocation } from './invocation.js';
+import type { DispatchFactory, Invocation } from './invocation.js';
 import type { ResumeOptions, StartRunOptions } from './run-api.js';
 import { RunApprovals } from './run-approvals.js';
 import {
@@ -166,11 +166,11 @@ export class RunImpl implements CallingRun {
     // The approval binds the hash the person approved; the guards check it against the arguments
     // the tool is about to get, so arguments changed in storage since cannot run on it.
     const resumed = { approvalId, argsHash, ...(decision.reason ? { reason: decision.reason } : {}) };
-    const invocation = this.track(undefined);
+    const invocation = this.inflight.track(undefined);
     const budgetBytes = this.services.outputBudgetBytes;
     const call: CallState = { ...facts, tool, invocation, budgetBytes, startedAt: Date.now(), resumed };
     if (options.signal) invocation.listen(options.signal, cancelledByCaller);
-    return this.untrackWhenDone(invocation, undefined, pipeline(this, call, { args }));
+    return this.inflight.untrackWhenDone(invocation, undefined, pipeline(this, call, { args }));
   }
 
   cancelPending(toolCallId: string): boolean {
@@ -239,14 +239,14 @@ export class RunImpl implements CallingRun {
     parent: Attempt | undefined,
     parentId: string | undefined,
   ): Promise<ToolResult> {
-    const invocation = this.track(parent);
+    const invocation = this.inflight.track(parent);
     let result: ToolResult | Promise<ToolResult>;
     try {
       result = this.enter(request, iteration, budgetBytes, invocation, parentId);
     } catch (thrown) {
       result = Promise.reject(thrown);
     }
-    return this.untrackWhenDone(invocation, parent, result);
+    return this.inflight.untrackWhenDone(invocation, parent, result);
   }
 
   /** The call's state and its `tool.started`, then the fast path; or its failure, if it cannot start. */
@@ -280,39 +280,6 @@ export class RunImpl implements CallingRun {
     this.log.emit('tool.started', startedData(tool), toolCallId, parentId, startedAt);
     if (request.signal) invocation.listen(request.signal, cancelledByCaller);
     return callFast(this, call, request.args);
-  }
-
-  /** A call in flight: the run's end, and its parent's, cancel it until it has ended. */
-  private track(parent: Attempt | undefined): Invocation {
-    const invocation = new Invocation();
-    this.inflight.add(invocation);
-    if (parent) {
-      parent.children ??= new Set();
-      parent.children.add(invocation);
-    }
-    return invocation;
-  }
-
-  /** Releases the call once `result` is known: at once for a call that ended at once. */
-  private untrackWhenDone(
-    invocation: Invocation,
-    parent: Attempt | undefined,
-    result: ToolResult | Promise<ToolResult>,
-  ): Promise<ToolResult> {
-    if (!(result instanceof Promise)) {
-      this.release(invocation, parent);
-      return Promise.resolve(result);
-    }
-    const done = result.finally(() => this.release(invocation, parent));
-    invocation.done = done;
-    return done;
-  }
-
-  /** The call has ended: no longer in flight, nor listening to its caller. */
-  private release(invocation: Invocation, parent: Attempt | undefined): void {
-    invocation.unlisten?.();
-    this.inflight.delete(invocation);
-    parent?.children?.delete(invocation);
   }
 
   /** Makes `ctx.tools` for an attempt: child calls in this run, ended with their parent. */
