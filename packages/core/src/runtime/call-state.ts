@@ -1,3 +1,5 @@
+// The types the pipeline, its guards and the approval step share: the run and the call as they
+// see them. Types only, so that those files import none of each other for them.
 import type { ApprovalCheck } from '../approval/approval-tokens.js';
 import type { ErrorInfo } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';

@@ -1,6 +1,6 @@
-// What a run and each of its calls know, as the tool context reads it (tool-context.ts) and the run
-// implements it (run.ts, call-state.ts); and the small facts every call shares: scope, ids, errors.
-// A leaf of the runtime folder, so that neither the context nor the pipeline imports the run.
+// What a run and each of its calls know: read by the tool context (tool-context.ts), implemented
+// by the run (run.ts) and the call's state (call-state.ts); and the small facts every call shares:
+// scope, ids, errors. Kept apart from the run, so neither the context nor the pipeline imports it.
 import type { ArtifactMeta, ArtifactScope } from '../artifacts/types.js';
 import type { Identity, RunLedger } from '../context/types.js';
 import type { Credential } from '../credentials/credential.js';
