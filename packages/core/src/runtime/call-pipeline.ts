@@ -4,16 +4,25 @@
 // which every other call takes from the top: policy → validate → guards → cache → attempts →
 // complete → record, the call's cleanups in `finally`.
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { ToolResult } from '../context/types.js';
+import type { CallRequest, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import { allowedInPhase } from '../policy/phase.js';
 import { toolSessionKey } from '../teardown/tool-session-key.js';
 import { argsInvalid, validate } from '../tools/schema.js';
+import { unknownToolError } from '../tools/unknown-tool.js';
 import type { Outcome } from './attempt.js';
 import { admit, policyRefusal } from './call-guards.js';
 import type { CallingRun, CallState } from './call-state.js';
 import { completeAtOnce, completeCall } from './completion.js';
-import type { CallFacts, RunFacts } from './run-facts.js';
+import type { Invocation } from './invocation.js';
+import {
+  type CallFacts,
+  cancelledByCaller,
+  nextCallId,
+  type RunFacts,
+  runEnded,
+  startedData,
+} from './run-facts.js';
 import { cachedResult, cacheKeyFor, storeResult } from './tool-cache.js';
 
 /** Where a call enters the pipeline, and what it brings. */
@@ -30,13 +39,44 @@ export interface Entry {
 }
 
 /**
- * The fast path: a call with no budget to check, no guards, no cache, no output schema and no
- * retries, whose validation and `execute` finish at once and whose result fits its budget, ends
- * here with no promise made. Any other call, or this one at its first promise, goes on in
- * {@link pipeline}.
+ * Starts a call: its state and `tool.started`, or its failure when it cannot start. Then the fast
+ * path: a call with no budget to check, no guards, no cache, no output schema and no retries,
+ * whose validation and `execute` finish at once and whose result fits its budget, ends here with
+ * no promise made. Any other call, or this one at its first promise, goes on in {@link pipeline}.
+ * One function on purpose: the engine optimizes it as a whole, which the trivial call's cost
+ * (the benchmark's `run.call` overhead) depends on.
  */
-export function callFast(run: CallingRun, call: CallState, args: unknown): ToolResult | Promise<ToolResult> {
-  const { tool } = call;
+export function startCall(
+  run: CallingRun,
+  request: CallRequest,
+  iteration: number,
+  budgetBytes: number,
+  invocation: Invocation,
+  parentId: string | undefined,
+): ToolResult | Promise<ToolResult> {
+  const toolCallId = request.toolCallId ?? nextCallId();
+  const { tools } = run.services;
+  const tool = tools.get(request.tool);
+  if (!tool || run.ended) {
+    const facts = { toolCallId, toolName: request.tool, parentId, iteration, effect: tool?.effect ?? 'read' };
+    return fail(run, facts, tool ? runEnded : unknownToolError(request.tool, tools.keys()));
+  }
+  run.calls++;
+  const startedAt = Date.now();
+  const call: CallState = {
+    toolCallId,
+    toolName: tool.name,
+    parentId,
+    iteration,
+    effect: tool.effect,
+    tool,
+    invocation,
+    budgetBytes,
+    startedAt,
+  };
+  run.log.emit('tool.started', startedData(tool), toolCallId, parentId, startedAt);
+  if (request.signal) invocation.listen(request.signal, cancelledByCaller);
+  const { args } = request;
   const trivial =
     !tool.wants &&
     !tool.needs &&
@@ -51,7 +91,7 @@ export function callFast(run: CallingRun, call: CallState, args: unknown): ToolR
   const parsed = validate(tool.input, args);
   if (parsed instanceof Promise) return pipeline(run, call, { args, validation: parsed });
   if (parsed.issues) return fail(run, call, argsInvalid(call.toolName, parsed.issues));
-  const outcome = call.invocation.attemptOnce(tool, parsed.value, run, call, run.dispatch);
+  const outcome = invocation.attemptOnce(tool, parsed.value, run, call, run.dispatch);
   // A tool that registered a call cleanup has it fired in the pipeline's `finally`.
   if (outcome instanceof Promise || call.callTeardown) return pipeline(run, call, { args, outcome });
   if (!outcome.ok) return fail(run, call, outcome.error);

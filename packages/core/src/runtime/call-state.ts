@@ -9,6 +9,10 @@ import type { CallFacts, RunFacts } from './run-facts.js';
 
 /** The run as the pipeline of its calls sees it: the facts its contexts share, and its own parts. */
 export interface CallingRun extends RunFacts {
+  /** Whether the run has ended (or is ending): no call starts then. */
+  readonly ended: boolean;
+  /** Calls started, counted for `run.finished`. */
+  calls: number;
   /** The run's spending cap, checked before each call. */
   readonly maxUsd: number | undefined;
   /** The one owner of the run's pending approvals and approval tokens. */

@@ -18,10 +18,10 @@ import { type ToolSchema, toolSchema } from '../tools/define-tool.js';
 import { unknownToolError } from '../tools/unknown-tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Attempt } from './attempt.js';
-import { callFast, fail, pipeline } from './call-pipeline.js';
+import { fail, pipeline, startCall } from './call-pipeline.js';
 import type { CallingRun, CallState } from './call-state.js';
 import { InflightCalls } from './inflight-calls.js';
-import type { DispatchFactory, Invocation } from './invocation.js';
+import type { DispatchFactory } from './invocation.js';
 import type { ResumeOptions, StartRunOptions } from './run-api.js';
 import { RunApprovals } from './run-approvals.js';
 import {
@@ -31,7 +31,6 @@ import {
   type RunStats,
   runEnded,
   scopeFor,
-  startedData,
 } from './run-facts.js';
 import { bindRunLedger } from './run-ledger.js';
 import type { RuntimeServices } from './services.js';
@@ -56,7 +55,8 @@ export class RunImpl implements CallingRun {
   readonly workspace: Workspace | undefined;
   readonly maxUsd: number | undefined;
   private iterations = 0;
-  private calls = 0;
+  /** Calls started, for `run.finished`. */
+  calls = 0;
   private finished: Promise<void> | undefined;
   /** Made when `signal` is first read: an AbortController costs microseconds, a run at a door may last one call. */
   private controller: AbortController | undefined;
@@ -117,6 +117,10 @@ export class RunImpl implements CallingRun {
     return this.madeApprovals;
   }
 
+  get ended(): boolean {
+    return this.finished !== undefined;
+  }
+
   get events(): RunEvents {
     return this.log;
   }
@@ -160,7 +164,7 @@ export class RunImpl implements CallingRun {
     this.log.emit('approval.decided', data, callId, parentId);
     const facts = { toolCallId: callId, toolName, parentId, iteration, effect: tool?.effect ?? 'read' };
     // A tool that is gone (a deploy between the request and the decision) cannot run.
-    if (!tool) return fail(this, facts, this.unknownTool(toolName));
+    if (!tool) return fail(this, facts, unknownToolError(toolName, this.services.tools.keys()));
     if (this.finished) return fail(this, facts, runEnded);
     if (!decision.approved) return fail(this, facts, approvalDenial(toolName, decision));
     // The approval binds the hash the person approved; the guards check it against the arguments
@@ -229,8 +233,8 @@ export class RunImpl implements CallingRun {
   }
 
   /**
-   * Starts a call: tracked in flight until it ends, and handed to the fast path, which ends a
-   * trivial call before this returns (no async frame, nothing to clean up later).
+   * Starts a call, tracked in flight until it ends. A trivial call ends before this returns (no
+   * async frame, nothing to clean up later).
    */
   private start(
     request: CallRequest,
@@ -242,44 +246,11 @@ export class RunImpl implements CallingRun {
     const invocation = this.inflight.track(parent);
     let result: ToolResult | Promise<ToolResult>;
     try {
-      result = this.enter(request, iteration, budgetBytes, invocation, parentId);
+      result = startCall(this, request, iteration, budgetBytes, invocation, parentId);
     } catch (thrown) {
       result = Promise.reject(thrown);
     }
     return this.inflight.untrackWhenDone(invocation, parent, result);
-  }
-
-  /** The call's state and its `tool.started`, then the fast path; or its failure, if it cannot start. */
-  private enter(
-    request: CallRequest,
-    iteration: number,
-    budgetBytes: number,
-    invocation: Invocation,
-    parentId: string | undefined,
-  ): ToolResult | Promise<ToolResult> {
-    const toolCallId = request.toolCallId ?? nextCallId();
-    const tool = this.services.tools.get(request.tool);
-    if (!tool || this.finished) {
-      const effect = tool?.effect ?? 'read';
-      const facts = { toolCallId, toolName: request.tool, parentId, iteration, effect };
-      return fail(this, facts, tool ? runEnded : this.unknownTool(request.tool));
-    }
-    this.calls++;
-    const startedAt = Date.now();
-    const call: CallState = {
-      toolCallId,
-      toolName: tool.name,
-      parentId,
-      iteration,
-      effect: tool.effect,
-      tool,
-      invocation,
-      budgetBytes,
-      startedAt,
-    };
-    this.log.emit('tool.started', startedData(tool), toolCallId, parentId, startedAt);
-    if (request.signal) invocation.listen(request.signal, cancelledByCaller);
-    return callFast(this, call, request.args);
   }
 
   /** Makes `ctx.tools` for an attempt: child calls in this run, ended with their parent. */
@@ -294,9 +265,5 @@ export class RunImpl implements CallingRun {
         return this.start(request, call.iteration, budgetBytes, parent, call.toolCallId);
       },
     };
-  }
-
-  private unknownTool(name: string): ErrorInfo {
-    return unknownToolError(name, this.services.tools.keys());
   }
 }
