@@ -25,16 +25,16 @@ import {
 } from './run-facts.js';
 import { cachedResult, cacheKeyFor, storeResult } from './tool-cache.js';
 
-/** Where a call enters the pipeline, and what it brings. */
+/**
+ * Where a call enters the pipeline, and what it brings. A call from the fast path brings what it
+ * already has; the stages before that pass it unchanged (it has no budget, guards or cache).
+ */
 export interface Entry {
   /** The arguments: as asked (run.call), or as validated before the call waited (run.resume). */
   args: unknown;
   /** From the fast path: its validation, which did not finish at once. */
   validation?: Promise<StandardSchemaV1.Result<unknown>>;
-  /**
-   * From the fast path: how the tool it ran ended (or will), for the stages after the attempt.
-   * The stages before it do nothing for a call the fast path takes.
-   */
+  /** From the fast path: how the tool it ran ended (or will), for the stages after the attempt. */
   outcome?: Outcome | Promise<Outcome>;
 }
 
