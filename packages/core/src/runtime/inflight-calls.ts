@@ -21,23 +21,19 @@ export class InflightCalls {
     return invocation;
   }
 
-  /** Releases the call once `result` is known: at once for a call that ended at once. */
-  untrackWhenDone(
+  /** Releases the call once `done` settles. */
+  releaseWhenDone(
     invocation: Invocation,
     parent: Attempt | undefined,
-    result: ToolResult | Promise<ToolResult>,
+    done: Promise<ToolResult>,
   ): Promise<ToolResult> {
-    if (!(result instanceof Promise)) {
-      this.release(invocation, parent);
-      return Promise.resolve(result);
-    }
-    const done = result.finally(() => this.release(invocation, parent));
-    invocation.done = done;
-    return done;
+    const released = done.finally(() => this.release(invocation, parent));
+    invocation.done = released;
+    return released;
   }
 
   /** The call has ended: no longer in flight, nor listening to its caller. */
-  private release(invocation: Invocation, parent: Attempt | undefined): void {
+  release(invocation: Invocation, parent: Attempt | undefined): void {
     invocation.unlisten?.();
     this.delete(invocation);
     parent?.children?.delete(invocation);

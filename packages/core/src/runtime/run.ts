@@ -174,7 +174,7 @@ export class RunImpl implements CallingRun {
     const budgetBytes = this.services.outputBudgetBytes;
     const call: CallState = { ...facts, tool, invocation, budgetBytes, startedAt: Date.now(), resumed };
     if (options.signal) invocation.listen(options.signal, cancelledByCaller);
-    return this.inflight.untrackWhenDone(invocation, undefined, pipeline(this, call, { args }));
+    return this.inflight.releaseWhenDone(invocation, undefined, pipeline(this, call, { args }));
   }
 
   cancelPending(toolCallId: string): boolean {
@@ -250,7 +250,10 @@ export class RunImpl implements CallingRun {
     } catch (thrown) {
       result = Promise.reject(thrown);
     }
-    return this.inflight.untrackWhenDone(invocation, parent, result);
+    if (result instanceof Promise) return this.inflight.releaseWhenDone(invocation, parent, result);
+    // A call that ended at once is released at once.
+    this.inflight.release(invocation, parent);
+    return Promise.resolve(result);
   }
 
   /** Makes `ctx.tools` for an attempt: child calls in this run, ended with their parent. */
