@@ -55,7 +55,6 @@ export type {
 } from './artifacts/types.js';
 export type { CachePort } from './cache/cache-port.js';
 export type { ToolArtifacts } from './context/bound-artifacts.js';
-export type { RunStats } from './context/create-context.js';
 export type {
   CallRequest,
   Identity,
@@ -97,7 +96,8 @@ export {
 } from './runtime/create-runtime.js';
 export { type DoorDeclaration, inProcessDoor } from './runtime/door.js';
 export { artifactScope, type ResumeOptions, type Run, type StartRunOptions } from './runtime/run.js';
-export type { SecurityOptions } from './runtime/services.js';
+export type { RunStats } from './runtime/run-facts.js';
+export type { SecurityOptions } from './runtime/runtime-options.js';
 export type { TeardownScope } from './teardown/teardown-registry.js';
 export { type TeardownKeyFacts, toolSessionKey } from './teardown/tool-session-key.js';
 export {
@@ -110,5 +110,6 @@ export {
   toolSchema,
 } from './tools/define-tool.js';
 export type { ArgumentIssue, JsonSchema } from './tools/schema.js';
+export { unknownToolError } from './tools/unknown-tool.js';
 export { withWorkspace } from './workspace/with-workspace.js';
 export type { Workspace } from './workspace/workspace.js';

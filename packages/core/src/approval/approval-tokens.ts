@@ -17,15 +17,13 @@ export type ApprovalCheck = { ok: true } | { ok: false; error: ErrorInfo };
 
 /**
  * One-use approval tokens; see {@link createApprovalTokens}. Pending approvals are not kept here:
- * each run keeps its own (see `PendingApprovalStore`), so they can outlive the runtime's memory.
+ * each run keeps them in its `PendingApprovalStore`, and its tokens beside them, for the run only.
  */
 export interface ApprovalTokens {
   /** Issues a random one-use token bound to the call. */
   issue(binding: ApprovalBinding): string;
   /** Uses up a token. Any attempt on a known token uses it up, so a refused attempt cannot be retried. */
   consume(token: string, binding: ApprovalBinding): ApprovalCheck;
-  /** Drops the tokens of a finished run. */
-  forgetRun(runId: string | undefined): void;
 }
 
 /**
@@ -45,10 +43,10 @@ interface IssuedToken {
 }
 
 /**
- * A registry of one-use approval tokens, for one runtime. The runtime
- * issues a token when a decision approves a call and consumes it just before execute; the token
- * is bound strictly to (run, call, tool, argument hash), so it cannot cover another call, a
- * changed argument or a second execution.
+ * A registry of one-use approval tokens; each run keeps one. The runtime issues a token when a
+ * decision approves a call and consumes it just before execute; the token is bound strictly to
+ * (run, call, tool, argument hash), so it cannot cover another call, a changed argument or a
+ * second execution.
  */
 export function createApprovalTokens(options: ApprovalTokensOptions = {}): ApprovalTokens {
   const ttlMs = options.ttlMs ?? 10 * 60_000;
@@ -93,10 +91,6 @@ export function createApprovalTokens(options: ApprovalTokensOptions = {}): Appro
         return refuse('args-changed', binding, 'The arguments changed after they were approved.');
       }
       return { ok: true };
-    },
-
-    forgetRun(runId) {
-      for (const [token, issued] of tokens) if (issued.binding.runId === runId) tokens.delete(token);
     },
   };
 }

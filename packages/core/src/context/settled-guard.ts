@@ -1,8 +1,7 @@
-import type { CachePort } from '../cache/cache-port.js';
-import { ToolctxError } from '../errors.js';
-import type { Outcome } from '../runtime/attempt.js';
-import type { Workspace } from '../workspace/workspace.js';
-import type { RunLedger } from './types.js';
+import { type ErrorInfo, ToolctxError } from '../errors.js';
+
+/** How a call ended, as far as its refusals tell: finished, or failed with an error. */
+export type Ending = { readonly ok: true } | { readonly ok: false; readonly error: ErrorInfo };
 
 /**
  * Whether a call has ended, and the refusal its ports answer with once it has: a call that has
@@ -19,7 +18,7 @@ export interface SettledGuard {
 /** The guard of one attempt; `ended` reads its settled flag and how it ended. */
 export function settledGuard(
   toolName: string,
-  ended: { readonly settled: boolean; readonly result: Outcome | undefined },
+  ended: { readonly settled: boolean; readonly result: Ending | undefined },
 ): SettledGuard {
   const guard: SettledGuard = {
     get settled() {
@@ -32,7 +31,7 @@ export function settledGuard(
 }
 
 /** The one place the `call-settled` message is composed. */
-export function callSettled(toolName: string, verb: string, outcome: Outcome | undefined): ToolctxError {
+export function callSettled(toolName: string, verb: string, outcome: Ending | undefined): ToolctxError {
   const how = endedAs(outcome);
   return new ToolctxError(
     'call-settled',
@@ -41,49 +40,9 @@ export function callSettled(toolName: string, verb: string, outcome: Outcome | u
   );
 }
 
-function endedAs(outcome: Outcome | undefined): string {
+function endedAs(outcome: Ending | undefined): string {
   if (!outcome || outcome.ok) return 'finished';
   if (outcome.error.kind === 'timeout') return 'timed out';
   if (outcome.error.kind === 'aborted') return 'cancelled';
   return 'failed';
-}
-
-/** `workspace` with its writes refused once the call has ended; reads pass through. */
-export function guardWorkspace(workspace: Workspace, guard: SettledGuard): Workspace {
-  return {
-    root: workspace.root,
-    resolve: (raw) => workspace.resolve(raw),
-    readText: (path) => workspace.readText(path),
-    readBytes: (path) => workspace.readBytes(path),
-    list: (prefix) => workspace.list(prefix),
-    write: (path, data) => guard.act('ctx.workspace.write', () => workspace.write(path, data)),
-    delete: (path) => guard.act('ctx.workspace.delete', () => workspace.delete(path)),
-  };
-}
-
-/**
- * `cache` with `set` and `delete` refused once the call has ended. A `set` in flight when the call
- * ends is taken back: the entry is deleted and the set rejects.
- */
-export function guardCache(cache: CachePort, guard: SettledGuard): CachePort {
-  const verb = 'ctx.cache.set';
-  return {
-    get: (key) => cache.get(key),
-    set: (key, value, options) =>
-      guard.act(verb, async () => {
-        await cache.set(key, value, options);
-        if (!guard.settled) return;
-        await cache.delete(key).catch(() => {});
-        throw guard.refusal(verb);
-      }),
-    delete: (key) => guard.act('ctx.cache.delete', () => cache.delete(key)),
-  };
-}
-
-/** `ledger` with `record` refused once the call has ended; `totalUsd` passes through. */
-export function guardLedger(ledger: RunLedger, guard: SettledGuard): RunLedger {
-  return {
-    record: (entry) => guard.act('ctx.ledger.record', () => ledger.record(entry)),
-    totalUsd: () => ledger.totalUsd(),
-  };
 }

@@ -1,84 +1,49 @@
-import {
-  type ApprovalRequest,
-  approvalPending,
-  argsHash,
-  askApproval,
-  createApprovalRequest,
-} from '../approval/approval.js';
+import { approvalPending, argsHash, askApproval, createApprovalRequest } from '../approval/approval.js';
 import { approvalDenial } from '../approval/approval-decision.js';
-import { type ApprovalCheck, createApprovalTokens } from '../approval/approval-tokens.js';
-import type { CallFacts, RunFacts } from '../context/create-context.js';
-import type { ErrorInfo } from '../errors.js';
-import type { AnyTool } from '../tools/define-tool.js';
-
-/** The decision a resumed call carries: what the person approved, bound to the hash they were shown. */
-export type Resumed = { approvalId: string; argsHash: string; reason?: string };
-
-/** A call that may go on, holding its one-use token; `consume` uses it up against the final arguments. */
-export type Approval = { ok: true; consume: (args: unknown) => Promise<ApprovalCheck> };
+import { createApprovalTokens } from '../approval/approval-tokens.js';
+import type { Admitted, CallingRun, CallState } from './call-state.js';
 
 /**
- * The approval step of admission: a resumed call gets its token, any other call asks the port —
- * pending (handed to `pend`, which files it with the run), denied, or approved with a token. Loaded
- * on first use by the calls that need approval: most runs never ask for one, so it stays out of
- * the main bundle.
+ * The approval guard's work: a resumed call gets its token, any other call asks the port —
+ * pending (filed with the run's approvals), denied, or approved with a token. Loaded on first use
+ * by the calls that need approval: most runs never ask for one, so it stays out of the main bundle.
  */
-export async function approveCall(
-  run: RunFacts,
-  tool: AnyTool,
-  call: CallFacts,
-  args: unknown,
-  resumed: Resumed | undefined,
-  pend: (request: ApprovalRequest) => void,
-): Promise<Approval | { ok: false; error: ErrorInfo }> {
-  const { services, log } = run;
-  const { toolCallId, parentId } = call;
+export async function approveCall(run: CallingRun, call: CallState, args: unknown): Promise<Admitted> {
+  const { log } = run;
+  const { toolCallId, parentId, toolName, resumed } = call;
   if (resumed) {
     call.approval = resumed.reason
       ? { approvalId: resumed.approvalId, reason: resumed.reason }
       : { approvalId: resumed.approvalId };
-    return issueToken(run, tool, call, resumed.argsHash);
+    issueToken(run, call, resumed.argsHash);
+    return { ok: true, args };
   }
 
-  const request = await createApprovalRequest({
-    runId: run.runId,
-    callId: toolCallId,
-    toolName: tool.name,
-    args,
-  });
+  const request = await createApprovalRequest({ runId: run.runId, callId: toolCallId, toolName, args });
   const { approvalId } = request;
-  log.emit('approval.requested', { tool: tool.name, approvalId }, toolCallId, parentId);
-  const decision = await askApproval(services.approval!, request);
+  log.emit('approval.requested', { tool: toolName, approvalId }, toolCallId, parentId);
+  const decision = await askApproval(run.services.approval!, request);
   if (decision === 'pending') {
-    pend(request);
-    log.emit('tool.pending', { tool: tool.name, reason: 'approval', id: approvalId }, toolCallId, parentId);
+    run.approvals.file(request, call, call.given);
+    log.emit('tool.pending', { tool: toolName, reason: 'approval', id: approvalId }, toolCallId, parentId);
     return { ok: false, error: approvalPending(request) };
   }
-  log.emit(
-    'approval.decided',
-    { tool: tool.name, approvalId, approved: decision.approved },
-    toolCallId,
-    parentId,
-  );
-  if (!decision.approved) return { ok: false, error: approvalDenial(tool.name, decision) };
-  const approval = issueToken(run, tool, call, request.argsHash);
+  const decided = { tool: toolName, approvalId, approved: decision.approved };
+  log.emit('approval.decided', decided, toolCallId, parentId);
+  if (!decision.approved) return { ok: false, error: approvalDenial(toolName, decision) };
+  issueToken(run, call, request.argsHash);
   call.approval = decision.reason ? { approvalId, reason: decision.reason } : { approvalId };
-  return approval;
+  return { ok: true, args };
 }
 
 /**
- * Issues the token that covers this one execution, bound to the hash that was approved; consuming
- * it re-hashes the arguments the tool is about to get, so arguments changed since cannot run on it.
+ * Issues the token that covers this one execution, bound to the hash that was approved; using it
+ * re-hashes the arguments the tool is about to get, so arguments changed since cannot run on it.
  */
-function issueToken(run: RunFacts, tool: AnyTool, call: CallFacts, approvedHash: string): Approval {
-  const { services, runId } = run;
-  // Made with the runtime's first approval, and shared by its runs and doors from then on.
-  services.approvals.tokens ??= createApprovalTokens();
-  const tokens = services.approvals.tokens;
-  const binding = { runId, callId: call.toolCallId, toolName: tool.name };
+function issueToken(run: CallingRun, call: CallState, approvedHash: string): void {
+  run.approvals.tokens ??= createApprovalTokens();
+  const tokens = run.approvals.tokens;
+  const binding = { runId: run.runId, callId: call.toolCallId, toolName: call.toolName };
   const token = tokens.issue({ ...binding, argsHash: approvedHash });
-  return {
-    ok: true,
-    consume: async (args) => tokens.consume(token, { ...binding, argsHash: await argsHash(args) }),
-  };
+  call.useToken = async (args) => tokens.consume(token, { ...binding, argsHash: await argsHash(args) });
 }

@@ -1,51 +1,39 @@
 import { bindArtifacts } from '../context/bound-artifacts.js';
-import type { CallFacts, RunFacts } from '../context/create-context.js';
 import type { ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import { callTaint, type ResultTaint } from '../policy/taint.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { validate } from '../tools/schema.js';
+import type { CallState } from './call-state.js';
+import type { RunFacts } from './run-facts.js';
 
 /**
- * Turns a tool's return value into a result: checked against its output schema, the transcript
- * copy made and — when over the call's share of the budget — spilled whole to an artifact before
- * it is cut; the conversation's taint raised by what the tool read.
+ * Turns a tool's return value into a result: checked against its output schema, the
+ * conversation's taint raised by what the tool read, the transcript copy made and — when over the
+ * call's share of the budget — spilled whole to an artifact before it is cut.
  */
-export function completeCall(
+export async function completeCall(
   run: RunFacts,
-  tool: AnyTool,
-  call: CallFacts,
+  call: CallState,
   value: unknown,
-  budgetBytes: number,
-): ToolResult | ErrorInfo | Promise<ToolResult | ErrorInfo> {
-  if (!tool.outputSchema) return transcript(run, tool, call, value, budgetBytes);
-  const checked = validate(tool.outputSchema, value);
-  const after = (
-    result: Awaited<typeof checked>,
-  ): ToolResult | ErrorInfo | Promise<ToolResult | ErrorInfo> =>
-    result.issues
-      ? {
-          kind: 'tool-error',
-          message: `"${tool.name}" returned a value that does not match its output schema.`,
-          retryable: false,
-          details: { issues: result.issues.map((issue) => issue.message) },
-        }
-      : transcript(run, tool, call, result.value, budgetBytes);
-  return checked instanceof Promise ? checked.then(after) : after(checked);
-}
-
-/** The transcript copy; asynchronous only when it must spill to the artifact store. */
-function transcript(
-  run: RunFacts,
-  tool: AnyTool,
-  call: CallFacts,
-  value: unknown,
-  budgetBytes: number,
-): ToolResult | ErrorInfo | Promise<ToolResult | ErrorInfo> {
+): Promise<ToolResult | ErrorInfo> {
+  const { tool } = call;
+  if (tool.outputSchema) {
+    const checked = await validate(tool.outputSchema, value);
+    if (checked.issues) {
+      return {
+        kind: 'tool-error',
+        message: `"${tool.name}" returned a value that does not match its output schema.`,
+        retryable: false,
+        details: { issues: checked.issues.map((issue) => issue.message) },
+      };
+    }
+    value = checked.value;
+  }
   raiseTaint(run, tool, value);
   let text: string;
   try {
-    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+    text = transcriptText(value);
   } catch (thrown) {
     const name = thrown instanceof Error ? thrown.name : typeof thrown;
     return {
@@ -54,28 +42,44 @@ function transcript(
       retryable: false,
     };
   }
-  // Cheap test first: a string's UTF-8 size is at most three bytes per code unit.
-  if (text.length * 3 <= budgetBytes) return { ok: true, value, content: text };
-  return spill(run, tool, call, value, text, budgetBytes);
+  if (fits(text, call.budgetBytes)) return { ok: true, value, content: text };
+  return spill(run, call, value, text);
 }
 
-async function spill(
-  run: RunFacts,
-  tool: AnyTool,
-  call: CallFacts,
-  value: unknown,
-  text: string,
-  budgetBytes: number,
-): Promise<ToolResult> {
+/**
+ * The fast path's completion, for a tool with no output schema: the result when its transcript
+ * fits the budget, else `undefined`, and {@link completeCall} does the rest (nothing was done yet).
+ */
+export function completeAtOnce(run: RunFacts, call: CallState, value: unknown): ToolResult | undefined {
+  let text: string;
+  try {
+    text = transcriptText(value);
+  } catch {
+    return undefined;
+  }
+  if (!fits(text, call.budgetBytes)) return undefined;
+  raiseTaint(run, call.tool, value);
+  return { ok: true, value, content: text };
+}
+
+const transcriptText = (value: unknown): string =>
+  typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+
+// Cheap test: a string's UTF-8 size is at most three bytes per code unit. A text that fails it
+// may still fit; spillAndCut measures exactly.
+const fits = (text: string, budgetBytes: number): boolean => text.length * 3 <= budgetBytes;
+
+async function spill(run: RunFacts, call: CallState, value: unknown, text: string): Promise<ToolResult> {
   const store = run.services.artifacts;
-  const { toolCallId, parentId } = call;
+  const { toolCallId, parentId, toolName } = call;
   // Loaded on the first result over budget: most results fit and never need it.
   const { spillAndCut } = await import('../output/spill-and-cut.js');
   const spill = await spillAndCut({
     text,
-    budgetBytes,
-    toolName: tool.name,
-    // The runtime's own write, made after the tool returned: bound like a tool's, with no guard.
+    budgetBytes: call.budgetBytes,
+    toolName,
+    // The runtime's own write, made after the tool returned: through the same bound store as
+    // ctx.artifacts.put (scope, origin, artifact.put event), with no settled guard.
     store:
       store &&
       bindArtifacts(store, { scope: run.scope, runId: run.runId, toolCallId, parentId, log: run.log }),
@@ -85,7 +89,7 @@ async function spill(
   const spilled = spill.spilled
     ? { ref: spill.spilled.ref, bytes: spill.spilled.bytes, keptBytes: spill.spilled.keptBytes }
     : { bytes: cut.bytes, keptBytes: cut.keptBytes };
-  run.log.emit('output.spilled', { tool: tool.name, ...spilled }, call.toolCallId, call.parentId);
+  run.log.emit('output.spilled', { tool: toolName, ...spilled }, toolCallId, parentId);
   return { ok: true, value, content: spill.content, spilled };
 }
 

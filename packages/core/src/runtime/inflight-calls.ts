@@ -1,4 +1,6 @@
-import type { Invocation } from './invocation.js';
+import type { ToolResult } from '../context/types.js';
+import type { Attempt } from './attempt.js';
+import { Invocation } from './invocation.js';
 
 /**
  * The calls of a run in flight, oldest first: a list through the calls themselves, so a call that
@@ -7,6 +9,35 @@ import type { Invocation } from './invocation.js';
 export class InflightCalls {
   private oldest: Invocation | undefined;
   private newest: Invocation | undefined;
+
+  /** A new call in flight: the run's end, and its parent's, cancel it until it has ended. */
+  track(parent: Attempt | undefined): Invocation {
+    const invocation = new Invocation();
+    this.add(invocation);
+    if (parent) {
+      parent.children ??= new Set();
+      parent.children.add(invocation);
+    }
+    return invocation;
+  }
+
+  /** Releases the call once `done` settles. */
+  releaseWhenDone(
+    invocation: Invocation,
+    parent: Attempt | undefined,
+    done: Promise<ToolResult>,
+  ): Promise<ToolResult> {
+    const released = done.finally(() => this.release(invocation, parent));
+    invocation.done = released;
+    return released;
+  }
+
+  /** The call has ended: no longer in flight, nor listening to its caller. */
+  release(invocation: Invocation, parent: Attempt | undefined): void {
+    invocation.unlisten?.();
+    this.delete(invocation);
+    parent?.children?.delete(invocation);
+  }
 
   add(invocation: Invocation): void {
     invocation.older = this.newest;

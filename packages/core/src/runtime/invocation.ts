@@ -1,8 +1,9 @@
-import { type CallFacts, createToolContext, type RunFacts } from '../context/create-context.js';
 import type { ToolDispatch, ToolExecutionContext } from '../context/types.js';
 import { type ErrorInfo, toErrorInfo } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { Attempt, type Outcome } from './attempt.js';
+import type { CallFacts, RunFacts } from './run-facts.js';
+import { createToolContext } from './tool-context.js';
 
 /** Makes the `ctx.tools` of one attempt, at a door with dispatch. */
 export type DispatchFactory = (attempt: Attempt, call: CallFacts) => ToolDispatch;

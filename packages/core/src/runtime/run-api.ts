@@ -1,11 +1,11 @@
 import type { ApprovalDecision } from '../approval/approval-decision.js';
 import type { PendingApprovalStore } from '../approval/pending-approvals.js';
-import type { RunStats } from '../context/create-context.js';
 import type { CallRequest, Identity, ToolResult } from '../context/types.js';
 import type { EventSink, RunEvents } from '../events/event-log.js';
 import type { Phase } from '../policy/phase.js';
 import type { ToolSchema } from '../tools/define-tool.js';
 import type { Workspace } from '../workspace/workspace.js';
+import type { RunStats } from './run-facts.js';
 
 /** Options of `runtime.startRun`. */
 export interface StartRunOptions {

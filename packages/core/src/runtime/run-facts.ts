@@ -1,7 +1,58 @@
-import type { ArtifactScope } from '../artifacts/types.js';
-import type { Identity } from '../context/types.js';
+// What a run and each of its calls know: read by the tool context (tool-context.ts), implemented
+// by the run (run.ts) and the call's state (call-state.ts); and the small facts every call shares:
+// scope, ids, errors. Kept apart from the run, so neither the context nor the pipeline imports it.
+import type { ArtifactMeta, ArtifactScope } from '../artifacts/types.js';
+import type { Identity, RunLedger } from '../context/types.js';
+import type { Credential } from '../credentials/credential.js';
 import type { ErrorInfo } from '../errors.js';
+import type { EventLog } from '../events/event-log.js';
+import type { Effect, Phase } from '../policy/phase.js';
+import type { TeardownRegistry } from '../teardown/teardown-registry.js';
 import type { AnyTool } from '../tools/define-tool.js';
+import type { Workspace } from '../workspace/workspace.js';
+import type { RuntimeServices } from './services.js';
+
+/** What the run knows that every context of it shares. */
+export interface RunFacts {
+  readonly runId: string | undefined;
+  readonly sessionId: string | undefined;
+  readonly identity: Readonly<Identity> | undefined;
+  readonly state: Readonly<Record<string, unknown>>;
+  readonly phase: Phase;
+  readonly log: EventLog;
+  readonly stats: RunStats;
+  readonly services: RuntimeServices;
+  /** The artifact scope, derived from the identity the host established. */
+  readonly scope: ArtifactScope;
+  /** The key the conversation's taint is kept under. */
+  readonly taintKey: string;
+  /** Cleanups of the `call` and `run` scopes. */
+  readonly teardown: TeardownRegistry;
+  readonly ledger: RunLedger | undefined;
+  readonly workspace: Workspace | undefined;
+}
+
+/** Counters a run keeps of what it dropped. */
+export interface RunStats {
+  /** Progress reports filed after their call had settled. */
+  progressDropped: number;
+  /** Progress reports refused because they were not plain data. */
+  progressRejected: number;
+}
+
+/** What is particular to one call, filled in as the call passes its guards. */
+export interface CallFacts {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly parentId: string | undefined;
+  readonly iteration: number;
+  readonly effect: Effect;
+  wanted?: Readonly<Record<string, ArtifactMeta>>;
+  credential?: Credential;
+  approval?: { readonly approvalId: string; readonly reason?: string };
+  /** Set once a cleanup of the `call` scope was registered, so only such calls fire one. */
+  callTeardown?: boolean;
+}
 
 /**
  * The artifact scope of a run with this identity: tenant, principal and conversation — or, for an

@@ -1,5 +1,4 @@
 import type { ApprovalPort } from '../approval/approval.js';
-import type { ApprovalTokens } from '../approval/approval-tokens.js';
 import type { ArtifactStore } from '../artifacts/types.js';
 import type { CachePort } from '../cache/cache-port.js';
 import { createSafeCache } from '../cache/safe-cache.js';
@@ -12,21 +11,13 @@ import { createTaintTracker, type TaintTracker } from '../policy/taint.js';
 import type { TrifectaMode } from '../policy/trifecta.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { Workspace } from '../workspace/workspace.js';
-import type { RuntimeOptions } from './create-runtime.js';
 import type { DoorDeclaration } from './door.js';
+import type { RuntimeOptions } from './runtime-options.js';
 import { createSessionTeardown, type SessionTeardown, sessionsAt } from './session-teardown.js';
 
-/** The security policy of a runtime. */
-export interface SecurityOptions {
-  /** Where `ctx.fetch` may go. Loopback, private, link-local and metadata addresses are refused unless allowed. */
-  egress?: EgressPolicy;
-  /** What a `send` tool meets while a conversation holds both private and untrusted data. Default `block`. */
-  trifecta?: TrifectaMode;
-}
-
 /**
- * The ports and policies a runtime was given, and the state it keeps across runs (taint, approval
- * tokens, session cleanups): one set per runtime, shared by every run and call at every door.
+ * The ports and policies a runtime was given, and the state it keeps across runs (taint, session
+ * cleanups): one set per runtime, shared by every run and call at every door.
  */
 export interface SharedServices {
   readonly tools: ReadonlyMap<string, AnyTool>;
@@ -36,8 +27,6 @@ export interface SharedServices {
   readonly credentials: CredentialProvider | undefined;
   readonly onAuthorizationUrl: AuthorizationUrlHandler | undefined;
   readonly approval: ApprovalPort | undefined;
-  /** One-use approval tokens, made with the first approval (see approve-call.ts): most runtimes never give one. */
-  readonly approvals: { tokens?: ApprovalTokens };
   readonly cache: CachePort | undefined;
   readonly ledger: Ledger | undefined;
   readonly workspace: Workspace | undefined;
@@ -74,7 +63,6 @@ export function createServices(options: ServiceOptions): SharedServices {
     credentials: options.credentials,
     onAuthorizationUrl: options.onAuthorizationUrl,
     approval: options.approval,
-    approvals: {},
     cache: options.cache && createSafeCache(options.cache, (error) => reportPortFailure('cache', error)),
     ledger: options.ledger,
     workspace: options.workspace,

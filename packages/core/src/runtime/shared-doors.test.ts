@@ -104,25 +104,6 @@ describe('doors of one runtime', () => {
     });
   });
 
-  it('share one set of approval tokens, made by the first approval through any door', async () => {
-    const send = defineTool({
-      name: 'send',
-      description: 'Sends after approval.',
-      inputSchema: z.object({}),
-      needsApproval: true,
-      execute: () => 'sent',
-    });
-    const approval = createMemoryApprovalPort({ decide: () => ({ approved: true }) });
-    const runtime = createRuntime({ tools: [send], approval });
-    const other = runtime.withDoor(sessionDoor);
-    const first = runtime.startRun() as unknown as RunImpl;
-    const second = other.startRun() as unknown as RunImpl;
-    expect(second.services.approvals).toBe(first.services.approvals);
-    expect(await second.call({ tool: 'send', args: {} })).toMatchObject({ ok: true, value: 'sent' });
-    expect(first.services.approvals.tokens).toBeDefined();
-    expect(first.services.approvals.tokens).toBe(second.services.approvals.tokens);
-  });
-
   it('change only the door: the tools and the services behind them are the same objects', () => {
     const tool = defineTool({ name: 't', description: 'T.', inputSchema: z.object({}), execute: () => 1 });
     const runtime = createRuntime({ tools: [tool] });

@@ -1,4 +1,12 @@
-import type { ApprovalDecision, Identity, Run, Runtime, ToolEvent, ToolResult } from '@toolctx/core';
+import {
+  type ApprovalDecision,
+  type Identity,
+  type Run,
+  type Runtime,
+  type ToolEvent,
+  type ToolResult,
+  unknownToolError,
+} from '@toolctx/core';
 import { encodeSseBytes } from '@toolctx/core/sse';
 import { ok, type Reply, refuse } from '../door-error.js';
 import { sameIdentity } from '../same-identity.js';
@@ -271,13 +279,8 @@ export class RunState {
     if (!owned.ok) return owned;
     if (owned.value.ended) return refuse(409, 'conflict', 'The run has ended; start a new run.');
     if (!this.runtime.tools.has(call.tool)) {
-      const available = [...this.runtime.tools.keys()];
-      return refuse(
-        404,
-        'unknown-tool',
-        `There is no tool named ${JSON.stringify(call.tool)}. Available: ${available.join(', ') || '(none)'}.`,
-        { available },
-      );
+      const { message, details } = unknownToolError(call.tool, this.runtime.tools.keys());
+      return refuse(404, 'unknown-tool', message, details);
     }
     if (this.inflight.has(call.toolCallId))
       return refuse(409, 'conflict', `A call with id ${JSON.stringify(call.toolCallId)} is already running.`);

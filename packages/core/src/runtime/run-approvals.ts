@@ -1,19 +1,25 @@
 import type { ApprovalRequest } from '../approval/approval.js';
 import { type ApprovalDecision, isDecision } from '../approval/approval-decision.js';
+import type { ApprovalTokens } from '../approval/approval-tokens.js';
 import type { PendingApproval, PendingApprovalStore } from '../approval/pending-approvals.js';
-import type { CallFacts } from '../context/create-context.js';
 import type { Identity } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 
 type Taken = { ok: true; pending: PendingApproval } | { ok: false; error: ErrorInfo };
 
 /**
- * A run's calls that wait for approval, kept in its {@link PendingApprovalStore} (the only place
- * they are kept, so a durable store makes them outlive the process). What this process saw being
- * settled is remembered too, to say why a late decision is refused.
+ * The one owner of a run's approval state: the calls that wait for a decision, kept in its
+ * {@link PendingApprovalStore} (the only place they are kept, so a durable store makes them
+ * outlive the process), and the one-use tokens of the calls a decision let through. What this
+ * process saw being settled is remembered too, to say why a late decision is refused.
  */
-export class PendingCalls {
+export class RunApprovals {
   private readonly settled = new Map<string, 'already-decided' | 'cancelled'>();
+  /**
+   * The tokens of approved calls, made by the approval step (approve-call.ts, loaded on first use,
+   * as the token code is): most runs never approve a call. They end with the run.
+   */
+  tokens: ApprovalTokens | undefined;
 
   constructor(
     private readonly store: PendingApprovalStore,
@@ -22,7 +28,11 @@ export class PendingCalls {
   ) {}
 
   /** Files the call `request` asks about; `args` are its validated arguments before any guard. */
-  file(request: ApprovalRequest, call: CallFacts, args: unknown): void {
+  file(
+    request: ApprovalRequest,
+    call: { readonly toolCallId: string; readonly parentId: string | undefined; readonly iteration: number },
+    args: unknown,
+  ): void {
     const pending: PendingApproval = {
       approvalId: request.approvalId,
       callId: call.toolCallId,

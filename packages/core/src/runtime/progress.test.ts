@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ToolExecutionContext } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
-import { createRuntime } from '../runtime/create-runtime.js';
 import { defineTool } from '../tools/define-tool.js';
+import { createRuntime } from './create-runtime.js';
 
 class Point {
   constructor(

@@ -1,64 +1,28 @@
-import type { ArtifactMeta, ArtifactScope } from '../artifacts/types.js';
+import type { ArtifactMeta } from '../artifacts/types.js';
 import type { CachePort } from '../cache/cache-port.js';
+import { bindArtifacts, missingArtifacts, type ToolArtifacts } from '../context/bound-artifacts.js';
+import { guardCache, guardLedger, guardWorkspace } from '../context/guarded-ports.js';
+import { type SettledGuard, settledGuard } from '../context/settled-guard.js';
+import type {
+  Identity,
+  ProgressPayload,
+  RunLedger,
+  ToolDispatch,
+  ToolExecutionContext,
+} from '../context/types.js';
 import type { Credential } from '../credentials/credential.js';
 import type { CredentialsAccess } from '../credentials/credentials-access.js';
 import { ToolctxError } from '../errors.js';
 import { customNameProblem } from '../events/catalogue.js';
-import type { EventLog } from '../events/event-log.js';
-import type { Effect, Phase } from '../policy/phase.js';
+import type { Phase } from '../policy/phase.js';
 import type { Taint } from '../policy/taint.js';
 import { trifectaDecision, trifectaRefusal } from '../policy/trifecta.js';
 import { cloneSafetyProblem } from '../progress/clone-safe.js';
-import type { Attempt } from '../runtime/attempt.js';
-import type { RuntimeServices } from '../runtime/services.js';
-import type { TeardownRegistry, TeardownScope } from '../teardown/teardown-registry.js';
+import type { TeardownScope } from '../teardown/teardown-registry.js';
 import { toolSessionKey } from '../teardown/tool-session-key.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { bindArtifacts, missingArtifacts, type ToolArtifacts } from './bound-artifacts.js';
-import { guardCache, guardLedger, guardWorkspace, type SettledGuard, settledGuard } from './settled-guard.js';
-import type { Identity, ProgressPayload, RunLedger, ToolDispatch, ToolExecutionContext } from './types.js';
-
-/** What the run knows that every context of it shares. */
-export interface RunFacts {
-  readonly runId: string | undefined;
-  readonly sessionId: string | undefined;
-  readonly identity: Readonly<Identity> | undefined;
-  readonly state: Readonly<Record<string, unknown>>;
-  readonly phase: Phase;
-  readonly log: EventLog;
-  readonly stats: RunStats;
-  readonly services: RuntimeServices;
-  /** The artifact scope, derived from the identity the host established. */
-  readonly scope: ArtifactScope;
-  /** The key the conversation's taint is kept under. */
-  readonly taintKey: string;
-  /** Cleanups of the `call` and `run` scopes. */
-  readonly teardown: TeardownRegistry;
-  readonly ledger: RunLedger | undefined;
-  readonly workspace: Workspace | undefined;
-}
-
-/** Counters a run keeps of what it dropped. */
-export interface RunStats {
-  /** Progress reports filed after their call had settled. */
-  progressDropped: number;
-  /** Progress reports refused because they were not plain data. */
-  progressRejected: number;
-}
-
-/** What is particular to one call, filled in as the call passes its guards. */
-export interface CallFacts {
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly parentId: string | undefined;
-  readonly iteration: number;
-  readonly effect: Effect;
-  wanted?: Readonly<Record<string, ArtifactMeta>>;
-  credential?: Credential;
-  approval?: { readonly approvalId: string; readonly reason?: string };
-  /** Set once a cleanup of the `call` scope was registered, so only such calls fire one. */
-  callTeardown?: boolean;
-}
+import type { Attempt } from './attempt.js';
+import type { CallFacts, RunFacts } from './run-facts.js';
 
 /**
  * Builds the context a tool receives. The one place a `ToolExecutionContext` is made: every door
