@@ -17,73 +17,6 @@ const coreEntries = Object.values(coreExports)
 const domOnly =
   '^(idb|axe-core|fake-indexeddb|playwright|playwright-core|@vitest/browser[^/]*|vitest/browser)(/|$)';
 
-// Cycles core has today, each tolerated exactly as listed (these modules and no other; a new cycle,
-// or one more module in one of these, fails). removed by h/pipeline
-const knownCoreCycles = [
-  ['runtime/run.ts', 'runtime/services.ts', 'runtime/create-runtime.ts'],
-  ['runtime/create-runtime.ts', 'runtime/services.ts'],
-  ['context/create-context.ts', 'runtime/services.ts', 'runtime/create-runtime.ts', 'runtime/run.ts'],
-  [
-    'runtime/run-api.ts',
-    'context/create-context.ts',
-    'runtime/services.ts',
-    'runtime/create-runtime.ts',
-    'runtime/run.ts',
-  ],
-  [
-    'runtime/pending-calls.ts',
-    'context/create-context.ts',
-    'runtime/services.ts',
-    'runtime/create-runtime.ts',
-    'runtime/run.ts',
-  ],
-  [
-    'runtime/invocation.ts',
-    'context/create-context.ts',
-    'runtime/services.ts',
-    'runtime/create-runtime.ts',
-    'runtime/run.ts',
-  ],
-  [
-    'runtime/inflight-calls.ts',
-    'runtime/invocation.ts',
-    'context/create-context.ts',
-    'runtime/services.ts',
-    'runtime/create-runtime.ts',
-    'runtime/run.ts',
-  ],
-  [
-    'runtime/completion.ts',
-    'context/create-context.ts',
-    'runtime/services.ts',
-    'runtime/create-runtime.ts',
-    'runtime/run.ts',
-  ],
-  [
-    'runtime/approve-call.ts',
-    'context/create-context.ts',
-    'runtime/services.ts',
-    'runtime/create-runtime.ts',
-    'runtime/run.ts',
-  ],
-  [
-    'runtime/admission.ts',
-    'runtime/approve-call.ts',
-    'context/create-context.ts',
-    'runtime/services.ts',
-    'runtime/create-runtime.ts',
-    'runtime/run.ts',
-  ],
-  [
-    'runtime/admission.ts',
-    'context/create-context.ts',
-    'runtime/services.ts',
-    'runtime/create-runtime.ts',
-    'runtime/run.ts',
-  ],
-  ['context/bound-artifacts.ts', 'context/settled-guard.ts', 'context/types.ts'],
-];
-
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -144,15 +77,5 @@ module.exports = {
       conditionNames: ['types', 'import', 'default'],
       extensions: ['.ts', '.d.ts', '.js', '.mjs'],
     },
-    knownViolations: knownCoreCycles.map((cycle) => {
-      const modules = cycle.map((file) => `packages/core/src/${file}`);
-      return {
-        type: 'cycle',
-        from: modules[0],
-        to: modules[1],
-        rule: { name: 'no-cycles', severity: 'error' },
-        cycle: modules.map((name) => ({ name, dependencyTypes: [] })),
-      };
-    }),
   },
 };
