@@ -156,12 +156,15 @@ describe('attachStatus', () => {
     const states = () =>
       [...element.querySelectorAll<HTMLElement>('.toolctx-status__line')].map((row) => row.dataset.state);
     expect(states()).toEqual(['running', 'running', 'running']);
-    gates.a!();
-    gates.b!();
+    // One at a time, so the order they end in is the order written here.
     cancel.abort();
+    await frames();
+    gates.a!();
+    await frames();
+    gates.b!();
     await results;
     await frames();
-    // Finished rows fold in the order they ended; the cancel lands first.
+    // Finished rows fold in the order they ended.
     expect(states()).toEqual(['cancelled', 'done', 'failed']);
     expect(lineTexts(element)).toEqual([
       '`step` cancelled',

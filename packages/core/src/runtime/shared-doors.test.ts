@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createMemoryApprovalPort } from '../approval/memory-approval-port.js';
 import { mcpDoor } from '../mcp/door.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createRuntime } from './create-runtime.js';

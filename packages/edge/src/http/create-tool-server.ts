@@ -55,7 +55,7 @@ export interface ToolServerOptions<E> {
   /**
    * The runtime whose tools a request sees, for the request's bindings. Called once per `env`
    * object (on Node, where hono's env is made per request, return one runtime made up front).
-   * Pass the same function to {@link createRunHost}: both then use the one runtime it made.
+   * Pass the same function to {@link durable-objects!createRunHost}: both then use the one runtime it made.
    */
   runtimeFor: (env: E) => Runtime;
   /** Where runs live; in memory when absent. */

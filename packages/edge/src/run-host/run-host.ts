@@ -234,7 +234,7 @@ export type RunHostClass<E> = new (ctx: DurableObjectState, env: E) => RunHostOb
 
 /**
  * Makes the run host's Durable Object class around your tools. `runtimeFor` takes the Worker's
- * bindings and is called once per `env` object, as {@link createToolServer}'s is: give both the
+ * bindings and is called once per `env` object, as {@link index!createToolServer}'s is: give both the
  * same function and the objects and the door in one isolate share the one runtime it made.
  * `options`, when it is a function, is called once per object (to read vars such as an idle time
  * from `env`, or to name a binding, such as `identityRuns`). Export the class under the name

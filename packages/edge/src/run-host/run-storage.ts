@@ -1,6 +1,6 @@
 /**
  * The synchronous key-value storage one run's record and event log live in. A Durable Object's
- * `ctx.storage.kv` is one; {@link createMemoryRunStorage} is another, for a run host in memory.
+ * `ctx.storage.kv` is one; the in-memory run directory keeps another.
  * Synchronous on purpose: reading the backlog and subscribing to new events happen in one turn,
  * so a resuming reader can neither miss an event nor see one twice.
  *
