@@ -1,8 +1,10 @@
-// Set-up B of the conformance run: the Worker's MCP door (`mcpFetch` routing to an `McpSession`
-// Durable Object) serving the conformance fixtures on /mcp, under `wrangler dev`.
+// Set-up B of the conformance run: the Worker's MCP door as the README shows it (`mountMcp` on a
+// hono app, one `McpSession` Durable Object per MCP session) serving the fixtures on /mcp, under
+// `wrangler dev`.
 import { createRuntime } from '@toolctx/core';
-import { mcpFetch } from '@toolctx/edge';
+import { mountMcp } from '@toolctx/edge';
 import { McpSession } from '@toolctx/edge/durable-objects';
+import { Hono } from 'hono';
 import { conformanceTools } from '../fixtures.js';
 
 export class ConformanceMcpSession extends McpSession {
@@ -11,12 +13,6 @@ export class ConformanceMcpSession extends McpSession {
   }
 }
 
-// Bound to ConformanceMcpSession in wrangler.jsonc.
-type Env = { MCP_SESSIONS: DurableObjectNamespace };
-
-export default {
-  fetch: (request, env) =>
-    new URL(request.url).pathname === '/mcp'
-      ? mcpFetch(request, env.MCP_SESSIONS)
-      : new Response('not found', { status: 404 }),
-} satisfies ExportedHandler<Env>;
+const app = new Hono<{ Bindings: { MCP_SESSIONS: DurableObjectNamespace<ConformanceMcpSession> } }>();
+mountMcp(app, { binding: 'MCP_SESSIONS' });
+export default app;
