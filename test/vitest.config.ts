@@ -39,6 +39,16 @@ export default defineConfig({
       {
         test: { name: 'worker', include: ['worker/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 },
       },
+      // The official MCP conformance suite against serveMcp on Node and the Worker's /mcp under
+      // `wrangler dev`, judged against conformance/expected-failures.json.
+      {
+        test: {
+          name: 'conformance',
+          include: ['conformance/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
       // The demo end to end: its own `wrangler dev` and headless Chromium (screenshots in e2e/output).
       {
         test: { name: 'e2e', include: ['e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 180_000 },

@@ -1,0 +1,57 @@
+// The fixtures the MCP conformance suite's server scenarios call, as ordinary toolctx tools: the
+// same set behind both set-ups (serveMcp on Node, the Worker's /mcp). Scenarios whose fixture
+// toolctx cannot express yet are listed in expected-failures.json instead.
+import { type AnyTool, defineTool } from '@toolctx/core';
+import { z } from 'zod';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const conformanceTools: AnyTool[] = [
+  defineTool({
+    name: 'test_simple_text',
+    description: 'Returns a simple text response.',
+    inputSchema: z.object({}),
+    execute: () => 'This is a simple text response for testing.',
+  }),
+  defineTool({
+    name: 'test_error_handling',
+    description: 'Always fails.',
+    inputSchema: z.object({}),
+    execute: () => {
+      throw new Error('This tool intentionally returns an error for testing');
+    },
+  }),
+  defineTool({
+    name: 'test_tool_with_progress',
+    description: 'Reports progress 0, 50 and 100 of 100, about 50 ms apart.',
+    inputSchema: z.object({}),
+    execute: async (_args, ctx) => {
+      for (const done of [0, 50, 100]) {
+        if (done > 0) await sleep(50);
+        ctx.progress({ done, total: 100 });
+      }
+      return 'Progress reported: 0, 50 and 100 of 100.';
+    },
+  }),
+  defineTool({
+    name: 'json_schema_2020_12_tool',
+    description: 'Tool with JSON Schema 2020-12 features',
+    inputSchema: z.object({
+      name: z.string().optional(),
+      address: z.object({ street: z.string().optional(), city: z.string().optional() }).optional(),
+    }),
+    inputJsonSchema: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: {
+        address: {
+          type: 'object',
+          properties: { street: { type: 'string' }, city: { type: 'string' } },
+        },
+      },
+      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+      additionalProperties: false,
+    },
+    execute: ({ name }) => `Hello, ${name ?? 'anonymous'}.`,
+  }),
+];

