@@ -1,3 +1,4 @@
+import type { LogEntry } from '../context/log-entry.js';
 import type { ErrorInfo } from '../errors.js';
 
 /**
@@ -19,6 +20,19 @@ export function toMcpProgress(
     ...(isCount(total) ? { total } : {}),
     ...(typeof message === 'string' ? { message } : {}),
   };
+}
+
+/**
+ * The `notifications/message` params for a `tool.log` entry: the tool is the logger, and the data
+ * is the message alone, or `{ message, data }` when the entry carries data.
+ */
+export function toMcpLogMessage(entry: LogEntry): {
+  level: LogEntry['level'];
+  logger: string;
+  data: unknown;
+} {
+  const data = entry.data === undefined ? entry.message : { message: entry.message, data: entry.data };
+  return { level: entry.level, logger: entry.tool, data };
 }
 
 /** The toolctx progress report for an MCP progress notification. */
