@@ -62,6 +62,32 @@ describe('serveMcp and ctx.log', () => {
     await client.close();
   });
 
+  it('writes data JSON cannot hold as JSON (a bigint as its digits, a Map as an object, a Set as an array), and a cycle as the message alone', async () => {
+    const odd = defineTool({
+      name: 'odd',
+      description: 'Logs data that is plain but not JSON.',
+      inputSchema: z.object({}),
+      execute: (_args, ctx) => {
+        ctx.log('info', 'sizes', { big: 2n ** 70n, map: new Map([['a', 1]]), set: new Set([1]) });
+        const loop: Record<string, unknown> = {};
+        loop.self = loop;
+        ctx.log('info', 'a loop', loop);
+      },
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await serveMcp(createRuntime({ tools: [odd] })).connect(serverSide);
+    const client = new Client({ name: 'log-client', version: '1.0.0' });
+    const received: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void received.push(n.params.data));
+    await client.connect(clientSide);
+    await client.callTool({ name: 'odd', arguments: {} });
+    expect(received).toEqual([
+      { message: 'sizes', data: { big: '1180591620717411303424', map: { a: 1 }, set: [1] } },
+      'a loop',
+    ]);
+    await client.close();
+  });
+
   it('sends nothing below the level the client set with logging/setLevel', async () => {
     const { client, received } = await connect();
     await client.setLoggingLevel('warning');
