@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
+  EmptyResultSchema,
   type JSONRPCMessage,
   LoggingMessageNotificationSchema,
   type RequestId,
@@ -97,6 +98,17 @@ describe('serveMcp and ctx.log', () => {
     received.length = 0;
     await client.callTool({ name: 'chatty', arguments: {} });
     expect(received).toHaveLength(4);
+    await client.close();
+  });
+
+  it('refuses a level outside the eight and keeps the one set before', async () => {
+    const { client, received } = await connect();
+    await client.setLoggingLevel('error');
+    await expect(
+      client.request({ method: 'logging/setLevel', params: { level: 'loud' } }, EmptyResultSchema),
+    ).rejects.toThrow(/level/i);
+    await client.callTool({ name: 'chatty', arguments: {} });
+    expect(received.map((params) => (params as { level: string }).level)).toEqual(['error']);
     await client.close();
   });
 
