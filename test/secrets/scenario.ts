@@ -39,6 +39,10 @@ const tools = [
       ctx.progress({ message: `searching "${q}" with ${String(ctx.credential)}`, done: 1, total: 2 });
       ctx.emit('debug', JSON.parse(JSON.stringify({ credential: ctx.credential })));
       ctx.progress(`key is ${ctx.credential}`);
+      ctx.log('debug', `calling with ${ctx.credential?.value}`, {
+        authorization: `Bearer ${ctx.credential?.value}`,
+      });
+      ctx.log('info', 'the credential as data', { credential: ctx.credential });
       if (fail) throw new Error(`search failed with key ${ctx.credential?.value}`);
       return { q, hits: 3, credential: JSON.parse(JSON.stringify(ctx.credential)) };
     },

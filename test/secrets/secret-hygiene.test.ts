@@ -43,6 +43,7 @@ describe('secret hygiene, in-process', () => {
     await run.end();
     expectScenarioOutcomes(results);
     expect(events.some((event) => event.type === 'custom.debug')).toBe(true);
+    expect(events.some((event) => event.type === 'tool.log')).toBe(true);
     expect(leaksIn(JSON.stringify({ events, results, lines: statusLines(events) }))).toEqual([]);
     expect(deliveredUrls).toHaveLength(1); // the host got the URL, through its hook only
   });
@@ -69,6 +70,7 @@ describe('secret hygiene, in-process', () => {
     await client.close();
     expect(results.map((result) => result.isError === true)).toEqual([false, true, true, true]);
     expect(wire.some((message) => JSON.stringify(message).includes('notifications/progress'))).toBe(true);
+    expect(wire.some((message) => JSON.stringify(message).includes('notifications/message'))).toBe(true);
     expect(leaksIn(JSON.stringify(wire))).toEqual([]);
   });
 });
@@ -129,6 +131,7 @@ describe('secret hygiene, through the Worker', () => {
     await client.close();
     expect(results.map((result) => result.isError === true)).toEqual([false, true, true, true]);
     expect(progress.length).toBeGreaterThan(0);
+    expect(wire.join('\n')).toContain('notifications/message');
     expect(leaksIn(wire.join('\n') + JSON.stringify({ results, progress }))).toEqual([]);
   });
 });

@@ -55,6 +55,7 @@ export type {
 } from './artifacts/types.js';
 export type { CachePort } from './cache/cache-port.js';
 export type { ToolArtifacts } from './context/bound-artifacts.js';
+export { type LogEntry, type LogLevel, logLevels } from './context/log-entry.js';
 export type {
   CallRequest,
   Identity,

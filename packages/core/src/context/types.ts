@@ -8,6 +8,7 @@ import type { Taint } from '../policy/taint.js';
 import type { TeardownScope } from '../teardown/teardown-registry.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { ToolArtifacts } from './bound-artifacts.js';
+import type { LogLevel } from './log-entry.js';
 
 /** Who a run acts for, as the HOST established it (authentication), never taken from a caller's body. */
 export interface Identity {
@@ -69,7 +70,8 @@ export interface ToolDispatch {
  *
  * Once the call has settled (finished, failed, cancelled, timed out) it can read but no longer
  * act: artifact, workspace and cache writes, `ledger.record`, `fetch` and `emit` refuse with a
- * `call-settled` ToolctxError, `tools.call` answers one as data, and `progress` is dropped. A put
+ * `call-settled` ToolctxError, `tools.call` answers one as data, and `progress` and `log` are
+ * dropped. A put
  * still in flight then is deleted again when the store answers.
  */
 export interface ToolExecutionContext {
@@ -90,6 +92,32 @@ export interface ToolExecutionContext {
   readonly signal: AbortSignal;
   /** Reports live progress. Synchronous; never throws, blocks or changes the result. */
   progress(payload: ProgressPayload): void;
+  /**
+   * Files a log entry as a `tool.log` event: MCP clients receive it as `notifications/message`
+   * (from the level they set with `logging/setLevel` up), every other door as an event. A report
+   * like `progress`: synchronous, never throws, blocks or changes the result. The message is cut
+   * at 1,000 graphemes; `data` must be plain data. An entry with an unknown level, a message that
+   * is not a string or data that is not plain is dropped, counted in `stats.progressRejected` and
+   * said why in a `tool.progress_rejected` event; one filed after the call settled is dropped and
+   * counted in `stats.progressDropped`. The value of the call's credential is replaced by
+   * `[redacted]` wherever it occurs.
+   *
+   * @example
+   * ```ts
+   * import { defineTool } from '@toolctx/core';
+   * import { z } from 'zod';
+   * export const sync = defineTool({
+   *   name: 'sync',
+   *   description: 'Syncs a folder.',
+   *   inputSchema: z.object({ folder: z.string() }),
+   *   execute: async ({ folder }, ctx) => {
+   *     ctx.log('warning', 'Skipped a file that is too large.', { folder, file: 'video.mp4' });
+   *     return 'synced';
+   *   },
+   * });
+   * ```
+   */
+  log(level: LogLevel, message: string, data?: unknown): void;
   /**
    * Files a custom event as `custom.<type>` (`type` may carry the `custom.` prefix already).
    * The name is 1 to 64 characters of `a-z`, `0-9`, `_`, `.` and `-`, the first a letter or digit

@@ -18,10 +18,11 @@ let flakyAttempts = 0;
 const tools = [
   defineTool({
     name: 'echo',
-    description: 'Says it back, reporting progress once well and once with a function in it.',
+    description: 'Says it back, reporting progress once well and once with a function in it, and logging.',
     inputSchema: z.object({ text: z.string() }),
     execute: ({ text }, ctx) => {
       ctx.progress({ message: 'echoing' });
+      ctx.log('info', 'echoing', { text });
       ctx.progress({ callback: () => 1 } as never);
       return text;
     },

@@ -1,3 +1,4 @@
+import type { LogEntry } from '../context/log-entry.js';
 import type { ErrorInfo } from '../errors.js';
 
 /**
@@ -10,6 +11,7 @@ export interface EventDataMap {
   'tool.started': { tool: string; timeoutMs?: number };
   'tool.progress': { tool: string; payload: unknown; n: number };
   'tool.progress_rejected': { tool: string; reason: string };
+  'tool.log': LogEntry;
   'tool.finished': { tool: string; durationMs: number; spilled?: boolean };
   'tool.failed': { tool: string; durationMs: number; error: ErrorInfo };
   'tool.retry': { tool: string; attempt: number; delayMs: number; error: ErrorInfo };
@@ -62,6 +64,7 @@ export const eventCatalogue: { readonly [T in CatalogueEventType]: readonly (key
   'tool.started': ['tool'],
   'tool.progress': ['tool', 'payload', 'n'],
   'tool.progress_rejected': ['tool', 'reason'],
+  'tool.log': ['tool', 'level', 'message'],
   'tool.finished': ['tool', 'durationMs'],
   'tool.failed': ['tool', 'durationMs', 'error'],
   'tool.retry': ['tool', 'attempt', 'delayMs', 'error'],

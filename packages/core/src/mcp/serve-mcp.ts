@@ -6,14 +6,18 @@ import {
   type CallToolResult,
   type Implementation,
   ListToolsRequestSchema,
+  type LoggingMessageNotification,
+  type ProgressNotification,
+  SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { type LogEntry, type LogLevel, logLevels } from '../context/log-entry.js';
 import type { Identity, ToolResult } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
 import type { Phase } from '../policy/phase.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { mcpDoor } from './door.js';
-import { errorMetaKey, toMcpProgress } from './wire.js';
+import { errorMetaKey, toMcpLogMessage, toMcpProgress } from './wire.js';
 
 /** What an MCP request tells the host about its caller, for {@link ServeMcpOptions.identify}. */
 export interface McpCaller {
@@ -43,7 +47,10 @@ export interface ServeMcpOptions {
  * Schema; `tools/call` runs it through the MCP door (no run id, teardown scope `call`). A
  * failure is an `isError` result carrying the `ErrorInfo` (in `structuredContent.error` and
  * `_meta['toolctx/error']`); `ctx.progress` becomes `notifications/progress` when the client sent a
- * progress token; the client's `notifications/cancelled` fires the tool's `ctx.signal`.
+ * progress token; `ctx.log` becomes `notifications/message` (the server declares `logging`; from
+ * the level the client set with `logging/setLevel` up, every level until it sets one); both travel
+ * on the call's own response stream, before its result. The client's `notifications/cancelled`
+ * fires the tool's `ctx.signal`.
  *
  * Returns an `McpServer` to `connect()` to any MCP transport. Its tools come from the runtime, so
  * do not `registerTool` on it; resources and prompts may be added as usual.
@@ -67,23 +74,33 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
     jsonSchemaValidator: options.serverOptions?.jsonSchemaValidator ?? new CfWorkerJsonSchemaValidator(),
   });
   const low = server.server;
-  low.registerCapabilities({ tools: {} });
+  low.registerCapabilities({ tools: {}, logging: {} });
+  // The level each session asked for. The SDK keeps one too, but only for `sendLoggingMessage`,
+  // which sends on the session's standalone stream; a call's log entries belong on its own stream.
+  const levels = new Map<string | undefined, LogLevel>();
+  low.setRequestHandler(SetLevelRequestSchema, (request, extra) => {
+    levels.set(extra.sessionId, request.params.level);
+    return {};
+  });
   low.setRequestHandler(ListToolsRequestSchema, () => ({ tools: door.listTools({ phase }) }));
   low.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const progressToken = extra._meta?.progressToken;
     // Notifications are chained so the last one is on the wire before the result it precedes.
     let sent: Promise<void> = Promise.resolve();
-    const onEvent =
-      progressToken === undefined
-        ? undefined
-        : (event: ToolEvent) => {
-            if (event.type !== 'tool.progress') return;
-            const { payload, n } = event.data as { payload: unknown; n: number };
-            const params = { progressToken, ...toMcpProgress(payload, n) };
-            sent = sent
-              .then(() => extra.sendNotification({ method: 'notifications/progress', params }))
-              .catch(() => {});
-          };
+    const send = (notification: ProgressNotification | LoggingMessageNotification) => {
+      sent = sent.then(() => extra.sendNotification(notification)).catch(() => {});
+    };
+    const onEvent = (event: ToolEvent) => {
+      if (event.type === 'tool.log') {
+        const entry = event.data as LogEntry;
+        const least = levels.get(extra.sessionId) ?? 'debug';
+        if (logLevels.indexOf(entry.level) >= logLevels.indexOf(least))
+          send({ method: 'notifications/message', params: toMcpLogMessage(entry) });
+      } else if (event.type === 'tool.progress' && progressToken !== undefined) {
+        const { payload, n } = event.data as { payload: unknown; n: number };
+        send({ method: 'notifications/progress', params: { progressToken, ...toMcpProgress(payload, n) } });
+      }
+    };
     const caller: McpCaller = {
       ...(extra.authInfo ? { authInfo: extra.authInfo } : {}),
       ...(extra.sessionId ? { sessionId: extra.sessionId } : {}),

@@ -1,3 +1,4 @@
+import type { LogEntry } from '../context/log-entry.js';
 import type { ErrorInfo } from '../errors.js';
 
 /**
@@ -19,6 +20,34 @@ export function toMcpProgress(
     ...(isCount(total) ? { total } : {}),
     ...(typeof message === 'string' ? { message } : {}),
   };
+}
+
+/**
+ * The `notifications/message` params for a `tool.log` entry: the tool is the logger, and the data
+ * is the message alone, or `{ message, data }` when the entry carries data. The data is made JSON
+ * (a bigint as its digits, a Map as an object, a Set as an array; with a cycle, the message goes
+ * alone): plain data that JSON cannot write would otherwise lose the whole notification.
+ */
+export function toMcpLogMessage(entry: LogEntry): {
+  level: LogEntry['level'];
+  logger: string;
+  data: unknown;
+} {
+  const alone = { level: entry.level, logger: entry.tool, data: entry.message };
+  if (entry.data === undefined) return alone;
+  try {
+    const data: unknown = JSON.parse(JSON.stringify(entry.data, asJson) ?? 'null');
+    return { ...alone, data: { message: entry.message, data } };
+  } catch {
+    return alone; // a cycle: the message still goes
+  }
+}
+
+function asJson(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Map) return Object.fromEntries(value);
+  if (value instanceof Set) return [...value];
+  return value;
 }
 
 /** The toolctx progress report for an MCP progress notification. */

@@ -34,9 +34,9 @@ export interface RunFacts {
 
 /** Counters a run keeps of what it dropped. */
 export interface RunStats {
-  /** Progress reports filed after their call had settled. */
+  /** Progress reports and `ctx.log` entries filed after their call had settled. */
   progressDropped: number;
-  /** Progress reports refused because they were not plain data. */
+  /** Progress reports and `ctx.log` entries refused because they were not plain data (or not a log entry). */
   progressRejected: number;
 }
 

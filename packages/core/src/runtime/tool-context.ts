@@ -2,6 +2,7 @@ import type { ArtifactMeta } from '../artifacts/types.js';
 import type { CachePort } from '../cache/cache-port.js';
 import { bindArtifacts, missingArtifacts, type ToolArtifacts } from '../context/bound-artifacts.js';
 import { guardCache, guardLedger, guardWorkspace } from '../context/guarded-ports.js';
+import { type LogLevel, logEntry } from '../context/log-entry.js';
 import { type SettledGuard, settledGuard } from '../context/settled-guard.js';
 import type {
   Identity,
@@ -240,6 +241,27 @@ class ToolContext implements ToolExecutionContext {
       log.emit('tool.progress', data, this.call.toolCallId, this.call.parentId);
     } catch {
       // Progress never throws into a tool; the event log already reports failing sinks.
+    }
+  }
+
+  log(level: LogLevel, message: string, data?: unknown): void {
+    try {
+      const { log, stats } = this.run;
+      // A report like progress: dropped and counted in the same counters once the call settled.
+      if (this.attempt.settled) {
+        stats.progressDropped++;
+        return;
+      }
+      const entry = logEntry(this.call.toolName, level, message, data, this.call.credential?.value);
+      if ('problem' in entry) {
+        stats.progressRejected++;
+        const rejected = { tool: this.call.toolName, reason: entry.problem };
+        log.emit('tool.progress_rejected', rejected, this.call.toolCallId, this.call.parentId);
+        return;
+      }
+      log.emit('tool.log', entry, this.call.toolCallId, this.call.parentId);
+    } catch {
+      // A log entry never throws into a tool; the event log already reports failing sinks.
     }
   }
 

@@ -52,6 +52,23 @@ export const progressCases: DoorCases = (kit) => [
         expect(new Set(call.map((event) => event.callId)).size).toBe(1);
       }),
   ),
+  needs(
+    kit,
+    kit.supplies.events,
+    'events',
+    'ctx.log arrives as tool.log events, in order, before the call finishes',
+    () =>
+      kit.withClients(async (open) => {
+        const outcome = await (await open()).call('door_log', {});
+        expect(successValue(outcome)).toEqual({ logged: 2 });
+        const call = outcome.events.filter((event) => event.type.startsWith('tool.'));
+        expect(typesOf(call)).toEqual(['tool.started', 'tool.log', 'tool.log', 'tool.finished']);
+        expect(call.filter((event) => event.type === 'tool.log').map((event) => event.data)).toEqual([
+          { tool: 'door_log', level: 'warning', message: 'a page was skipped', data: { page: 3 } },
+          { tool: 'door_log', level: 'debug', message: 'done looking' },
+        ]);
+      }),
+  ),
   {
     title: "a caller's abort reaches the tool's ctx.signal and settles the call as aborted",
     run: () =>

@@ -138,6 +138,16 @@ export function doorSuiteTools(): AnyTool[] {
       },
     }),
     defineTool({
+      name: 'door_log',
+      description: 'Logs a warning with data and a debug line.',
+      ...shape({}),
+      execute: (_args, ctx) => {
+        ctx.log('warning', 'a page was skipped', { page: 3 });
+        ctx.log('debug', 'done looking');
+        return { logged: 2 };
+      },
+    }),
+    defineTool({
       name: 'door_wait_for_abort',
       description: 'Runs until its signal fires, recording that it did under `key`.',
       ...shape({ key: 'string' }),

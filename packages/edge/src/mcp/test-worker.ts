@@ -19,13 +19,16 @@ const tools = [
   }),
   defineTool({
     name: 'steps',
-    description: 'Reports `count` steps of progress, `ms` apart.',
-    inputSchema: z.object({ count: z.number(), ms: z.number() }),
-    execute: async ({ count, ms }, ctx) => {
+    description:
+      'Reports `count` steps of progress, `ms` apart; with `log`, also logs each step at debug and the end at notice.',
+    inputSchema: z.object({ count: z.number(), ms: z.number(), log: z.boolean().optional() }),
+    execute: async ({ count, ms, log }, ctx) => {
       for (let done = 1; done <= count; done++) {
         await sleep(ms);
+        if (log) ctx.log('debug', `step ${done}`);
         ctx.progress({ message: `step ${done} of ${count}`, done, total: count });
       }
+      if (log) ctx.log('notice', 'all steps done', { count });
       return `${count} steps done`;
     },
   }),
