@@ -25,7 +25,8 @@ export const bundles = [
   {
     name: '@toolctx/core (main entry: the runtime)',
     entry: 'packages/core/src/index.ts',
-    maxBytes: 15 * KiB,
+    // 15.28 KiB measured with ctx.log (synchronous, so it cannot load on first use: +0.8 KiB).
+    maxBytes: 16 * KiB,
     options: { external: ['zod'] },
   },
   {
