@@ -34,6 +34,19 @@ export const conformanceTools: AnyTool[] = [
     },
   }),
   defineTool({
+    name: 'test_tool_with_logging',
+    description: 'Logs three entries, about 50 ms apart, while it works.',
+    inputSchema: z.object({}),
+    execute: async (_args, ctx) => {
+      ctx.log('info', 'Tool execution started');
+      await sleep(50);
+      ctx.log('info', 'Tool processing data');
+      await sleep(50);
+      ctx.log('info', 'Tool execution completed');
+      return 'Logged three entries.';
+    },
+  }),
+  defineTool({
     name: 'json_schema_2020_12_tool',
     description: 'Tool with JSON Schema 2020-12 features',
     inputSchema: z.object({
