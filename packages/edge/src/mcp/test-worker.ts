@@ -13,6 +13,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tools = [
   defineTool({
     name: 'add',
+    title: 'Add two numbers',
     description: 'Adds two numbers.',
     inputSchema: z.object({ a: z.number(), b: z.number() }),
     execute: ({ a, b }) => ({ sum: a + b }),
@@ -21,6 +22,7 @@ const tools = [
     name: 'steps',
     description: 'Reports `count` steps of progress, `ms` apart.',
     inputSchema: z.object({ count: z.number(), ms: z.number() }),
+    effect: 'write',
     execute: async ({ count, ms }, ctx) => {
       for (let done = 1; done <= count; done++) {
         await sleep(ms);
@@ -33,6 +35,7 @@ const tools = [
     name: 'wait_for_abort',
     description: 'Runs until its signal fires.',
     inputSchema: z.object({ id: z.string() }),
+    effect: 'send',
     execute: ({ id }, ctx) =>
       new Promise((_resolve, reject) => {
         started.add(id);
@@ -78,6 +81,18 @@ mountMcp(app, {
     const conversationId = request.headers.get('x-conversation');
     return { tenant: token[2] ?? 'acme', principal: token[1], ...(conversationId ? { conversationId } : {}) };
   },
+});
+
+// The door as a deployed Worker configures it: its own host names and origins, and a 401 that
+// names the protected-resource metadata. Only `Bearer ok` is let in.
+mountMcp(app, {
+  binding: 'MCP_SESSIONS',
+  path: '/mcp-deployed',
+  allowedHosts: ['tools.example.com'],
+  allowedOrigins: ['https://app.example.com'],
+  resourceMetadataUrl: 'https://tools.example.com/.well-known/oauth-protected-resource/mcp-deployed',
+  authenticate: (request) =>
+    request.headers.get('authorization') === 'Bearer ok' ? { tenant: 'acme', principal: 'ok' } : null,
 });
 
 /**
