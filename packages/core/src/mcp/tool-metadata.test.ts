@@ -2,6 +2,7 @@
 // local again by mcpTools, over the SDK's in-memory transport.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRuntime } from '../runtime/create-runtime.js';
@@ -41,9 +42,9 @@ const tools = [
   }),
 ];
 
-async function connectedClient() {
+async function connectedClient(server: Pick<McpServer, 'connect'> = serveMcp(createRuntime({ tools }))) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await serveMcp(createRuntime({ tools })).connect(serverSide);
+  await server.connect(serverSide);
   const client = new Client({ name: 'round-trip', version: '1.0.0' });
   await client.connect(clientSide);
   return client;
@@ -88,5 +89,16 @@ describe('tool metadata over MCP', () => {
     const local = await mcpTools(await connectedClient());
     const run = createRuntime({ tools: local }).startRun({ phase: 'plan' });
     expect(run.listTools().map((tool) => tool.name)).toEqual(['search_notes', 'untitled']);
+  });
+
+  it("takes a plain MCP server's title from annotations.title when the tool has no title", async () => {
+    const server = new McpServer({ name: 'plain', version: '1.0.0' });
+    server.registerTool(
+      'files.read',
+      { description: 'Reads a file.', annotations: { title: 'Read a file', readOnlyHint: true } },
+      () => ({ content: [{ type: 'text', text: 'x' }] }),
+    );
+    const [tool] = await mcpTools(await connectedClient(server));
+    expect(tool).toMatchObject({ name: 'files_read', title: 'Read a file', effect: 'read' });
   });
 });
