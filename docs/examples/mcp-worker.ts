@@ -1,5 +1,7 @@
 // MCP over streamable HTTP on a Cloudflare Worker: one Durable Object per MCP session, so a
 // client's cancel reaches the running tool. Bind `MCP_SESSIONS` to `ToolsMcpSession` in wrangler.jsonc.
+
+import { env } from 'cloudflare:workers';
 import { createRuntime } from '@toolctx/core';
 import { mountMcp } from '@toolctx/edge';
 import { McpSession } from '@toolctx/edge/durable-objects';
@@ -13,5 +15,18 @@ export class ToolsMcpSession extends McpSession {
 }
 
 const app = new Hono<{ Bindings: { MCP_SESSIONS: DurableObjectNamespace<ToolsMcpSession> } }>();
-mountMcp(app, { binding: 'MCP_SESSIONS' }); // POST/GET/DELETE /mcp
+mountMcp(app, {
+  binding: 'MCP_SESSIONS', // POST/GET/DELETE /mcp
+  // Leave `authenticate` out and the endpoint is OPEN: anyone who can reach /mcp calls every tool.
+  // Identity comes only from here; null answers 401 with a `WWW-Authenticate: Bearer` challenge.
+  authenticate: (request) => {
+    const token = (env as { MCP_TOKEN?: string }).MCP_TOKEN;
+    return token && request.headers.get('authorization') === `Bearer ${token}`
+      ? { tenant: 'acme', principal: 'mcp-client' }
+      : null;
+  },
+  // Against DNS rebinding, only these Host names are served (the default is the loopback names
+  // `wrangler dev` uses); an Origin must be on one of them.
+  allowedHosts: ['localhost', '127.0.0.1', '[::1]', 'tools.example.com'],
+});
 export default app;

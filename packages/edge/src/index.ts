@@ -28,7 +28,7 @@ export {
   createToolServer,
   type ToolServerOptions,
 } from './http/index.js';
-export { type McpRouteOptions, mcpFetch, mountMcp } from './mcp/index.js';
+export { type DnsRebindingOptions, type McpRouteOptions, mcpFetch, mountMcp } from './mcp/index.js';
 export {
   type CallFormat,
   type CancelInfo,

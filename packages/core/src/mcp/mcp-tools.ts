@@ -10,6 +10,7 @@ import { ToolctxError } from '../errors.js';
 import type { Effect } from '../policy/phase.js';
 import { type AnyTool, defineTool } from '../tools/define-tool.js';
 import type { JsonSchema } from '../tools/schema.js';
+import { effectOfMcpTool } from './tool-metadata.js';
 import { fromMcpProgress, remoteErrorInfo } from './wire.js';
 
 /** Options of {@link mcpTools}. */
@@ -28,9 +29,11 @@ export interface McpToolsOptions {
 }
 
 /**
- * Turns the tools of a connected MCP server into toolctx tools. Each keeps the remote JSON Schema
- * (the remote server validates fully; locally the arguments must be an object with the required
- * keys). Remote `notifications/progress` reach the local `ctx.progress`, so the local status line
+ * Turns the tools of a connected MCP server into toolctx tools. Each keeps the remote name (made
+ * safe for every tool list), description, `title` and JSON Schema (the remote server validates
+ * fully; locally the arguments must be an object with the required keys), and takes its `effect`
+ * from the annotations (see {@link McpToolsOptions.effect}), so a toolctx server's tools come back
+ * as they were defined. Remote `notifications/progress` reach the local `ctx.progress`, so the local status line
  * moves; a local abort (`ctx.signal`) sends `notifications/cancelled`; an `isError` result becomes
  * a failure, with the remote `ErrorInfo` when the server is toolctx.
  *
@@ -59,12 +62,14 @@ export async function mcpTools(client: Client, options: McpToolsOptions = {}): P
 
 function wrap(client: Client, remote: McpTool, options: McpToolsOptions): AnyTool {
   const schema = remote.inputSchema as JsonSchema;
+  const title = remote.title?.trim() || remote.annotations?.title?.trim() || undefined;
   return defineTool({
     name: localName(options.prefix ?? '', remote.name),
-    description: remote.description?.trim() || remote.title || `The MCP tool ${remote.name}.`,
+    description: remote.description?.trim() || title || `The MCP tool ${remote.name}.`,
+    ...(title ? { title } : {}),
     inputSchema: objectWithKeys((schema.required as string[] | undefined) ?? []),
     inputJsonSchema: { ...schema, type: 'object' },
-    effect: options.effect?.(remote) ?? effectOf(remote),
+    effect: options.effect?.(remote) ?? effectOfMcpTool(remote),
     async execute(args, ctx) {
       let result: CallToolResult;
       try {
@@ -111,12 +116,6 @@ function remoteFailure(name: string, result: CallToolResult): ToolctxError {
 function textOf(result: CallToolResult): string | undefined {
   if (!result.content.every((part) => part.type === 'text')) return undefined;
   return result.content.map((part) => (part as { text: string }).text).join('\n');
-}
-
-function effectOf(tool: McpTool): Effect {
-  if (tool.annotations?.readOnlyHint === true) return 'read';
-  if (tool.annotations?.openWorldHint === false) return 'write';
-  return 'send';
 }
 
 /** A name every tool list accepts: MCP allows dots and slashes, OpenAI and Anthropic do not. */

@@ -17,6 +17,7 @@ import type { ToolEvent } from '../events/catalogue.js';
 import type { Phase } from '../policy/phase.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { mcpDoor } from './door.js';
+import { toMcpTool } from './tool-metadata.js';
 import { errorMetaKey, toMcpLogMessage, toMcpProgress } from './wire.js';
 
 /** What an MCP request tells the host about its caller, for {@link ServeMcpOptions.identify}. */
@@ -44,7 +45,8 @@ export interface ServeMcpOptions {
 
 /**
  * Serves a runtime's tools over MCP with the official SDK: `tools/list` gives each tool's JSON
- * Schema; `tools/call` runs it through the MCP door (no run id, teardown scope `call`). A
+ * Schema, its `title`, and annotations from its `effect` (`read` → `readOnlyHint`; `write` →
+ * `destructiveHint`; `send` → `destructiveHint` and `openWorldHint`); `tools/call` runs it through the MCP door (no run id, teardown scope `call`). A
  * failure is an `isError` result carrying the `ErrorInfo` (in `structuredContent.error` and
  * `_meta['toolctx/error']`); `ctx.progress` becomes `notifications/progress` when the client sent a
  * progress token; `ctx.log` becomes `notifications/message` (the server declares `logging`; from
@@ -82,7 +84,10 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
     levels.set(extra.sessionId, request.params.level);
     return {};
   });
-  low.setRequestHandler(ListToolsRequestSchema, () => ({ tools: door.listTools({ phase }) }));
+  // The phase decides which tools are offered; each is then listed with its title and annotations.
+  low.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: door.listTools({ phase }).map(({ name }) => toMcpTool(door.tools.get(name)!)),
+  }));
   low.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const progressToken = extra._meta?.progressToken;
     // Notifications are chained so the last one is on the wire before the result it precedes.

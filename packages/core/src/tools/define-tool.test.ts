@@ -114,6 +114,11 @@ describe('defineTool and toolSchema', () => {
     );
   });
 
+  it('keeps a title for people, and refuses a blank one', () => {
+    expect(defineTool({ ...search, title: 'Search' }).title).toBe('Search');
+    expect(() => defineTool({ ...search, title: ' ' })).toThrow(/a title, when given, is a non-empty string/);
+  });
+
   it('lists every argument problem with its path, and does not run the tool', async () => {
     let ran = false;
     const tool = defineTool({

@@ -20,6 +20,8 @@ export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV
   name: string;
   /** What the tool does, for the model. */
   description: string;
+  /** A short name for people (an MCP client's tool list shows it); not sent to the model. */
+  title?: string;
   /** Validator of the arguments: zod 4, or any Standard Schema validator. */
   inputSchema: Input;
   /** Validator of the result, checked before it is returned. */
@@ -93,6 +95,12 @@ export function defineTool<Input extends StandardSchemaV1, Output>(
     throw new TypeError(
       `Tool "${name}" needs a description: the model reads it to decide when to call the tool.`,
     );
+  }
+  if (
+    definition.title !== undefined &&
+    (typeof definition.title !== 'string' || definition.title.trim() === '')
+  ) {
+    throw new TypeError(`Tool "${name}": a title, when given, is a non-empty string (people read it).`);
   }
   if (typeof definition.inputSchema?.['~standard']?.validate !== 'function') {
     throw new TypeError(

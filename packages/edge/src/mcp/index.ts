@@ -1,1 +1,2 @@
+export type { DnsRebindingOptions } from './dns-rebinding.js';
 export { type McpRouteOptions, mcpFetch, mountMcp } from './mount-mcp.js';

@@ -49,6 +49,27 @@ describe('the MCP door in workerd, with the official SDK client', () => {
     await client.close();
   });
 
+  it('lists each tool with its title and the annotations of its effect, as serveMcp does', async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    expect(byName.add).toMatchObject({
+      title: 'Add two numbers',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    });
+    expect(byName.steps!.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      openWorldHint: false,
+    });
+    expect(byName.wait_for_abort!.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      openWorldHint: true,
+    });
+    await client.close();
+  });
+
   it('calls a tool and gets its text and structured value', async () => {
     const { client } = await connect();
     const result = await client.callTool({ name: 'add', arguments: { a: 20, b: 22 } });

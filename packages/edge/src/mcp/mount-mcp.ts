@@ -1,5 +1,6 @@
 import type { Identity } from '@toolctx/core';
 import type { Hono } from 'hono';
+import { type DnsRebindingOptions, refuseForeignHost } from './dns-rebinding.js';
 import type { McpSession } from './mcp-session.js';
 import {
   bodyTooLarge,
@@ -8,23 +9,40 @@ import {
   maxMessageBytes,
   readBoundedText,
   sessionNotFound,
+  unauthorized,
 } from './wire.js';
 
 /** Options of {@link mcpFetch} and {@link mountMcp}. */
-export interface McpRouteOptions {
+export interface McpRouteOptions extends DnsRebindingOptions {
   /**
    * Establishes who calls, from the request (a bearer token, an Access header); `null` refuses
    * with 401. Runs for every request; calls run with the identity it returns, and a session
-   * answers only the identity that initialized it. Default: every caller is anonymous, so any
-   * caller who knows a session id can use that session.
+   * answers only the identity that initialized it.
+   *
+   * **Without it the endpoint is open**: every caller is anonymous, anyone who can reach the URL
+   * can list and call every tool, and any caller who knows a session id can use that session.
+   * Leave it out only for a Worker nobody else can reach (local development, a private network).
    */
   authenticate?: (request: Request) => Identity | null | Promise<Identity | null>;
+  /**
+   * The URL of this endpoint's OAuth protected-resource metadata (RFC 9728), which the app
+   * serves: a 401 names it in `WWW-Authenticate: Bearer resource_metadata="…"`, as the MCP
+   * authorization spec asks, so a client can discover where to get a token. Without it a 401
+   * carries a plain `Bearer realm="mcp"` challenge.
+   */
+  resourceMetadataUrl?: string;
 }
 
 /**
- * Routes one MCP streamable HTTP request to its session's Durable Object, after `authenticate`
- * (`null` is a 401). The Worker reads a POST body whole, at most 1 MiB (else 413), and answers a
- * method other than POST, GET and DELETE with 405 itself.
+ * Routes one MCP streamable HTTP request to its session's Durable Object. First, against DNS
+ * rebinding, a `Host` not in `allowedHosts` (default: localhost, 127.0.0.1, [::1]) or an `Origin`
+ * not allowed is a 403, before anything else; then `authenticate` (`null` is a 401 with a
+ * `WWW-Authenticate` challenge). The Worker reads a POST body whole, at most 1 MiB counted as it
+ * arrives (else 413, before any object parses it), and answers a method other than POST, GET and
+ * DELETE with 405 itself.
+ *
+ * **Without `authenticate` the endpoint is open to anyone who can reach it**: pass one for any
+ * Worker others can reach.
  *
  * - With an `mcp-session-id`, the request goes to the object that id names. The session belongs to
  *   the identity that initialized it: a request from any other identity (another tenant, principal
@@ -48,6 +66,7 @@ export interface McpRouteOptions {
  *   }
  * }
  * export default {
+ *   // No authenticate: open to anyone who can reach it, so only for local development.
  *   fetch: (request, env) => mcpFetch(request, env.MCP_SESSIONS),
  * } satisfies ExportedHandler<{ MCP_SESSIONS: DurableObjectNamespace }>; // bound to ToolsMcpSession in wrangler.jsonc
  * ```
@@ -57,8 +76,10 @@ export async function mcpFetch(
   sessions: DurableObjectNamespace,
   options: McpRouteOptions = {},
 ): Promise<Response> {
+  const foreign = refuseForeignHost(request, options);
+  if (foreign) return foreign;
   const identity = options.authenticate ? await options.authenticate(request) : undefined;
-  if (identity === null) return jsonRpcError(401, -32001, 'Unauthorized.');
+  if (identity === null) return unauthorized(options.resourceMetadataUrl);
   const headers = new Headers(request.headers);
   headers.delete(identityHeader);
   if (identity) headers.set(identityHeader, JSON.stringify(identity));
@@ -122,15 +143,24 @@ function sessionIdRequired(): Response {
  * Mounts the MCP door on a hono app: every method at `path` (default `/mcp`) goes to
  * {@link mcpFetch} with the Durable Object namespace bound as `binding`, so each MCP session
  * answers only the identity `authenticate` gave when it was initialized; to anyone else it is a
- * session that does not exist (404).
+ * session that does not exist (404). Only the hosts in `allowedHosts` are served (default: the
+ * loopback names `wrangler dev` uses); list the names a deployed Worker is reached at.
+ *
+ * **Without `authenticate` every tool is open to anyone who can reach the endpoint.**
  *
  * @example
  * ```ts
  * import { Hono } from 'hono';
  * import { mountMcp } from '@toolctx/edge';
+ * declare function verifyToken(header: string | null): { tenant: string; principal: string } | null;
  *
  * const app = new Hono<{ Bindings: { MCP_SESSIONS: DurableObjectNamespace } }>();
- * mountMcp(app, { binding: 'MCP_SESSIONS' });
+ * mountMcp(app, {
+ *   binding: 'MCP_SESSIONS',
+ *   allowedHosts: ['tools.example.com'],
+ *   // Leave authenticate out and anyone who can reach /mcp can call every tool.
+ *   authenticate: (request) => verifyToken(request.headers.get('authorization')),
+ * });
  * export default app;
  * ```
  */

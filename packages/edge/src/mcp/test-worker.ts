@@ -13,6 +13,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tools = [
   defineTool({
     name: 'add',
+    title: 'Add two numbers',
     description: 'Adds two numbers.',
     inputSchema: z.object({ a: z.number(), b: z.number() }),
     execute: ({ a, b }) => ({ sum: a + b }),
@@ -22,6 +23,7 @@ const tools = [
     description:
       'Reports `count` steps of progress, `ms` apart; with `log`, also logs each step at debug and the end at notice.',
     inputSchema: z.object({ count: z.number(), ms: z.number(), log: z.boolean().optional() }),
+    effect: 'write',
     execute: async ({ count, ms, log }, ctx) => {
       for (let done = 1; done <= count; done++) {
         await sleep(ms);
@@ -36,6 +38,7 @@ const tools = [
     name: 'wait_for_abort',
     description: 'Runs until its signal fires.',
     inputSchema: z.object({ id: z.string() }),
+    effect: 'send',
     execute: ({ id }, ctx) =>
       new Promise((_resolve, reject) => {
         started.add(id);
@@ -81,6 +84,18 @@ mountMcp(app, {
     const conversationId = request.headers.get('x-conversation');
     return { tenant: token[2] ?? 'acme', principal: token[1], ...(conversationId ? { conversationId } : {}) };
   },
+});
+
+// The door as a deployed Worker configures it: its own host names and origins, and a 401 that
+// names the protected-resource metadata. Only `Bearer ok` is let in.
+mountMcp(app, {
+  binding: 'MCP_SESSIONS',
+  path: '/mcp-deployed',
+  allowedHosts: ['tools.example.com'],
+  allowedOrigins: ['https://app.example.com'],
+  resourceMetadataUrl: 'https://tools.example.com/.well-known/oauth-protected-resource/mcp-deployed',
+  authenticate: (request) =>
+    request.headers.get('authorization') === 'Bearer ok' ? { tenant: 'acme', principal: 'ok' } : null,
 });
 
 /**

@@ -1,4 +1,5 @@
 import type { Identity } from '@toolctx/core';
+import { readBoundedBody } from '../http/read-json.js';
 
 /**
  * The header the Worker uses to hand the identity it authenticated to the session object. Only
@@ -20,6 +21,23 @@ export function readIdentity(request: Request): Identity | undefined {
   }
 }
 
+/**
+ * The 401 for a caller `authenticate` refused, with the challenge the MCP authorization spec asks
+ * for: `WWW-Authenticate: Bearer`, naming the protected-resource metadata (RFC 9728) when the
+ * endpoint has one, so an MCP client can find where to get a token.
+ */
+export function unauthorized(resourceMetadataUrl?: string): Response {
+  const challenge = resourceMetadataUrl
+    ? `Bearer realm="mcp", resource_metadata=${quoted(resourceMetadataUrl)}`
+    : 'Bearer realm="mcp"';
+  return jsonRpcError(401, -32001, 'Unauthorized.', { 'www-authenticate': challenge });
+}
+
+/** An RFC 9110 quoted-string. */
+function quoted(value: string): string {
+  return `"${value.replace(/["\\]/g, '\\$&')}"`;
+}
+
 /** A JSON-RPC error response, as the streamable HTTP transport shapes them. */
 export function jsonRpcError(status: number, code: number, message: string, headers?: HeadersInit): Response {
   const response = Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
@@ -37,22 +55,8 @@ export function sessionNotFound(): Response {
 
 /** A POST body as text, or `undefined` if it is larger than `maxBytes` (declared or sent). */
 export async function readBoundedText(request: Request, maxBytes: number): Promise<string | undefined> {
-  if (Number(request.headers.get('content-length')) > maxBytes) return undefined;
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const decoder = new TextDecoder();
-  let received = 0;
-  let text = '';
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    received += value.byteLength;
-    if (received > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    text += decoder.decode(value, { stream: true });
-  }
+  const bytes = await readBoundedBody(request, maxBytes);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 }
 
 /** The 413 the streamable HTTP transport answers for a body over the limit. */
