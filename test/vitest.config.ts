@@ -49,6 +49,16 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      // Real MCP clients and servers: the MCP Inspector CLI against the Worker's /mcp, and mcpTools
+      // against the reference server-everything (both from the conformance runner install).
+      {
+        test: {
+          name: 'mcp-clients',
+          include: ['mcp-clients/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
       // The demo end to end: its own `wrangler dev` and headless Chromium (screenshots in e2e/output).
       {
         test: { name: 'e2e', include: ['e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 180_000 },

@@ -119,7 +119,8 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   signal('SIGKILL');
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on at the moment, on loopback. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

