@@ -1,6 +1,6 @@
-// The prompt and completion fixtures, added with the SDK's own API to the McpServer that serveMcp
-// returns: prompts and completions are outside toolctx, and this is the public hook for them.
-// Only the Node set-up has it; McpSession keeps its server private (see expected-failures.json).
+// The prompt and completion fixtures, added with the SDK's own API to the McpServer: prompts and
+// completions are outside toolctx, and its public hooks for them are the server serveMcp returns
+// (Node) and McpSession's configureServer (Worker). Both set-ups call this one function.
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';

@@ -61,6 +61,34 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
     return {};
   }
 
+  /**
+   * Adds what is outside toolctx to the session's server with the MCP SDK's own API: prompts,
+   * resources, completions. Called once per session, on the `McpServer` that `serveMcp` made,
+   * before it connects (the SDK only registers capabilities before then); the server is the same
+   * one `serveMcp` returns on Node, so one function can serve both set-ups.
+   *
+   * @example
+   * ```ts
+   * import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+   * import { type AnyTool, createRuntime } from '@toolctx/core';
+   * import { McpSession } from '@toolctx/edge/durable-objects';
+   * declare const countWords: AnyTool;
+   *
+   * export class ToolsMcpSession extends McpSession {
+   *   protected createRuntime() {
+   *     return createRuntime({ tools: [countWords] });
+   *   }
+   *
+   *   protected override configureServer(server: McpServer) {
+   *     server.registerPrompt('summarize', { description: 'Summarize the text so far.' }, () => ({
+   *       messages: [{ role: 'user', content: { type: 'text', text: 'Summarize the text so far.' } }],
+   *     }));
+   *   }
+   * }
+   * ```
+   */
+  protected configureServer(_server: McpServer): void {}
+
   /** Handles one MCP streamable HTTP request of this session (POST, GET or DELETE). */
   override async fetch(request: Request): Promise<Response> {
     const identity = readIdentity(request);
@@ -145,6 +173,7 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
       identify: (caller) =>
         (caller.authInfo?.extra?.identity as Identity | undefined) ?? options.identify?.(caller),
     });
+    this.configureServer(server);
     const sessionId = this.ctx.id.toString();
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId });
     transport.onclose = () => {

@@ -1,4 +1,6 @@
 // A Worker for the MCP interop tests only: the MCP door mounted on a hono app, serving test tools.
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createRuntime, defineTool } from '@toolctx/core';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -66,6 +68,22 @@ const tools = [
 export class TestMcpSession extends McpSession {
   protected createRuntime() {
     return createRuntime({ tools });
+  }
+
+  // What the SDK offers beyond tools, added through the hook: a prompt whose argument completes.
+  protected override configureServer(server: McpServer) {
+    server.registerPrompt(
+      'greet',
+      {
+        description: 'Greets someone by name.',
+        argsSchema: {
+          name: completable(z.string(), (value) =>
+            ['Ada', 'Alan', 'Grace'].filter((n) => n.startsWith(value)),
+          ),
+        },
+      },
+      ({ name }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Hello, ${name}!` } }] }),
+    );
   }
 }
 

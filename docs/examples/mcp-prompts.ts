@@ -1,0 +1,33 @@
+// Prompts, resources and completions are the MCP SDK's, not toolctx's: add them in
+// `configureServer`, which gets the session's `McpServer` before it connects.
+
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createRuntime } from '@toolctx/core';
+import { McpSession } from '@toolctx/edge/durable-objects';
+import { z } from 'zod';
+import { tools } from './tools.js';
+
+export class PromptingMcpSession extends McpSession {
+  protected createRuntime() {
+    return createRuntime({ tools });
+  }
+
+  protected override configureServer(server: McpServer) {
+    server.registerPrompt(
+      'review',
+      {
+        description: 'Asks for a review of a file in the given language.',
+        // `completable` answers `completion/complete` for this argument.
+        argsSchema: {
+          language: completable(z.string(), (value) =>
+            ['go', 'rust', 'typescript'].filter((l) => l.startsWith(value)),
+          ),
+        },
+      },
+      ({ language }) => ({
+        messages: [{ role: 'user', content: { type: 'text', text: `Review this ${language} file.` } }],
+      }),
+    );
+  }
+}
