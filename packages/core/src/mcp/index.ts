@@ -14,6 +14,7 @@
  * ```
  * @module
  */
+export { type ArtifactResourceOptions, artifactUri } from './artifact-resources.js';
 export { mcpDoor } from './door.js';
 export { type McpToolsOptions, mcpTools } from './mcp-tools.js';
 export { type McpCaller, type ServeMcpOptions, serveMcp } from './serve-mcp.js';

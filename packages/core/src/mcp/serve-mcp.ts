@@ -16,6 +16,13 @@ import type { Identity, ToolResult } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
 import type { Phase } from '../policy/phase.js';
 import type { Runtime } from '../runtime/create-runtime.js';
+import {
+  type ArtifactResourceOptions,
+  artifactLinks,
+  type McpExtra,
+  mcpArtifactScopes,
+  registerArtifactResources,
+} from './artifact-resources.js';
 import { mcpDoor } from './door.js';
 import { toMcpTool } from './tool-metadata.js';
 import { errorMetaKey, toMcpLogMessage, toMcpProgress } from './wire.js';
@@ -41,6 +48,11 @@ export interface ServeMcpOptions {
    * works in Workers, browsers and Node (the SDK's default, ajv, compiles code and fails in Workers).
    */
   serverOptions?: ServerOptions;
+  /**
+   * How the runtime's artifacts are served as resources, when it has an artifact store (bounds
+   * on `resources/read` and `resources/list`); `false` serves none.
+   */
+  artifactResources?: false | ArtifactResourceOptions;
 }
 
 /**
@@ -54,8 +66,21 @@ export interface ServeMcpOptions {
  * on the call's own response stream, before its result. The client's `notifications/cancelled`
  * fires the tool's `ctx.signal`.
  *
+ * With an artifact store in the runtime, the server declares `resources` and serves artifacts as
+ * resources with the SDK's own `registerResource`, under the template `toolctx://artifacts/{ref}`:
+ * `resources/list` lists the caller's artifacts (at most `maxListed`, default 500) and
+ * `resources/read` reads one (text for a textual media type, else a base64 `blob`; one larger than
+ * `maxReadBytes`, default 1 MiB, is refused before it is read). They are scoped as the HTTP door's
+ * `GET /artifacts/:ref` is: an identified caller (from `identify`) sees its identity's artifacts;
+ * an anonymous one those of its MCP session (a connection such as stdio is one session; a
+ * stateless HTTP request has none, and sees none). Another scope's ref answers the same
+ * "Resource … not found" as a ref that never existed. A successful call that saved artifacts
+ * carries a `resource_link` to each (at most 20) after its content, and the server sends
+ * `notifications/resources/list_changed`.
+ *
  * Returns an `McpServer` to `connect()` to any MCP transport. Its tools come from the runtime, so
- * do not `registerTool` on it; resources and prompts may be added as usual.
+ * do not `registerTool` on it; resources and prompts may be added as usual with the SDK's
+ * `registerResource` and `registerPrompt`, next to the artifacts.
  *
  * @example
  * ```ts
@@ -77,6 +102,13 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
   });
   const low = server.server;
   low.registerCapabilities({ tools: {}, logging: {} });
+  const callerOf = (extra: McpExtra): McpCaller => ({
+    ...(extra.authInfo ? { authInfo: extra.authInfo } : {}),
+    ...(extra.sessionId ? { sessionId: extra.sessionId } : {}),
+  });
+  const scopes = mcpArtifactScopes((extra) => options.identify?.(callerOf(extra)));
+  const store = options.artifactResources === false ? undefined : runtime.artifacts;
+  if (store) registerArtifactResources(server, store, scopes.scopeOf, options.artifactResources || {});
   // The level each session asked for. The SDK keeps one too, but only for `sendLoggingMessage`,
   // which sends on the session's standalone stream; a call's log entries belong on its own stream.
   const levels = new Map<string | undefined, LogLevel>();
@@ -110,6 +142,7 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
       ...(extra.authInfo ? { authInfo: extra.authInfo } : {}),
       ...(extra.sessionId ? { sessionId: extra.sessionId } : {}),
     };
+    const links = artifactLinks(server, store, scopes.scopeOf(extra));
     const result = await door.callOnce({
       tool: request.params.name,
       args: request.params.arguments ?? {},
@@ -117,10 +150,11 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
       phase,
       identity: options.identify?.(caller),
       sessionId: extra.sessionId,
-      onEvent,
+      anonymousScope: scopes.anonymousScope(extra),
+      onEvent: links.watch(onEvent),
     });
     await sent;
-    return toCallToolResult(result);
+    return links.addTo(toCallToolResult(result));
   });
   return server;
 }

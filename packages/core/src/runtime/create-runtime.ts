@@ -44,6 +44,13 @@ export interface CallOnceRequest
     Omit<StartRunOptions, 'runId' | 'signal' | 'onEvent' | 'continuesAfterSeq'> {
   /** Receives this call's events, in order. */
   onEvent?: EventSink;
+  /**
+   * For a door whose calls belong to a session (MCP): what an anonymous caller's artifact scope
+   * and taint are kept under, so the session's calls share them. The door makes it, unguessable,
+   * and never takes it from the caller. Without it each anonymous call has a scope of its own.
+   * Ignored for an identified caller, whose scope comes from the identity.
+   */
+  anonymousScope?: string;
 }
 
 /**

@@ -72,13 +72,13 @@ export class RunImpl implements CallingRun {
     readonly services: RuntimeServices,
     readonly runId: string | undefined,
     readonly log: EventLog,
-    options: StartRunOptions,
+    options: StartRunOptions & { anonymousScope?: string },
   ) {
     this.phase = options.phase ?? 'act';
     this.sessionId = options.sessionId;
     this.identity = options.identity ? Object.freeze({ ...options.identity }) : undefined;
     this.state = Object.freeze({ ...options.state });
-    this.scope = scopeFor(this.identity, runId);
+    this.scope = scopeFor(this.identity, runId ?? options.anonymousScope);
     this.workspace = options.workspace ?? services.workspace;
     this.maxUsd = options.maxUsd;
     this.pendingStore = options.pendingApprovals;
