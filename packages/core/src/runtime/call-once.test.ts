@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createMemoryArtifactStore } from '../artifacts/memory-store.js';
 import type { ToolEvent } from '../events/catalogue.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createRuntime } from './create-runtime.js';
+import { artifactScope } from './run-facts.js';
 
 const probe = defineTool({
   name: 'probe',
@@ -52,5 +54,28 @@ describe('startRun options for doors', () => {
     const run = runtime.startRun({ phase: 'plan', onEvent: (event) => void seen.push(event.type) });
     expect(seen).toEqual(['run.started']);
     expect(run.listTools().map((tool) => tool.name)).toEqual(['probe']);
+  });
+
+  it("keeps an anonymous call's artifacts under the door's anonymousScope, and each other anonymous call's in a scope of its own", async () => {
+    const store = createMemoryArtifactStore();
+    const save = defineTool({
+      name: 'save',
+      description: 'Saves a note.',
+      inputSchema: z.object({}),
+      effect: 'write',
+      execute: async (_args, ctx) => (await ctx.artifacts.put({ kind: 'note', data: 'hi' })).ref,
+    });
+    const runtime = createRuntime({ tools: [save], artifacts: store });
+    const shared = artifactScope(undefined, 'mcp:session-1');
+    await runtime.callOnce({ tool: 'save', args: {}, anonymousScope: 'mcp:session-1' });
+    await runtime.callOnce({ tool: 'save', args: {}, anonymousScope: 'mcp:session-1' });
+    expect((await store.list(shared)).artifacts).toHaveLength(2);
+    await runtime.callOnce({ tool: 'save', args: {} });
+    expect((await store.list(shared)).artifacts).toHaveLength(2);
+    // An identified caller's scope is its identity's, whatever the door passes.
+    const identity = { tenant: 'acme', principal: 'ana' };
+    await runtime.callOnce({ tool: 'save', args: {}, identity, anonymousScope: 'mcp:session-1' });
+    expect((await store.list(artifactScope(identity))).artifacts).toHaveLength(1);
+    expect((await store.list(shared)).artifacts).toHaveLength(2);
   });
 });
