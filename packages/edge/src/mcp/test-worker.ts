@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createRuntime, defineTool } from '@toolctx/core';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { createKvR2ArtifactStore } from '../stores/kv-r2-artifact-store.js';
 import { McpSession } from './mcp-session.js';
 import { mountMcp } from './mount-mcp.js';
 
@@ -87,7 +88,55 @@ export class TestMcpSession extends McpSession {
   }
 }
 
-type Env = { MCP_SESSIONS: DurableObjectNamespace<TestMcpSession> };
+/** Tools that save artifacts, for the sessions that serve artifacts as resources. */
+const artifactTools = [
+  defineTool({
+    name: 'save_note',
+    description: 'Saves text as an artifact, with a media type if given, or that many bytes of 0x2a.',
+    inputSchema: z.object({
+      text: z.string().optional(),
+      bytes: z.number().optional(),
+      mediaType: z.string().optional(),
+    }),
+    effect: 'write',
+    execute: async ({ text, bytes, mediaType }, ctx) => {
+      const data = bytes === undefined ? (text ?? '') : new Uint8Array(bytes).fill(0x2a);
+      return { ref: (await ctx.artifacts.put({ kind: 'note', data, mediaType, label: 'note' })).ref };
+    },
+  }),
+  defineTool({
+    name: 'delete_note',
+    description: 'Deletes an artifact of the caller.',
+    inputSchema: z.object({ ref: z.string() }),
+    effect: 'write',
+    execute: async ({ ref }, ctx) => ({ deleted: await ctx.artifacts.delete(ref) }),
+  }),
+];
+
+/** Artifacts in KV and R2, served as MCP resources next to a resource of the subclass's own. */
+export class ArtifactMcpSession extends McpSession<Env> {
+  protected createRuntime() {
+    const artifacts = createKvR2ArtifactStore({ kv: this.env.ARTIFACT_META, bucket: this.env.ARTIFACTS });
+    return createRuntime({ tools: artifactTools, artifacts });
+  }
+
+  protected override serveOptions() {
+    return { artifactResources: { maxReadBytes: 1024 } };
+  }
+
+  protected override configureServer(server: McpServer) {
+    server.registerResource('readme', 'test://readme', { mimeType: 'text/plain' }, (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'Notes are artifacts.' }],
+    }));
+  }
+}
+
+type Env = {
+  MCP_SESSIONS: DurableObjectNamespace<TestMcpSession>;
+  ARTIFACT_SESSIONS: DurableObjectNamespace<ArtifactMcpSession>;
+  ARTIFACT_META: KVNamespace;
+  ARTIFACTS: R2Bucket;
+};
 
 const app = new Hono<{ Bindings: Env }>();
 mountMcp(app, { binding: 'MCP_SESSIONS' });
@@ -103,6 +152,17 @@ mountMcp(app, {
     return { tenant: token[2] ?? 'acme', principal: token[1], ...(conversationId ? { conversationId } : {}) };
   },
 });
+
+// Sessions whose artifacts are resources: behind the same authentication, and open (anonymous).
+mountMcp(app, {
+  binding: 'ARTIFACT_SESSIONS',
+  path: '/mcp-artifacts',
+  authenticate: (request) => {
+    const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/);
+    return token?.[1] ? { tenant: 'acme', principal: token[1] } : null;
+  },
+});
+mountMcp(app, { binding: 'ARTIFACT_SESSIONS', path: '/mcp-artifacts-open' });
 
 // The door as a deployed Worker configures it: its own host names and origins, and a 401 that
 // names the protected-resource metadata. Only `Bearer ok` is let in.
