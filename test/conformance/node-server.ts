@@ -1,6 +1,7 @@
 // Set-up A of the conformance run: serveMcp on the system Node, behind the SDK's Streamable HTTP
-// transport on loopback, one session (server and transport) per MCP session id; prompts and
-// completions added with the SDK's API to the server serveMcp returns.
+// transport on loopback, one session (server and transport) per MCP session id; prompts,
+// completions and the resource fixtures added with the SDK's API to the server serveMcp returns,
+// next to the artifacts of its memory store.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,8 +9,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createRuntime } from '@toolctx/core';
 import { serveMcp } from '@toolctx/core/mcp';
+import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { conformanceTools } from './fixtures.js';
 import { addConformancePrompts } from './sdk-prompts.js';
+import { addConformanceResources } from './sdk-resources.js';
 
 export interface NodeMcpServer {
   url: string;
@@ -17,7 +20,7 @@ export interface NodeMcpServer {
 }
 
 export async function startNodeMcpServer(): Promise<NodeMcpServer> {
-  const runtime = createRuntime({ tools: conformanceTools });
+  const runtime = createRuntime({ tools: conformanceTools, artifacts: createMemoryArtifactStore() });
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   let allowedHosts: string[] = [];
 
@@ -37,7 +40,7 @@ export async function startNodeMcpServer(): Promise<NodeMcpServer> {
           allowedHosts,
         });
         created.onclose = () => created.sessionId && sessions.delete(created.sessionId);
-        await addConformancePrompts(serveMcp(runtime)).connect(created);
+        await addConformanceResources(addConformancePrompts(serveMcp(runtime))).connect(created);
         transport = created;
       }
       if (!transport) {

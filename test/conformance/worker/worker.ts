@@ -1,25 +1,34 @@
 // Set-up B of the conformance run: the Worker's MCP door as the README shows it (`mountMcp` on a
 // hono app, one `McpSession` Durable Object per MCP session) serving the fixtures on /mcp, under
-// `wrangler dev`. Prompts and completions are added with the SDK's API through McpSession's
-// configureServer hook, by the same function the Node set-up uses.
+// `wrangler dev`, its artifacts in KV and R2. Prompts, completions and the resource fixtures are
+// added with the SDK's API through McpSession's configureServer hook, by the same functions the
+// Node set-up uses.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createRuntime } from '@toolctx/core';
-import { mountMcp } from '@toolctx/edge';
+import { createKvR2ArtifactStore, mountMcp } from '@toolctx/edge';
 import { McpSession } from '@toolctx/edge/durable-objects';
 import { Hono } from 'hono';
 import { conformanceTools } from '../fixtures.js';
 import { addConformancePrompts } from '../sdk-prompts.js';
+import { addConformanceResources } from '../sdk-resources.js';
 
-export class ConformanceMcpSession extends McpSession {
+type Env = {
+  MCP_SESSIONS: DurableObjectNamespace<ConformanceMcpSession>;
+  ARTIFACT_META: KVNamespace;
+  ARTIFACTS: R2Bucket;
+};
+
+export class ConformanceMcpSession extends McpSession<Env> {
   protected createRuntime() {
-    return createRuntime({ tools: conformanceTools });
+    const artifacts = createKvR2ArtifactStore({ kv: this.env.ARTIFACT_META, bucket: this.env.ARTIFACTS });
+    return createRuntime({ tools: conformanceTools, artifacts });
   }
 
   protected override configureServer(server: McpServer) {
-    addConformancePrompts(server);
+    addConformanceResources(addConformancePrompts(server));
   }
 }
 
-const app = new Hono<{ Bindings: { MCP_SESSIONS: DurableObjectNamespace<ConformanceMcpSession> } }>();
+const app = new Hono<{ Bindings: Env }>();
 mountMcp(app, { binding: 'MCP_SESSIONS' });
 export default app;

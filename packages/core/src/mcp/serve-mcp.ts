@@ -80,7 +80,8 @@ export interface ServeMcpOptions {
  *
  * Returns an `McpServer` to `connect()` to any MCP transport. Its tools come from the runtime, so
  * do not `registerTool` on it; resources and prompts may be added as usual with the SDK's
- * `registerResource` and `registerPrompt`, next to the artifacts.
+ * `registerResource` and `registerPrompt`, next to the artifacts (with a store, the SDK's own
+ * `resources/*` handlers are installed; pass `artifactResources: false` to set low-level ones).
  *
  * @example
  * ```ts

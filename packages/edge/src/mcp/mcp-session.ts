@@ -29,6 +29,11 @@ import {
  * the session, a request id that is still in flight cannot be used again (409 with a JSON-RPC
  * error), so one request never receives another's progress or result.
  *
+ * When the runtime has an artifact store, the session serves its artifacts as MCP resources
+ * (`toolctx://artifacts/{ref}`, see `serveMcp`), scoped as the HTTP door's `GET /artifacts/:ref`:
+ * an identified session sees its identity's artifacts; an anonymous one only what its own calls
+ * saved, in a scope made for this object's session (gone with the session).
+ *
  * Subclass it to say which tools it serves, export the subclass from the Worker and bind it.
  * The session lives in memory: if the object is evicted, the next request gets 404 and the MCP
  * client starts a new session, as the protocol asks. A DELETE clears the object's storage; an
@@ -63,7 +68,7 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
 
   /**
    * Adds what is outside toolctx to the session's server with the MCP SDK's own API: prompts,
-   * resources, completions. Called once per session, on the `McpServer` that `serveMcp` made,
+   * resources (listed next to the artifacts), completions. Called once per session, on the `McpServer` that `serveMcp` made,
    * before it connects (the SDK only registers capabilities before then); the server is the same
    * one `serveMcp` returns on Node, so one function can serve both set-ups.
    *
