@@ -107,6 +107,7 @@ describe('artifacts as MCP resources', () => {
         type: 'resource_link',
         uri,
         name: 'greeting.txt',
+        title: 'greeting.txt',
         description: 'Artifact of kind note.',
         mimeType: 'text/plain; charset=utf-8',
         size: 5,
@@ -114,7 +115,13 @@ describe('artifacts as MCP resources', () => {
     ]);
     const { resources } = await client.listResources();
     expect(resources).toEqual([
-      expect.objectContaining({ uri, name: 'greeting.txt', mimeType: 'text/plain; charset=utf-8', size: 5 }),
+      expect.objectContaining({
+        uri,
+        name: 'greeting.txt',
+        title: 'greeting.txt',
+        mimeType: 'text/plain; charset=utf-8',
+        size: 5,
+      }),
     ]);
     expect(await client.readResource({ uri })).toEqual({
       contents: [{ uri, mimeType: 'text/plain; charset=utf-8', text: 'hello' }],

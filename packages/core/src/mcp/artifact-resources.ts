@@ -175,9 +175,12 @@ export function artifactLinks(
 }
 
 function toResource(meta: ArtifactMeta): Resource {
+  const name = meta.label ?? meta.ref;
   return {
     uri: artifactUri(meta.ref),
-    name: meta.label ?? meta.ref,
+    name,
+    // Its own title: the SDK gives each listed resource its template's metadata first.
+    title: name,
     description: `Artifact of kind ${meta.kind}.`,
     mimeType: meta.mediaType,
     size: meta.bytes,

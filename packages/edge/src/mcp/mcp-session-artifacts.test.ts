@@ -45,6 +45,7 @@ describe('artifacts as MCP resources on the Worker', () => {
       type: 'resource_link',
       uri,
       name: 'note',
+      title: 'note',
       description: 'Artifact of kind note.',
       mimeType: 'text/plain; charset=utf-8',
       size: 12,
