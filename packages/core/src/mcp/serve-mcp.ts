@@ -17,6 +17,8 @@ import type { ToolEvent } from '../events/catalogue.js';
 import type { Phase } from '../policy/phase.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { mcpDoor } from './door.js';
+import { askingPerson } from './elicit-approval.js';
+import { shareToolMethods } from './sdk-tools.js';
 import { toMcpTool } from './tool-metadata.js';
 import { errorMetaKey, toMcpLogMessage, toMcpProgress } from './wire.js';
 
@@ -84,11 +86,17 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
     levels.set(extra.sessionId, request.params.level);
     return {};
   });
-  // The phase decides which tools are offered; each is then listed with its title and annotations.
-  low.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: door.listTools({ phase }).map(({ name }) => toMcpTool(door.tools.get(name)!)),
+  // The phase decides which tools are offered; each is then listed with its title and annotations,
+  // and the host's own SDK tools after them.
+  low.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
+    tools: [
+      ...door.listTools({ phase }).map(({ name }) => toMcpTool(door.tools.get(name)!)),
+      ...(await sdkTools.list(extra)),
+    ],
   }));
   low.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const served = await sdkTools.call(request.params.name, request, extra);
+    if (served) return served;
     const progressToken = extra._meta?.progressToken;
     // Notifications are chained so the last one is on the wire before the result it precedes.
     let sent: Promise<void> = Promise.resolve();
@@ -110,18 +118,21 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
       ...(extra.authInfo ? { authInfo: extra.authInfo } : {}),
       ...(extra.sessionId ? { sessionId: extra.sessionId } : {}),
     };
+    const { signal, decidePending } = askingPerson(low, door.tools.get(request.params.name), extra);
     const result = await door.callOnce({
       tool: request.params.name,
       args: request.params.arguments ?? {},
-      signal: extra.signal,
+      signal,
       phase,
       identity: options.identify?.(caller),
       sessionId: extra.sessionId,
       onEvent,
+      ...(decidePending ? { decidePending } : {}),
     });
     await sent;
     return toCallToolResult(result);
   });
+  const sdkTools = shareToolMethods(server, door.tools, phase);
   return server;
 }
 
