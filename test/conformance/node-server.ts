@@ -1,6 +1,7 @@
 // Set-up A of the conformance run: serveMcp on the system Node, behind the SDK's Streamable HTTP
-// transport on loopback, one session (server and transport) per MCP session id; prompts and
-// completions added with the SDK's API to the server serveMcp returns.
+// transport on loopback, one session (server and transport) per MCP session id; prompts,
+// completions, and the sampling and elicitation tools added with the SDK's API to the server
+// serveMcp returns.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,7 @@ import { createRuntime } from '@toolctx/core';
 import { serveMcp } from '@toolctx/core/mcp';
 import { conformanceTools } from './fixtures.js';
 import { addConformancePrompts } from './sdk-prompts.js';
+import { addConformanceSdkTools } from './sdk-tools.js';
 
 export interface NodeMcpServer {
   url: string;
@@ -37,7 +39,7 @@ export async function startNodeMcpServer(): Promise<NodeMcpServer> {
           allowedHosts,
         });
         created.onclose = () => created.sessionId && sessions.delete(created.sessionId);
-        await addConformancePrompts(serveMcp(runtime)).connect(created);
+        await addConformanceSdkTools(addConformancePrompts(serveMcp(runtime))).connect(created);
         transport = created;
       }
       if (!transport) {

@@ -1,7 +1,7 @@
 // Set-up B of the conformance run: the Worker's MCP door as the README shows it (`mountMcp` on a
 // hono app, one `McpSession` Durable Object per MCP session) serving the fixtures on /mcp, under
-// `wrangler dev`. Prompts and completions are added with the SDK's API through McpSession's
-// configureServer hook, by the same function the Node set-up uses.
+// `wrangler dev`. Prompts, completions and the sampling and elicitation tools are added with the
+// SDK's API through McpSession's configureServer hook, by the same functions the Node set-up uses.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createRuntime } from '@toolctx/core';
 import { mountMcp } from '@toolctx/edge';
@@ -9,6 +9,7 @@ import { McpSession } from '@toolctx/edge/durable-objects';
 import { Hono } from 'hono';
 import { conformanceTools } from '../fixtures.js';
 import { addConformancePrompts } from '../sdk-prompts.js';
+import { addConformanceSdkTools } from '../sdk-tools.js';
 
 export class ConformanceMcpSession extends McpSession {
   protected createRuntime() {
@@ -16,7 +17,7 @@ export class ConformanceMcpSession extends McpSession {
   }
 
   protected override configureServer(server: McpServer) {
-    addConformancePrompts(server);
+    addConformanceSdkTools(addConformancePrompts(server));
   }
 }
 
