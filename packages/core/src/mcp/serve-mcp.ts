@@ -56,8 +56,20 @@ export interface ServeMcpOptions {
  * on the call's own response stream, before its result. The client's `notifications/cancelled`
  * fires the tool's `ctx.signal`.
  *
- * Returns an `McpServer` to `connect()` to any MCP transport. Its tools come from the runtime, so
- * do not `registerTool` on it; resources and prompts may be added as usual.
+ * A call that needs approval (`needsApproval`, or the trifecta asks) goes to the runtime's approval
+ * port first. When the port answers `'pending'` and the client declared `elicitation` (form mode),
+ * the person is asked with `elicitation/create` on the call's own stream, in words (the tool's
+ * title and name, what it does and can touch, its arguments one a line) with a form holding one
+ * optional note: accept approves, decline denies (`approval-denied`), cancel ends the call as
+ * `aborted`; no answer within the tool's timeout (10 minutes without one), or an answer that does
+ * not fit the form, denies. The decision covers this call only, through the runtime's one-use
+ * token bound to the call and the hash of its arguments. Without the capability the call answers
+ * `approval-pending`, which no one can resume (an MCP call has no run).
+ *
+ * Returns an `McpServer` to `connect()` to any MCP transport. Resources and prompts may be added
+ * as usual, and tools with the SDK's `registerTool`: they are listed after the runtime's and called
+ * through the SDK (sampling and free-form elicitation live there, with the SDK's own API). A name
+ * a runtime tool has throws at registration; in `plan`, only those marked `readOnlyHint` are offered.
  *
  * @example
  * ```ts
