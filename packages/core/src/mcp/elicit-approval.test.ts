@@ -11,9 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalPort } from '../approval/approval.js';
 import { createMemoryApprovalPort } from '../approval/memory-approval-port.js';
-import { createRuntime } from '../runtime/create-runtime.js';
+import { createRuntime, type Runtime } from '../runtime/create-runtime.js';
 import { defineTool } from '../tools/define-tool.js';
-import { serveMcp } from './serve-mcp.js';
+import { type ServeMcpOptions, serveMcp } from './serve-mcp.js';
 
 function setUp(approval: ApprovalPort = createMemoryApprovalPort()) {
   const runs: { path: string; approvalId: string | undefined }[] = [];
@@ -47,7 +47,7 @@ function setUp(approval: ApprovalPort = createMemoryApprovalPort()) {
 type Answer = (request: ElicitRequest, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>;
 
 /** A client of `runtime`'s MCP server, declaring elicitation when given `answer`. */
-async function connect(runtime: ReturnType<typeof setUp>['runtime'], answer?: Answer) {
+async function connect(runtime: Runtime, answer?: Answer, options: ServeMcpOptions = {}) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const sent: { message: JSONRPCMessage; relatedRequestId?: RequestId }[] = [];
   const send = serverSide.send.bind(serverSide);
@@ -55,7 +55,7 @@ async function connect(runtime: ReturnType<typeof setUp>['runtime'], answer?: An
     sent.push({ message, relatedRequestId: options?.relatedRequestId });
     return send(message, options);
   };
-  await serveMcp(runtime).connect(serverSide);
+  await serveMcp(runtime, options).connect(serverSide);
   const client = new Client(
     { name: 'elicit-client', version: '1.0.0' },
     answer ? { capabilities: { elicitation: {} } } : {},
@@ -277,6 +277,45 @@ describe('serveMcp asks for approval by elicitation', () => {
     expect(result.isError).toBeFalsy();
     expect(asked).toEqual([]);
     expect(runs).toHaveLength(1);
+    await client.close();
+  });
+
+  it('asks the person when the trifecta asks for a send, as for a tool that needs approval', async () => {
+    const sent: string[] = [];
+    const runtime = createRuntime({
+      tools: [
+        defineTool({
+          name: 'read_odd',
+          description: 'Reads something of unknown origin.',
+          inputSchema: z.object({}),
+          reads: () => 'unknown',
+          execute: () => '?',
+        }),
+        defineTool({
+          name: 'post',
+          description: 'Posts a message.',
+          inputSchema: z.object({ text: z.string() }),
+          effect: 'send',
+          execute: ({ text }) => {
+            sent.push(text);
+            return 'posted';
+          },
+        }),
+      ],
+      approval: createMemoryApprovalPort(),
+      security: { trifecta: 'approve' },
+    });
+    const identify = () => ({ tenant: 'acme', principal: 'ana', conversationId: 'c1' });
+    const { client, asked } = await connect(runtime, () => ({ action: 'accept' }), { identify });
+    expect((await client.callTool({ name: 'post', arguments: { text: 'before' } })).isError).toBeFalsy();
+    expect(asked).toEqual([]);
+    await client.callTool({ name: 'read_odd', arguments: {} });
+    const result = await client.callTool({ name: 'post', arguments: { text: 'after' } });
+    expect(result.isError).toBeFalsy();
+    expect(asked.map((request) => request.params.message.split('\n')[2])).toEqual([
+      'It can send data out of this app.',
+    ]);
+    expect(sent).toEqual(['before', 'after']);
     await client.close();
   });
 });
