@@ -1,7 +1,7 @@
 // Set-up A of the conformance run: serveMcp on the system Node, behind the SDK's Streamable HTTP
 // transport on loopback, one session (server and transport) per MCP session id; prompts,
-// completions and the resource fixtures added with the SDK's API to the server serveMcp returns,
-// next to the artifacts of its memory store.
+// completions, the sampling and elicitation tools and the resource fixtures added with the SDK's API
+// to the server serveMcp returns, next to the artifacts of its memory store.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,7 @@ import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { conformanceTools } from './fixtures.js';
 import { addConformancePrompts } from './sdk-prompts.js';
 import { addConformanceResources } from './sdk-resources.js';
+import { addConformanceSdkTools } from './sdk-tools.js';
 
 export interface NodeMcpServer {
   url: string;
@@ -40,7 +41,9 @@ export async function startNodeMcpServer(): Promise<NodeMcpServer> {
           allowedHosts,
         });
         created.onclose = () => created.sessionId && sessions.delete(created.sessionId);
-        await addConformanceResources(addConformancePrompts(serveMcp(runtime))).connect(created);
+        await addConformanceSdkTools(
+          addConformanceResources(addConformancePrompts(serveMcp(runtime))),
+        ).connect(created);
         transport = created;
       }
       if (!transport) {

@@ -54,6 +54,11 @@ describe("the MCP Inspector CLI against the Worker's /mcp", () => {
       'test_tool_with_progress',
       'test_tool_with_logging',
       'json_schema_2020_12_tool',
+      // The conformance fixtures the Worker adds with the SDK's registerTool, after the runtime's.
+      'test_sampling',
+      'test_elicitation',
+      'test_elicitation_sep1034_defaults',
+      'test_elicitation_sep1330_enums',
     ]);
     expect(tools[2]).toMatchObject({
       inputSchema: { type: 'object' },

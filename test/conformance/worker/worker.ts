@@ -1,8 +1,8 @@
 // Set-up B of the conformance run: the Worker's MCP door as the README shows it (`mountMcp` on a
 // hono app, one `McpSession` Durable Object per MCP session) serving the fixtures on /mcp, under
-// `wrangler dev`, its artifacts in KV and R2. Prompts, completions and the resource fixtures are
-// added with the SDK's API through McpSession's configureServer hook, by the same functions the
-// Node set-up uses.
+// `wrangler dev`, its artifacts in KV and R2. Prompts, completions, the sampling and elicitation
+// tools and the resource fixtures are added with the SDK's API through McpSession's configureServer
+// hook, by the same functions the Node set-up uses.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createRuntime } from '@toolctx/core';
 import { createKvR2ArtifactStore, mountMcp } from '@toolctx/edge';
@@ -11,6 +11,7 @@ import { Hono } from 'hono';
 import { conformanceTools } from '../fixtures.js';
 import { addConformancePrompts } from '../sdk-prompts.js';
 import { addConformanceResources } from '../sdk-resources.js';
+import { addConformanceSdkTools } from '../sdk-tools.js';
 
 type Env = {
   MCP_SESSIONS: DurableObjectNamespace<ConformanceMcpSession>;
@@ -25,7 +26,7 @@ export class ConformanceMcpSession extends McpSession<Env> {
   }
 
   protected override configureServer(server: McpServer) {
-    addConformanceResources(addConformancePrompts(server));
+    addConformanceSdkTools(addConformanceResources(addConformancePrompts(server)));
   }
 }
 

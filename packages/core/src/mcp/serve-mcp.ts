@@ -24,6 +24,8 @@ import {
   registerArtifactResources,
 } from './artifact-resources.js';
 import { mcpDoor } from './door.js';
+import { askingPerson } from './elicit-approval.js';
+import { shareToolMethods } from './sdk-tools.js';
 import { toMcpTool } from './tool-metadata.js';
 import { errorMetaKey, toMcpLogMessage, toMcpProgress } from './wire.js';
 
@@ -78,10 +80,23 @@ export interface ServeMcpOptions {
  * carries a `resource_link` to each (at most 20) after its content, and the server sends
  * `notifications/resources/list_changed`.
  *
- * Returns an `McpServer` to `connect()` to any MCP transport. Its tools come from the runtime, so
- * do not `registerTool` on it; resources and prompts may be added as usual with the SDK's
- * `registerResource` and `registerPrompt`, next to the artifacts (with a store, the SDK's own
- * `resources/*` handlers are installed; pass `artifactResources: false` to set low-level ones).
+ * A call that needs approval (`needsApproval`, or the trifecta asks) goes to the runtime's approval
+ * port first. When the port answers `'pending'` and the client declared `elicitation` (form mode),
+ * the person is asked with `elicitation/create` on the call's own stream, in words (the tool's
+ * title and name, what it does and can touch, its arguments one a line) with a form holding one
+ * optional note: accept approves, decline denies (`approval-denied`), cancel ends the call as
+ * `aborted`; no answer within the tool's timeout (10 minutes without one), or an answer that does
+ * not fit the form, denies. The decision covers this call only, through the runtime's one-use
+ * token bound to the call and the hash of its arguments. Without the capability the call answers
+ * `approval-pending`, which no one can resume (an MCP call has no run).
+ *
+ * Returns an `McpServer` to `connect()` to any MCP transport. Resources and prompts may be added
+ * as usual with the SDK's `registerResource` and `registerPrompt`, next to the artifacts (with a
+ * store, the SDK's own `resources/*` handlers are installed; pass `artifactResources: false` to set
+ * low-level ones), and tools with the SDK's `registerTool`: they are listed after the runtime's and
+ * called through the SDK (sampling and free-form elicitation live there, with the SDK's own API).
+ * A name a runtime tool has throws at registration; in `plan`, only those marked `readOnlyHint`
+ * are offered.
  *
  * @example
  * ```ts
@@ -117,11 +132,17 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
     levels.set(extra.sessionId, request.params.level);
     return {};
   });
-  // The phase decides which tools are offered; each is then listed with its title and annotations.
-  low.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: door.listTools({ phase }).map(({ name }) => toMcpTool(door.tools.get(name)!)),
+  // The phase decides which tools are offered; each is then listed with its title and annotations,
+  // and the host's own SDK tools after them.
+  low.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
+    tools: [
+      ...door.listTools({ phase }).map(({ name }) => toMcpTool(door.tools.get(name)!)),
+      ...(await sdkTools.list(extra)),
+    ],
   }));
   low.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const served = await sdkTools.call(request.params.name, request, extra);
+    if (served) return served;
     const progressToken = extra._meta?.progressToken;
     // Notifications are chained so the last one is on the wire before the result it precedes.
     let sent: Promise<void> = Promise.resolve();
@@ -144,19 +165,22 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
       ...(extra.sessionId ? { sessionId: extra.sessionId } : {}),
     };
     const links = artifactLinks(server, store, scopes.scopeOf(extra));
+    const { signal, decidePending } = askingPerson(low, door.tools.get(request.params.name), extra);
     const result = await door.callOnce({
       tool: request.params.name,
       args: request.params.arguments ?? {},
-      signal: extra.signal,
+      signal,
       phase,
       identity: options.identify?.(caller),
       sessionId: extra.sessionId,
       anonymousScope: scopes.anonymousScope(extra),
       onEvent: links.watch(onEvent),
+      ...(decidePending ? { decidePending } : {}),
     });
     await sent;
     return links.addTo(toCallToolResult(result));
   });
+  const sdkTools = shareToolMethods(server, door.tools, phase);
   return server;
 }
 

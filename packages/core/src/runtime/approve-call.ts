@@ -22,7 +22,11 @@ export async function approveCall(run: CallingRun, call: CallState, args: unknow
   const request = await createApprovalRequest({ runId: run.runId, callId: toolCallId, toolName, args });
   const { approvalId } = request;
   log.emit('approval.requested', { tool: toolName, approvalId }, toolCallId, parentId);
-  const decision = await askApproval(run.services.approval!, request);
+  let decision = await askApproval(run.services.approval!, request);
+  if (decision === 'pending' && run.decidePending) decision = await askApproval(run.decidePending, request);
+  // Cancelled while it waited: whatever the answer, the call is over and nothing is filed.
+  const { aborted } = call.invocation;
+  if (aborted) return { ok: false, error: aborted };
   if (decision === 'pending') {
     run.approvals.file(request, call, call.given);
     log.emit('tool.pending', { tool: toolName, reason: 'approval', id: approvalId }, toolCallId, parentId);

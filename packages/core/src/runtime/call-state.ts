@@ -1,5 +1,6 @@
 // The types the pipeline, its guards and the approval step share: the run and the call as they
 // see them. Types only, so that those files import none of each other for them.
+import type { ApprovalPort } from '../approval/approval.js';
 import type { ApprovalCheck } from '../approval/approval-tokens.js';
 import type { ErrorInfo } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
@@ -19,6 +20,8 @@ export interface CallingRun extends RunFacts {
   readonly approvals: RunApprovals;
   /** Makes `ctx.tools` for an attempt, at a door with dispatch. */
   readonly dispatch: DispatchFactory | undefined;
+  /** Asked when the approval port answers `'pending'`, for a call the door can ask a person about. */
+  readonly decidePending?: ApprovalPort | undefined;
 }
 
 /** The decision a resumed call carries: what the person approved, bound to the hash they were shown. */

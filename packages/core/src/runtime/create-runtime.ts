@@ -1,3 +1,4 @@
+import type { ApprovalPort } from '../approval/approval.js';
 import type { ArtifactStore } from '../artifacts/types.js';
 import type { CallRequest, ToolResult } from '../context/types.js';
 import { EventLog, type EventSink, type SinkErrorHandler } from '../events/event-log.js';
@@ -51,6 +52,13 @@ export interface CallOnceRequest
    * Ignored for an identified caller, whose scope comes from the identity.
    */
   anonymousScope?: string;
+  /**
+   * Decides this call's approval when the runtime's approval port answers `'pending'`: a door that
+   * can reach the person while the call waits (MCP elicitation) asks them here. Its decision is
+   * bound to the call by the same one-use token as any other; its `'pending'` leaves the call
+   * pending. A call cancelled while it waits ends as cancelled, whatever the answer.
+   */
+  decidePending?: ApprovalPort;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ApprovalPort } from '../approval/approval.js';
 import { type ApprovalDecision, approvalDenial } from '../approval/approval-decision.js';
 import {
   createMemoryPendingApprovals,
@@ -67,13 +68,16 @@ export class RunImpl implements CallingRun {
   private readonly pendingStore: PendingApprovalStore | undefined;
   /** Made on first use: most runs never wait for an approval. */
   private madeApprovals: RunApprovals | undefined;
+  /** For the frame of one call at a door that can ask a person (`callOnce`'s `decidePending`). */
+  readonly decidePending: ApprovalPort | undefined;
 
   constructor(
     readonly services: RuntimeServices,
     readonly runId: string | undefined,
     readonly log: EventLog,
-    options: StartRunOptions & { anonymousScope?: string },
+    options: StartRunOptions & { anonymousScope?: string; decidePending?: ApprovalPort },
   ) {
+    this.decidePending = options.decidePending;
     this.phase = options.phase ?? 'act';
     this.sessionId = options.sessionId;
     this.identity = options.identity ? Object.freeze({ ...options.identity }) : undefined;

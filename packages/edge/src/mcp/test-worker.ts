@@ -2,6 +2,7 @@
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createRuntime, defineTool } from '@toolctx/core';
+import { createMemoryApprovalPort } from '@toolctx/core/memory';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { createKvR2ArtifactStore } from '../stores/kv-r2-artifact-store.js';
@@ -131,15 +132,49 @@ export class ArtifactMcpSession extends McpSession<Env> {
   }
 }
 
+/** Notes `delete_note` deleted, in this session object's isolate: a tool that ran is seen here. */
+const deleted: string[] = [];
+
+// A session whose tool needs a person's approval: a client that declared elicitation is asked on
+// the call's own stream; any other gets approval-pending (the port leaves every call pending).
+export class ApprovalMcpSession extends McpSession {
+  protected createRuntime() {
+    const tools = [
+      defineTool({
+        name: 'delete_note',
+        title: 'Delete a note',
+        description: 'Deletes a note.',
+        inputSchema: z.object({ note: z.string() }),
+        effect: 'write',
+        needsApproval: true,
+        timeoutMs: 5_000,
+        execute: ({ note }) => {
+          deleted.push(note);
+          return `deleted ${note}`;
+        },
+      }),
+      defineTool({
+        name: 'deleted_notes',
+        description: 'Lists the notes delete_note deleted.',
+        inputSchema: z.object({}),
+        execute: () => ({ deleted }),
+      }),
+    ];
+    return createRuntime({ tools, approval: createMemoryApprovalPort() });
+  }
+}
+
 type Env = {
   MCP_SESSIONS: DurableObjectNamespace<TestMcpSession>;
   ARTIFACT_SESSIONS: DurableObjectNamespace<ArtifactMcpSession>;
   ARTIFACT_META: KVNamespace;
   ARTIFACTS: R2Bucket;
+  MCP_APPROVALS: DurableObjectNamespace<ApprovalMcpSession>;
 };
 
 const app = new Hono<{ Bindings: Env }>();
 mountMcp(app, { binding: 'MCP_SESSIONS' });
+mountMcp(app, { binding: 'MCP_APPROVALS', path: '/mcp-approve' });
 // The same door behind authentication: a bearer token `principal` or `principal@tenant` (tenant
 // `acme` by default), and an optional `x-conversation` header for the conversation.
 mountMcp(app, {

@@ -1,0 +1,98 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { type ElicitRequestFormParams, ErrorCode, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { ApprovalPort } from '../approval/approval.js';
+import type { ApprovalDecision } from '../approval/approval-decision.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import { approvalMessage } from './approval-message.js';
+
+/** What the approval step needs of the `tools/call` request it asks about. */
+export interface ElicitingCall {
+  /** The call's own JSON-RPC id: the question travels on its response stream. */
+  requestId: RequestId;
+  /** The call's signal (the client's cancel, the connection closing): it withdraws the question. */
+  signal: AbortSignal;
+  /** Ends the call as cancelled: the person cancelled the question. */
+  cancel: () => void;
+}
+
+/**
+ * How long a question waits for its answer when the tool has no timeout: as long as an approval
+ * token lives once issued.
+ */
+export const defaultApprovalWaitMs = 10 * 60_000;
+
+/**
+ * For a call that may need approval, from a client that can show a form: the port that asks the
+ * person, and the call's signal with the person's cancel added. Any other call keeps its signal.
+ */
+export function askingPerson(
+  server: Server,
+  tool: AnyTool | undefined,
+  extra: { requestId: RequestId; signal: AbortSignal },
+): { signal: AbortSignal; decidePending?: ApprovalPort } {
+  const { signal } = extra;
+  const mayAsk = tool && (tool.needsApproval || tool.effect === 'send');
+  if (!mayAsk || !server.getClientCapabilities()?.elicitation?.form) return { signal };
+  const stop = new AbortController();
+  if (signal.aborted) stop.abort();
+  else signal.addEventListener('abort', () => stop.abort(), { once: true });
+  const cancel = () => stop.abort();
+  const decidePending = elicitApproval(server, tool, { requestId: extra.requestId, signal, cancel });
+  return { signal: stop.signal, decidePending };
+}
+
+/** The form: nothing to fill in but an optional note, which goes to the model as the reason. */
+export const approvalForm = {
+  type: 'object',
+  properties: {
+    reason: {
+      type: 'string',
+      title: 'Note (optional)',
+      description: 'Passed on to the assistant with your answer.',
+      maxLength: 500,
+    },
+  },
+} satisfies ElicitRequestFormParams['requestedSchema'];
+
+/**
+ * The port that decides an MCP call's approval by asking the person through the client
+ * (`elicitation/create`, form mode), for a client that declared form elicitation (for any other
+ * the call is left `approval-pending`). The question is sent related to the call's
+ * own request, so it travels on the call's response stream; it is withdrawn when the call's
+ * signal fires, and waits at most the tool's timeout. Accept approves, decline denies, cancel
+ * ends the call as cancelled; no answer in time, an answer that does not fit the form, or a
+ * failure to ask counts as a denial (fail closed). The runtime binds the decision to this call
+ * and its arguments with a one-use token, as for any approval.
+ */
+function elicitApproval(server: Server, tool: AnyTool, call: ElicitingCall): ApprovalPort {
+  const timeout = tool.timeoutMs ?? defaultApprovalWaitMs;
+  return {
+    async request(request): Promise<ApprovalDecision | 'pending'> {
+      let answer: Awaited<ReturnType<Server['elicitInput']>>;
+      try {
+        answer = await server.elicitInput(
+          { mode: 'form', message: approvalMessage(tool, request.args), requestedSchema: approvalForm },
+          { relatedRequestId: call.requestId, signal: call.signal, timeout },
+        );
+      } catch (thrown) {
+        // A withdrawn question: the call was cancelled, and ends so whatever is answered here.
+        if (call.signal.aborted) return 'pending';
+        return { approved: false, reason: whyUnanswered(thrown, timeout) };
+      }
+      if (answer.action === 'cancel') {
+        call.cancel();
+        return 'pending';
+      }
+      const note = answer.content?.reason;
+      const reason = typeof note === 'string' && note.trim() !== '' ? { reason: note.trim() } : {};
+      return { approved: answer.action === 'accept', ...reason };
+    },
+  };
+}
+
+function whyUnanswered(thrown: unknown, timeout: number): string {
+  const code = (thrown as { code?: unknown } | null)?.code;
+  if (code === ErrorCode.RequestTimeout) return `no answer came from the MCP client within ${timeout} ms`;
+  if (code === ErrorCode.InvalidParams) return "the MCP client's answer did not fit the approval form";
+  return 'the MCP client could not be asked';
+}
