@@ -37,6 +37,9 @@ interface RunSpans {
   calls: Map<string, OpenCall>;
 }
 
+// No explicit times: the sink runs as each event is filed, so the tracer's own clock (finer than
+// an event's `ts`, and the one the caller's spans use) places each span and span event.
+
 /** Runs whose `run.finished` never came (a run abandoned at a door) are forgotten past this many. */
 const maxRuns = 10_000;
 
@@ -102,7 +105,7 @@ export function createOtelSink(options: OtelSinkOptions = {}): EventSink {
     return trace.getSpan(active) || !run.started ? active : run.started;
   };
 
-  const open = (event: ToolEvent, run: RunSpans, origin: SinkOrigin | undefined, at: number): OpenCall => {
+  const open = (event: ToolEvent, run: RunSpans, origin: SinkOrigin | undefined): OpenCall => {
     const tool = String((event.data as { tool?: unknown }).tool);
     const callId = event.callId!;
     const attributes: Attributes = {
@@ -120,19 +123,15 @@ export function createOtelSink(options: OtelSinkOptions = {}): EventSink {
     if (event.runId !== undefined) attributes['toolctx.run.id'] = event.runId;
     if (event.parentId !== undefined) attributes['toolctx.call.parent_id'] = event.parentId;
     const parent = parentOf(event, run);
-    const span = tracer.startSpan(
-      `execute_tool ${tool}`,
-      { kind: SpanKind.INTERNAL, startTime: at, attributes },
-      parent,
-    );
+    const span = tracer.startSpan(`execute_tool ${tool}`, { kind: SpanKind.INTERNAL, attributes }, parent);
     const call = { span, context: trace.setSpan(parent, span) };
     run.calls.set(callId, call);
     return call;
   };
 
-  const close = (run: RunSpans, callId: string, call: OpenCall, outcome: string, at: number): void => {
+  const close = (run: RunSpans, callId: string, call: OpenCall, outcome: string): void => {
     call.span.setAttribute('toolctx.outcome', outcome);
-    call.span.end(at);
+    call.span.end();
     run.calls.delete(callId);
   };
 
@@ -145,7 +144,7 @@ export function createOtelSink(options: OtelSinkOptions = {}): EventSink {
     if (type === 'run.finished') {
       const run = runs.get(event.runId ?? '');
       if (!run) return;
-      for (const [id, call] of run.calls) close(run, id, call, 'unfinished', event.ts);
+      for (const [id, call] of run.calls) close(run, id, call, 'unfinished');
       runs.delete(event.runId ?? '');
       return;
     }
@@ -153,36 +152,36 @@ export function createOtelSink(options: OtelSinkOptions = {}): EventSink {
     const run = runOf(event);
     let call = run.calls.get(callId);
     if (type === 'tool.started') {
-      open(event, run, origin, event.ts);
+      open(event, run, origin);
       return;
     }
     if (type === 'tool.finished' || type === 'tool.failed') {
       const data = event.data as ToolEvent<'tool.failed'>['data'];
       // A call that failed before it started (unknown tool, ended run) or after it waited.
-      call ??= open(event, run, origin, event.ts - (data.durationMs ?? 0));
+      call ??= open(event, run, origin);
       if (type === 'tool.finished') {
         if ((event.data as { spilled?: boolean }).spilled)
           call.span.setAttribute('toolctx.output.spilled', true);
-        close(run, callId, call, 'ok', event.ts);
+        close(run, callId, call, 'ok');
         return;
       }
       call.span.setAttribute('error.type', data.error.kind);
       call.span.setAttribute('toolctx.error.retryable', data.error.retryable);
       call.span.setStatus({ code: SpanStatusCode.ERROR, message: data.error.message });
-      close(run, callId, call, 'error', event.ts);
+      close(run, callId, call, 'error');
       return;
     }
     if (type === 'tool.pending') {
       if (!call) return;
       const { reason } = event.data as ToolEvent<'tool.pending'>['data'];
       call.span.setAttribute('toolctx.pending.reason', reason);
-      close(run, callId, call, 'pending', event.ts);
+      close(run, callId, call, 'pending');
       return;
     }
     // A call resumed after its approval: the decision opens its second span.
-    if (type === 'approval.decided') call ??= open(event, run, origin, event.ts);
+    if (type === 'approval.decided') call ??= open(event, run, origin);
     const spanEvent = call && spanEventOf(event);
-    if (spanEvent) call!.span.addEvent(spanEvent.name, spanEvent.attributes, event.ts);
+    if (spanEvent) call!.span.addEvent(spanEvent.name, spanEvent.attributes);
   };
 
   const sink = (event: ToolEvent): void => handle(event, undefined);
