@@ -48,7 +48,7 @@ const maxRuns = 10_000;
  * semantic conventions: an `execute_tool {tool}` span (kind INTERNAL) with `gen_ai.operation.name`,
  * `gen_ai.tool.name`, `gen_ai.tool.call.id`, `gen_ai.tool.type` and `gen_ai.tool.description`,
  * and `toolctx.run.id`, `toolctx.door`, `toolctx.tool.effect` and `toolctx.outcome` (`ok`,
- * `error`, `pending`, `unfinished`). A failed call has status ERROR with its message and
+ * `error`, `pending`). A failed call has status ERROR with its message and
  * `error.type`, the ErrorInfo's kind. Progress, log entries, retries, approval and credential
  * steps, artifacts and custom events are span events. A call made with `ctx.tools.call` is a child
  * of its parent call's span; any other call's parent is the caller's active span as it starts.
@@ -144,6 +144,8 @@ export function createOtelSink(options: OtelSinkOptions = {}): EventSink {
     if (type === 'run.finished') {
       const run = runs.get(event.runId ?? '');
       if (!run) return;
+      // The runtime settles every call before run.finished; a span still open missed its end
+      // (events read back from a stream that trimmed some) and is ended rather than lost.
       for (const [id, call] of run.calls) close(run, id, call, 'unfinished');
       runs.delete(event.runId ?? '');
       return;
