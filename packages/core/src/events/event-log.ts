@@ -12,6 +12,7 @@ import { checkEvent, type EventData, type EventType, type ToolEvent } from './ca
  * there, so the label costs nothing per event.
  */
 export type EventSink = ((event: ToolEvent) => void) & {
+  /** Optional: the sink to use at one runtime's door, asked once per door. */
   readonly forRuntime?: (origin: SinkOrigin) => (event: ToolEvent) => void;
 };
 
@@ -19,6 +20,7 @@ export type EventSink = ((event: ToolEvent) => void) & {
 export interface SinkOrigin {
   /** The door's name, such as `in-process`, `mcp` or `http`. */
   readonly door: string;
+  /** The runtime's tools by name, with what a label needs of each. */
   readonly tools: ReadonlyMap<string, { readonly effect: Effect; readonly description: string }>;
 }
 
