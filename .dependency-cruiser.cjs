@@ -50,6 +50,14 @@ module.exports = {
       to: { path: domOnly },
     },
     {
+      name: 'core-otel-only-in-its-entry',
+      comment:
+        "@opentelemetry/api is an optional peer: only core's /otel entry imports it, so every other entry loads without it installed.",
+      severity: 'error',
+      from: { path: '^packages/core/src/', pathNot: '^packages/core/src/otel/' },
+      to: { path: '(^|/)@opentelemetry/' },
+    },
+    {
       name: 'platform-through-core-entries',
       comment:
         "browser and edge import core as users do, through @toolctx/core and its export map's subpaths: never a relative path into packages/core, nor one of its files.",

@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 import { chromiumBrowser } from './chromium.js';
 
 const coreTests = '../packages/core/src/**/*.test.ts';
+// Tests that need AsyncLocalStorage (an OpenTelemetry context manager's): Node and nodejs_compat only.
+const asyncContextTests = '../packages/core/src/**/*.async-context.test.ts';
 
 export default defineConfig({
   test: {
@@ -11,12 +13,28 @@ export default defineConfig({
       // platform-neutral. (In Node it runs from packages/core.)
       {
         plugins: [cloudflareTest({ wrangler: { configPath: './core-runtimes/wrangler.jsonc' } })],
-        test: { name: 'core-in-workerd', include: [coreTests], testTimeout: 30_000 },
+        test: {
+          name: 'core-in-workerd',
+          include: [coreTests],
+          exclude: [asyncContextTests],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest({ wrangler: { configPath: './core-runtimes/wrangler-nodejs-compat.jsonc' } }),
+        ],
+        test: {
+          name: 'otel-in-workerd',
+          include: [asyncContextTests],
+          testTimeout: 30_000,
+        },
       },
       {
         test: {
           name: 'core-in-chromium',
           include: [coreTests],
+          exclude: [asyncContextTests],
           browser: chromiumBrowser,
           testTimeout: 30_000,
         },

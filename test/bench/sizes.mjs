@@ -38,6 +38,12 @@ export const bundles = [
   { name: '@toolctx/core/memory', entry: 'packages/core/src/memory/index.ts' },
   { name: '@toolctx/core/ports', entry: 'packages/core/src/ports/index.ts' },
   { name: '@toolctx/core/sse', entry: 'packages/core/src/sse/index.ts' },
+  // What the OpenTelemetry sink adds to a host that already ships @opentelemetry/api.
+  {
+    name: '@toolctx/core/otel',
+    entry: 'packages/core/src/otel/index.ts',
+    options: { external: ['@opentelemetry/api'] },
+  },
   {
     name: '@toolctx/browser/status (widget)',
     entry: fileURLToPath(new URL(widget.entry, new URL('../../packages/browser/scripts/', import.meta.url))),

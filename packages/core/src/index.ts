@@ -83,7 +83,7 @@ export {
   eventCatalogue,
   type ToolEvent,
 } from './events/catalogue.js';
-export type { EventSink, RunEvents, SinkErrorHandler } from './events/event-log.js';
+export type { EventSink, RunEvents, SinkErrorHandler, SinkOrigin } from './events/event-log.js';
 export type { Ledger, LedgerEntry } from './ledger/ledger.js';
 export type { EgressPolicy } from './policy/egress.js';
 export type { Effect, Phase } from './policy/phase.js';

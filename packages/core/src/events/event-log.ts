@@ -1,11 +1,33 @@
+import type { Effect } from '../policy/phase.js';
 import { checkEvent, type EventData, type EventType, type ToolEvent } from './catalogue.js';
 
 /**
  * Receives every event, synchronously. Must be quick; a sink that throws is detached. Every sink
  * and subscriber gets the same event object: treat it as read-only (a `tool.started`'s data is
  * frozen, shared by the calls of one tool).
+ *
+ * A sink that labels events with where they come from (the door, a tool's effect), which events
+ * do not repeat, has `forRuntime`: the runtime calls it once per door it serves through
+ * (`createRuntime`, `withDoor`, and a run's `onEvent` at `startRun`) and uses the sink it returns
+ * there, so the label costs nothing per event.
  */
-export type EventSink = (event: ToolEvent) => void;
+export type EventSink = ((event: ToolEvent) => void) & {
+  /** Optional: the sink to use at one runtime's door, asked once per door. */
+  readonly forRuntime?: (origin: SinkOrigin) => (event: ToolEvent) => void;
+};
+
+/** What a runtime tells a sink's `forRuntime`: the door and the tools, by name. */
+export interface SinkOrigin {
+  /** The door's name, such as `in-process`, `mcp` or `http`. */
+  readonly door: string;
+  /** The runtime's tools by name, with what a label needs of each. */
+  readonly tools: ReadonlyMap<string, { readonly effect: Effect; readonly description: string }>;
+}
+
+/** The sink to use at `origin`: the sink's own choice, or the sink itself. */
+export function sinkAt(sink: EventSink, origin: SinkOrigin): EventSink {
+  return sink.forRuntime ? sink.forRuntime(origin) : sink;
+}
 
 /** Told once about a sink that threw and was detached. */
 export type SinkErrorHandler = (error: unknown, event: ToolEvent) => void;

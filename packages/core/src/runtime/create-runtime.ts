@@ -1,7 +1,13 @@
 import type { ApprovalPort } from '../approval/approval.js';
 import type { ArtifactStore } from '../artifacts/types.js';
 import type { CallRequest, ToolResult } from '../context/types.js';
-import { EventLog, type EventSink, type SinkErrorHandler } from '../events/event-log.js';
+import {
+  EventLog,
+  type EventSink,
+  type SinkErrorHandler,
+  type SinkOrigin,
+  sinkAt,
+} from '../events/event-log.js';
 import { allowedInPhase, type Phase } from '../policy/phase.js';
 import { type AnyTool, type ToolSchema, toolSchema } from '../tools/define-tool.js';
 import { type DoorDeclaration, inProcessDoor } from './door.js';
@@ -95,8 +101,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 
 /** The runtime over `shared` at `door`; `withDoor` makes another over the very same services. */
 function runtimeAt(shared: SharedServices, door: DoorDeclaration): Runtime {
-  const { tools, sinks, onSinkError, artifacts } = shared;
+  const { tools, onSinkError, artifacts } = shared;
   const services = servicesAt(shared, door);
+  const origin: SinkOrigin = { door: door.name, tools };
+  const sinks = shared.sinks.map((sink) => sinkAt(sink, origin));
   return {
     tools,
     door,
@@ -112,10 +120,12 @@ function runtimeAt(shared: SharedServices, door: DoorDeclaration): Runtime {
         );
       }
       const log = new EventLog(runId, sinks, onSinkError, after);
-      return new RunImpl(services, runId, log, runOptions) as RunImpl & Run;
+      const { onEvent } = runOptions;
+      const options = onEvent?.forRuntime ? { ...runOptions, onEvent: sinkAt(onEvent, origin) } : runOptions;
+      return new RunImpl(services, runId, log, options) as RunImpl & Run;
     },
     async callOnce({ onEvent, ...request }) {
-      const log = new EventLog(undefined, onEvent ? [...sinks, onEvent] : sinks, onSinkError);
+      const log = new EventLog(undefined, onEvent ? [...sinks, sinkAt(onEvent, origin)] : sinks, onSinkError);
       const frame = new RunImpl(services, undefined, log, request);
       // The frame listens to the signal and cancels the call with it; the call need not listen too.
       const { tool, args, toolCallId } = request;
