@@ -45,6 +45,13 @@ const tools = [
     execute: ({ a, b }) => ({ sum: a + b }),
   }),
   defineTool({
+    name: 'stamp',
+    description: 'Stamps a time, through a transform JSON Schema cannot express.',
+    inputSchema: z.object({}),
+    outputSchema: z.object({ at: z.number() }).transform(({ at }) => ({ at: new Date(at).toISOString() })),
+    execute: () => ({ at: 0 }),
+  }),
+  defineTool({
     name: 'count',
     description: 'Counts, as a bare number.',
     inputSchema: z.object({}),
@@ -96,6 +103,10 @@ describe('serveMcp and content parts', () => {
       required: ['sum'],
     });
     expect(listed.count!.outputSchema).toBeUndefined();
+    expect(listed.stamp!.outputSchema).toBeUndefined();
+    expect(await client.callTool({ name: 'stamp', arguments: {} })).toMatchObject({
+      structuredContent: { at: '1970-01-01T00:00:00.000Z' },
+    });
     const result = await client.callTool({ name: 'sum', arguments: { a: 1, b: 2 } });
     expect(result).toMatchObject({
       structuredContent: { sum: 3 },
