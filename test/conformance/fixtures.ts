@@ -1,10 +1,15 @@
 // The fixtures the MCP conformance suite's server scenarios call, as ordinary toolctx tools: the
 // same set behind both set-ups (serveMcp on Node, the Worker's /mcp). Scenarios whose fixture
 // toolctx cannot express yet are listed in expected-failures.json instead.
-import { type AnyTool, defineTool } from '@toolctx/core';
+import { type AnyTool, defineTool, withParts } from '@toolctx/core';
 import { z } from 'zod';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// A 1×1 red PNG and a WAV header with no samples: the smallest payloads the scenarios accept.
+const redPixelPng =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+const silentWav = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=';
 
 export const conformanceTools: AnyTool[] = [
   defineTool({
@@ -66,5 +71,47 @@ export const conformanceTools: AnyTool[] = [
       additionalProperties: false,
     },
     execute: ({ name }) => `Hello, ${name ?? 'anonymous'}.`,
+  }),
+  defineTool({
+    name: 'test_image_content',
+    description: 'Returns a 1×1 red PNG.',
+    inputSchema: z.object({}),
+    execute: () => withParts([{ type: 'image', data: redPixelPng, mediaType: 'image/png' }]),
+  }),
+  defineTool({
+    name: 'test_audio_content',
+    description: 'Returns a silent WAV.',
+    inputSchema: z.object({}),
+    execute: () => withParts([{ type: 'audio', data: silentWav, mediaType: 'audio/wav' }]),
+  }),
+  defineTool({
+    name: 'test_embedded_resource',
+    description: 'Returns an embedded text resource.',
+    inputSchema: z.object({}),
+    execute: () =>
+      withParts([
+        {
+          type: 'resource',
+          uri: 'test://embedded-resource',
+          mediaType: 'text/plain',
+          text: 'This is an embedded resource content.',
+        },
+      ]),
+  }),
+  defineTool({
+    name: 'test_multiple_content_types',
+    description: 'Returns text, an image and an embedded resource.',
+    inputSchema: z.object({}),
+    execute: () =>
+      withParts([
+        { type: 'text', text: 'Multiple content types test:' },
+        { type: 'image', data: redPixelPng, mediaType: 'image/png' },
+        {
+          type: 'resource',
+          uri: 'test://mixed-content-resource',
+          mediaType: 'application/json',
+          text: '{"test":"data","value":123}',
+        },
+      ]),
   }),
 ];

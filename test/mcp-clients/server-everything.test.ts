@@ -123,20 +123,29 @@ describe('mcpTools against server-everything', () => {
     expect(cancelled.status, 'the server accepted the notification').toBe(202);
   });
 
-  it('calls the image tool successfully', async () => {
+  it('returns the image as an image part, with no base64 in the transcript', async () => {
     const { run } = recordedRun();
     const result = await run.call({ tool: 'get-tiny-image', args: {} });
-    expect(result).toMatchObject({ ok: true });
-    expect(JSON.stringify(result), 'the PNG reaches the caller').toMatch(base64Image);
+    if (!result.ok) throw new Error(result.error.message);
+    const image = result.parts?.find((part) => part.type === 'image');
+    expect(image, 'the PNG reaches the caller').toMatchObject({ mediaType: 'image/png' });
+    expect(image && 'data' in image ? image.data : '').toMatch(base64Image);
+    expect(result.content, 'the model reads a note, not the PNG').not.toMatch(base64Image);
+    expect(result.content).toMatch(/\[image image\/png, [\d.]+ KB\]/);
   });
 
-  it('calls the resource tool successfully', async () => {
+  it('returns the embedded resource as a resource part', async () => {
     const { run } = recordedRun();
     const result = await run.call({
       tool: 'get-resource-reference',
       args: { resourceType: 'Text', resourceId: 1 },
     });
-    expect(result).toMatchObject({ ok: true });
-    expect(JSON.stringify(result)).toContain('demo://resource/dynamic/text/1');
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.parts).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'resource', uri: 'demo://resource/dynamic/text/1' }),
+      ]),
+    );
+    expect(result.content).toContain('[resource demo://resource/dynamic/text/1');
   });
 });

@@ -54,6 +54,7 @@ export type {
   JsonValue,
 } from './artifacts/types.js';
 export type { CachePort } from './cache/cache-port.js';
+export { type ContentPart, type ToolParts, withParts } from './content/content-part.js';
 export type { ToolArtifacts } from './context/bound-artifacts.js';
 export { type LogEntry, type LogLevel, logLevels } from './context/log-entry.js';
 export type {

@@ -1,7 +1,9 @@
 import { jsonSchema, type ToolSet, tool } from 'ai';
+import { type ContentPart, isToolParts, withParts } from '../content/content-part.js';
 import { ToolctxError } from '../errors.js';
 import type { Run } from '../runtime/run.js';
 import type { ToolSchema } from '../tools/define-tool.js';
+import { toModelContent } from './to-model-output.js';
 
 /** Options of {@link toAiSdkTools}. */
 export interface AiSdkToolsOptions {
@@ -15,6 +17,9 @@ export interface AiSdkToolsOptions {
  * cancels the toolctx call (the tool's `ctx.signal` fires), the model's `toolCallId` names the
  * call in the run's events, a failure is thrown as a {@link ToolctxError} (the AI SDK turns it into
  * a tool error the model reads) and the model reads the result's transcript copy (`content`).
+ * A result with content parts (`withParts`) is output as `withParts(parts, value)` and shown to
+ * the model as AI SDK content (text, `image-data`, `file-data`), also when the messages are
+ * rebuilt from history.
  *
  * @example
  * ```ts
@@ -36,7 +41,7 @@ export interface AiSdkToolsOptions {
  */
 export function toAiSdkTools(run: Run, options: AiSdkToolsOptions = {}): ToolSet {
   // The transcript copy of each finished call, until the AI SDK asks what the model should read.
-  const transcripts = new Map<string, string>();
+  const transcripts = new Map<string, { content: string; parts?: ContentPart[] }>();
   const set: ToolSet = {};
   for (const schema of offered(run, options.names)) {
     set[schema.name] = tool<unknown, unknown>({
@@ -53,14 +58,18 @@ export function toAiSdkTools(run: Run, options: AiSdkToolsOptions = {}): ToolSet
           const { kind, message, retryable, details } = result.error;
           throw new ToolctxError(kind, message, { retryable, ...(details ? { details } : {}) });
         }
-        transcripts.set(toolCallId, result.content);
-        return result.value;
+        const { content, parts } = result;
+        transcripts.set(toolCallId, parts ? { content, parts } : { content });
+        return parts ? withParts(parts, result.value) : result.value;
       },
       toModelOutput({ toolCallId, output }) {
-        const content = transcripts.get(toolCallId);
+        const transcript = transcripts.get(toolCallId);
         transcripts.delete(toolCallId);
-        // Absent when the messages are rebuilt later from history: the same text the run would give.
-        const value = content ?? (typeof output === 'string' ? output : (JSON.stringify(output) ?? ''));
+        // Absent when the messages are rebuilt later from history: what the output says.
+        const parts = transcript ? transcript.parts : isToolParts(output) ? output.parts : undefined;
+        if (parts) return toModelContent(parts);
+        const value =
+          transcript?.content ?? (typeof output === 'string' ? output : (JSON.stringify(output) ?? ''));
         return { type: 'text', value };
       },
     });

@@ -1,5 +1,6 @@
 import type { ArtifactMeta } from '../artifacts/types.js';
 import type { CachePort } from '../cache/cache-port.js';
+import type { ContentPart } from '../content/content-part.js';
 import type { Credential } from '../credentials/credential.js';
 import type { CredentialsAccess } from '../credentials/credentials-access.js';
 import type { ErrorInfo } from '../errors.js';
@@ -34,8 +35,13 @@ export type ToolResult<Value = unknown> =
       ok: true;
       /** The tool's own return value. */
       value: Value;
-      /** The transcript copy a model reads: text, cut to the output budget. */
+      /**
+       * The transcript copy a model reads: text, cut to the output budget. With `parts`, the parts
+       * written as text, each binary payload as a note naming its kind, media type and size.
+       */
       content: string;
+      /** The content parts the tool returned (`withParts`), checked; absent when it returned none. */
+      parts?: ContentPart[];
       /** Set when the whole result was too big for the budget and saved as an artifact. */
       spilled?: { ref?: string; bytes: number; keptBytes: number };
     }

@@ -10,6 +10,7 @@ import { ToolctxError } from '../errors.js';
 import type { Effect } from '../policy/phase.js';
 import { type AnyTool, defineTool } from '../tools/define-tool.js';
 import type { JsonSchema } from '../tools/schema.js';
+import { fromMcpResult, lenientCallToolResultSchema } from './content.js';
 import { effectOfMcpTool } from './tool-metadata.js';
 import { fromMcpProgress, remoteErrorInfo } from './wire.js';
 
@@ -33,8 +34,11 @@ export interface McpToolsOptions {
  * safe for every tool list), description, `title` and JSON Schema (the remote server validates
  * fully; locally the arguments must be an object with the required keys), and takes its `effect`
  * from the annotations (see {@link McpToolsOptions.effect}), so a toolctx server's tools come back
- * as they were defined. Remote `notifications/progress` reach the local `ctx.progress`, so the local status line
- * moves; a local abort (`ctx.signal`) sends `notifications/cancelled`; an `isError` result becomes
+ * as they were defined. Its content comes back as content parts (an image as an `image` part,
+ * never as base64 in the transcript; a content type MCP does not define as a text note) and its
+ * `structuredContent` as the value, so a toolctx server's `withParts` results come back whole; the
+ * remote `outputSchema` is kept (`outputJsonSchema`). Remote `notifications/progress` reach the
+ * local `ctx.progress`, so the local status line moves; a local abort (`ctx.signal`) sends `notifications/cancelled`; an `isError` result becomes
  * a failure, with the remote `ErrorInfo` when the server is toolctx.
  *
  * @example
@@ -69,11 +73,12 @@ function wrap(client: Client, remote: McpTool, options: McpToolsOptions): AnyToo
     ...(title ? { title } : {}),
     inputSchema: objectWithKeys((schema.required as string[] | undefined) ?? []),
     inputJsonSchema: { ...schema, type: 'object' },
+    ...(remote.outputSchema ? { outputJsonSchema: remote.outputSchema as JsonSchema } : {}),
     effect: options.effect?.(remote) ?? effectOfMcpTool(remote),
     async execute(args, ctx) {
       let result: CallToolResult;
       try {
-        result = (await client.callTool({ name: remote.name, arguments: args }, undefined, {
+        result = (await client.callTool({ name: remote.name, arguments: args }, lenientCallToolResultSchema, {
           signal: ctx.signal,
           onprogress: (progress) => ctx.progress(fromMcpProgress(progress)),
           resetTimeoutOnProgress: true,
@@ -89,7 +94,7 @@ function wrap(client: Client, remote: McpTool, options: McpToolsOptions): AnyToo
         throw thrown;
       }
       if (result.isError) throw remoteFailure(remote.name, result);
-      return result.structuredContent ?? textOf(result) ?? result.content;
+      return fromMcpResult(result.content, result.structuredContent);
     },
   });
 }

@@ -4,6 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  type ContentBlock,
   type Implementation,
   ListToolsRequestSchema,
   type LoggingMessageNotification,
@@ -23,6 +24,7 @@ import {
   mcpArtifactScopes,
   registerArtifactResources,
 } from './artifact-resources.js';
+import { toMcpContent } from './content.js';
 import { mcpDoor } from './door.js';
 import { askingPerson } from './elicit-approval.js';
 import { shareToolMethods } from './sdk-tools.js';
@@ -59,8 +61,11 @@ export interface ServeMcpOptions {
 
 /**
  * Serves a runtime's tools over MCP with the official SDK: `tools/list` gives each tool's JSON
- * Schema, its `title`, and annotations from its `effect` (`read` → `readOnlyHint`; `write` →
- * `destructiveHint`; `send` → `destructiveHint` and `openWorldHint`); `tools/call` runs it through the MCP door (no run id, teardown scope `call`). A
+ * Schema, its `title`, annotations from its `effect` (`read` → `readOnlyHint`; `write` →
+ * `destructiveHint`; `send` → `destructiveHint` and `openWorldHint`) and its `outputSchema`;
+ * `tools/call` runs it through the MCP door (no run id, teardown scope `call`). A result's content
+ * parts (`withParts`) go as MCP content (`text`, `image`, `audio`, `resource`, `resource_link`),
+ * any other result as its transcript text; an object value goes as `structuredContent`. A
  * failure is an `isError` result carrying the `ErrorInfo` (in `structuredContent.error` and
  * `_meta['toolctx/error']`); `ctx.progress` becomes `notifications/progress` when the client sent a
  * progress token; `ctx.log` becomes `notifications/message` (the server declares `logging`; from
@@ -195,8 +200,12 @@ function toCallToolResult(result: ToolResult): CallToolResult {
   }
   const { value } = result;
   const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
+  // The one place a result's MCP content is made: the tool's parts, or its transcript as text.
+  const content: ContentBlock[] = result.parts
+    ? toMcpContent(result.parts)
+    : [{ type: 'text', text: result.content }];
   return {
-    content: [{ type: 'text', text: result.content }],
+    content,
     ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
   };
 }

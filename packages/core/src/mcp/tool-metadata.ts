@@ -1,10 +1,12 @@
 import type { Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Effect } from '../policy/phase.js';
 import type { AnyTool } from '../tools/define-tool.js';
+import { type JsonSchema, jsonSchemaOf } from '../tools/schema.js';
 
 /**
  * The MCP `tools/list` entry for a toolctx tool: its name, description and input JSON Schema, its
- * `title`, and annotations from its `effect`. Every MCP door (serveMcp, and through it the Worker's
+ * `title`, annotations from its `effect`, and its `outputSchema` when its result has an object
+ * JSON Schema (`outputJsonSchema`, or derived from `outputSchema`; MCP takes only objects there). Every MCP door (serveMcp, and through it the Worker's
  * McpSession) lists tools through this one function.
  *
  * Only `send` tools may reach outside (`ctx.fetch`), so `read` and `write` tools are closed-world
@@ -19,8 +21,30 @@ export function toMcpTool(tool: AnyTool): McpTool {
     ...(tool.title !== undefined ? { title: tool.title } : {}),
     description: tool.description,
     inputSchema: tool.inputJsonSchema as McpTool['inputSchema'],
+    ...outputSchemaOf(tool),
     annotations: annotationsOf(tool.effect),
   };
+}
+
+// Derived once per tool: a tools/list answer is made for every session.
+const derived = new WeakMap<AnyTool, JsonSchema | undefined>();
+
+function outputSchemaOf(tool: AnyTool): { outputSchema?: McpTool['outputSchema'] } {
+  let schema = tool.outputJsonSchema;
+  if (!schema && tool.outputSchema) {
+    if (!derived.has(tool)) derived.set(tool, outputJsonSchemaOf(tool.outputSchema));
+    schema = derived.get(tool);
+  }
+  return schema?.type === 'object' ? { outputSchema: schema as McpTool['outputSchema'] } : {};
+}
+
+/** A result schema that JSON Schema cannot express (a zod transform) is not published. */
+function outputJsonSchemaOf(schema: NonNullable<AnyTool['outputSchema']>): JsonSchema | undefined {
+  try {
+    return jsonSchemaOf(schema, 'output');
+  } catch {
+    return undefined;
+  }
 }
 
 function annotationsOf(effect: Effect): ToolAnnotations {

@@ -1,3 +1,4 @@
+import { type ContentPart, isToolParts } from '../content/content-part.js';
 import { bindArtifacts } from '../context/bound-artifacts.js';
 import type { ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
@@ -8,16 +9,27 @@ import type { CallState } from './call-state.js';
 import type { RunFacts } from './run-facts.js';
 
 /**
- * Turns a tool's return value into a result: checked against its output schema, the
- * conversation's taint raised by what the tool read, the transcript copy made and — when over the
- * call's share of the budget — spilled whole to an artifact before it is cut.
+ * Turns a tool's return value into a result: its content parts checked (when it returned
+ * `withParts`), its value checked against its output schema, the conversation's taint raised by
+ * what the tool read, the transcript copy made and — when over the call's share of the budget —
+ * spilled whole to an artifact before it is cut.
  */
 export async function completeCall(
   run: RunFacts,
   call: CallState,
-  value: unknown,
+  returned: unknown,
 ): Promise<ToolResult | ErrorInfo> {
   const { tool } = call;
+  let value = returned;
+  let parts: { parts: ContentPart[]; text: string } | undefined;
+  if (isToolParts(returned)) {
+    // Loaded on the first result with parts: most results are plain values.
+    const { checkParts } = await import('../content/check-parts.js');
+    const checked = checkParts(tool.name, returned.parts);
+    if ('kind' in checked) return checked;
+    parts = checked;
+    value = returned.value;
+  }
   if (tool.outputSchema) {
     const checked = await validate(tool.outputSchema, value);
     if (checked.issues) {
@@ -31,6 +43,7 @@ export async function completeCall(
     value = checked.value;
   }
   raiseTaint(run, tool, value);
+  if (parts) return carrying(await fitted(run, call, value, parts.text), parts.parts);
   let text: string;
   try {
     text = transcriptText(value);
@@ -42,15 +55,32 @@ export async function completeCall(
       retryable: false,
     };
   }
-  if (fits(text, call.budgetBytes)) return { ok: true, value, content: text };
-  return spill(run, call, value, text);
+  return fitted(run, call, value, text);
+}
+
+/** The result with its transcript text, spilled and cut when over the call's budget. */
+function fitted(
+  run: RunFacts,
+  call: CallState,
+  value: unknown,
+  text: string,
+): ToolResult | Promise<ToolResult> {
+  return fits(text, call.budgetBytes) ? { ok: true, value, content: text } : spill(run, call, value, text);
+}
+
+/** The result with the checked parts beside its transcript text. */
+function carrying(result: ToolResult, parts: ContentPart[]): ToolResult {
+  if (result.ok) result.parts = parts;
+  return result;
 }
 
 /**
  * The fast path's completion, for a tool with no output schema: the result when its transcript
- * fits the budget, else `undefined`, and {@link completeCall} does the rest (nothing was done yet).
+ * fits the budget and it returned no parts, else `undefined`, and {@link completeCall} does the
+ * rest (nothing was done yet).
  */
 export function completeAtOnce(run: RunFacts, call: CallState, value: unknown): ToolResult | undefined {
+  if (isToolParts(value)) return undefined;
   let text: string;
   try {
     text = transcriptText(value);

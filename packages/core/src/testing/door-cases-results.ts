@@ -2,11 +2,12 @@ import { expect } from 'vitest';
 import type { CallRequest, ToolResult } from '../context/types.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import { type DoorCases, errorOf, needs, successValue } from './door-suite-kit.js';
-import { doorSuiteCredential, doorSuiteSecret, doorSuiteTenant } from './door-suite-tools.js';
+import { doorSuiteCredential, doorSuiteImage, doorSuiteSecret, doorSuiteTenant } from './door-suite-tools.js';
 
 /** Calls whose results every door must give exactly as the in-process door does. */
 const reference: { label: string; call: Omit<CallRequest, 'signal'> }[] = [
   { label: 'a success', call: { tool: 'door_echo', args: { text: 'héllo ✓' } } },
+  { label: 'content parts', call: { tool: 'door_parts', args: {} } },
   { label: 'a tool-error', call: { tool: 'door_fail', args: {} } },
   { label: 'args-invalid', call: { tool: 'door_echo', args: { text: 42 } } },
   { label: 'unknown-tool', call: { tool: 'door_no_such_tool', args: {} } },
@@ -33,6 +34,26 @@ export const resultCases: DoorCases = (kit) => [
         expect(comparable(outcome.result)).toEqual(comparable(expected));
       }),
   })),
+  {
+    title: 'content parts reach the caller whole, and their base64 is in no transcript or event',
+    run: () =>
+      kit.withClients(async (open) => {
+        const outcome = await (await open()).call('door_parts', {});
+        if (!outcome.result.ok) expect.fail(`the call failed: ${JSON.stringify(outcome.result.error)}`);
+        const { content, parts } = outcome.result;
+        expect(parts?.map((part) => part.type)).toEqual([
+          'text',
+          'image',
+          'audio',
+          'resource',
+          'resource',
+          'resource-link',
+        ]);
+        expect(content).toContain('[image image/png, 70 B]');
+        expect(content).not.toContain(doorSuiteImage);
+        expect(JSON.stringify(outcome.events)).not.toContain(doorSuiteImage);
+      }),
+  },
   {
     title: "a foreign exception's message crosses in no result, progress or event",
     run: () =>

@@ -1,4 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { withParts } from '../content/content-part.js';
 import type { CredentialProvider } from '../credentials/credential-provider.js';
 import { staticCredentials } from '../credentials/static-credentials.js';
 import { ToolctxError } from '../errors.js';
@@ -11,6 +12,10 @@ export const doorSuiteSecret = 'door-secret-7f3a9c';
 
 /** The credential the suite's tools ask for, and its value (which must never appear in a result). */
 export const doorSuiteCredential = { name: 'door-suite', value: 'door-secret-credential-51b2' } as const;
+
+/** The base64 image `door_parts` returns: it must reach the caller in its parts and nowhere else. */
+export const doorSuiteImage =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 /** The tenant every suite caller belongs to; each caller is a principal of it. */
 export const doorSuiteTenant = 'door-suite';
@@ -96,6 +101,23 @@ export function doorSuiteTools(): AnyTool[] {
       description: 'Says the text back.',
       ...shape({ text: 'string' }),
       execute: (args) => ({ echo: arg<string>(args, 'text') }),
+    }),
+    defineTool({
+      name: 'door_parts',
+      description: 'Returns content parts of every kind, with a structured value beside them.',
+      ...shape({}),
+      execute: () =>
+        withParts(
+          [
+            { type: 'text', text: 'A red pixel:' },
+            { type: 'image', data: doorSuiteImage, mediaType: 'image/png' },
+            { type: 'audio', data: doorSuiteImage, mediaType: 'audio/wav' },
+            { type: 'resource', uri: 'test://door/notes', mediaType: 'text/plain', text: 'notes' },
+            { type: 'resource', uri: 'test://door/pixel', mediaType: 'image/png', blob: doorSuiteImage },
+            { type: 'resource-link', uri: 'test://door/big', name: 'big', size: 12 },
+          ],
+          { pixels: 1 },
+        ),
     }),
     defineTool({
       name: 'door_fail',

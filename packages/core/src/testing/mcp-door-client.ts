@@ -1,6 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isToolParts } from '../content/content-part.js';
+import { renderParts } from '../content/render-parts.js';
 import type { ProgressPayload, ToolResult } from '../context/types.js';
+import { fromMcpResult } from '../mcp/content.js';
 import { fromMcpProgress, remoteErrorInfo } from '../mcp/wire.js';
 import type { DoorCallOutcome, DoorClient } from './door-suite-kit.js';
 
@@ -12,7 +15,8 @@ export interface McpDoorClientOptions {
 
 /**
  * A `DoorClient` over a connected official MCP `Client`, for `describeDoor`: a call sends a
- * progress token and keeps the notifications it gets; an `isError` result becomes a failed
+ * progress token and keeps the notifications it gets; MCP content beyond text becomes the
+ * result's `parts` (and its transcript, as the runtime writes it); an `isError` result becomes a failed
  * `ToolResult` with the server's `ErrorInfo`; an abort (the SDK sends `notifications/cancelled`)
  * settles as `aborted`. MCP has no runs, so `end` refuses and artifacts cannot be read back.
  *
@@ -71,6 +75,11 @@ function toToolResult(answer: CallToolResult): ToolResult {
       ok: false,
       error: remoteErrorInfo(answer) ?? { kind: 'tool-error', message: text, retryable: false },
     };
+  }
+  const returned = fromMcpResult(answer.content, answer.structuredContent);
+  if (isToolParts(returned)) {
+    const parts = [...returned.parts];
+    return { ok: true, value: returned.value, content: renderParts(parts), parts };
   }
   return { ok: true, value: answer.structuredContent ?? text, content: text };
 }

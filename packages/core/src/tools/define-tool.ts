@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { NeedsApproval } from '../approval/requires-approval.js';
+import type { ToolParts } from '../content/content-part.js';
 import type { ToolExecutionContext } from '../context/types.js';
 import type { CredentialRequest } from '../credentials/credential-provider.js';
 import type { Effect } from '../policy/phase.js';
@@ -28,6 +29,11 @@ export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV
   outputSchema?: StandardSchemaV1<unknown, Output>;
   /** The arguments' JSON Schema, for validators that cannot produce one themselves. */
   inputJsonSchema?: JsonSchema;
+  /**
+   * The result's JSON Schema (MCP's `outputSchema`), for validators that cannot produce one; by
+   * default derived from `outputSchema`. Only an object schema is published over MCP.
+   */
+  outputJsonSchema?: JsonSchema;
   /** Default `read`; `send` moves data out and may use `ctx.fetch`. Never shown to the model. */
   effect?: Effect;
   /** A credential resolved for the run's tenant and principal before execute: `ctx.credential`. */
@@ -46,8 +52,14 @@ export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV
   /** Time limit for one attempt, in milliseconds. */
   timeoutMs?: number;
   retry?: RetryPolicy;
-  /** Does the work: `args` are already validated; `ctx` carries the signal, progress, artifacts and the rest. */
-  execute(args: StandardSchemaV1.InferOutput<Input>, ctx: ToolExecutionContext): Output | Promise<Output>;
+  /**
+   * Does the work: `args` are already validated; `ctx` carries the signal, progress, artifacts and
+   * the rest. Returns the tool's value, or content parts with the value beside them (`withParts`).
+   */
+  execute(
+    args: StandardSchemaV1.InferOutput<Input>,
+    ctx: ToolExecutionContext,
+  ): Output | ToolParts<Output> | Promise<Output | ToolParts<Output>>;
 }
 
 /** A defined tool: its definition plus the JSON Schema a model sees (`inputJsonSchema`). */

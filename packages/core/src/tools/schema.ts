@@ -11,14 +11,17 @@ export interface ArgumentIssue {
 }
 
 /**
- * The JSON Schema of a validator's input, when it can say (zod 4 and other validators that
+ * The JSON Schema of a validator's input (or output), when it can say (zod 4 and other validators that
  * implement Standard JSON Schema), without the `$schema` key that some tool lists refuse.
  */
-export function jsonSchemaOf(schema: StandardSchemaV1): JsonSchema | undefined {
+export function jsonSchemaOf(
+  schema: StandardSchemaV1,
+  direction: 'input' | 'output' = 'input',
+): JsonSchema | undefined {
   const props: Partial<StandardJSONSchemaV1.Props> = schema['~standard'];
   const converter = props.jsonSchema;
   if (!converter) return undefined;
-  const { $schema: _dialect, ...rest } = converter.input({ target: 'draft-07' });
+  const { $schema: _dialect, ...rest } = converter[direction]({ target: 'draft-07' });
   return rest;
 }
 

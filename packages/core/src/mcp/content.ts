@@ -1,0 +1,112 @@
+// Content parts in MCP's vocabulary, both ways: what serveMcp sends, and what mcpTools reads.
+import {
+  CallToolResultSchema,
+  type ContentBlock,
+  ContentBlockSchema,
+  ResultSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { canonicalJson } from '../canonical-json.js';
+import { type ContentPart, withParts } from '../content/content-part.js';
+
+/** MCP content blocks for checked parts: `mediaType` is MCP's `mimeType`, `resource-link` its `resource_link`. */
+export function toMcpContent(parts: readonly ContentPart[]): ContentBlock[] {
+  return parts.map(toMcpBlock);
+}
+
+function toMcpBlock(part: ContentPart): ContentBlock {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'image':
+    case 'audio':
+      return { type: part.type, data: part.data, mimeType: part.mediaType };
+    case 'resource': {
+      const type = part.mediaType === undefined ? {} : { mimeType: part.mediaType };
+      const resource =
+        part.blob !== undefined
+          ? { uri: part.uri, ...type, blob: part.blob }
+          : { uri: part.uri, ...type, text: part.text ?? '' };
+      return { type: 'resource', resource };
+    }
+    case 'resource-link': {
+      const { type: _type, mediaType, ...link } = part;
+      return {
+        type: 'resource_link',
+        ...link,
+        ...(mediaType === undefined ? {} : { mimeType: mediaType }),
+      };
+    }
+  }
+}
+
+/**
+ * The result schema mcpTools reads `tools/call` answers with: the SDK's, except that a content
+ * block of a type it does not know passes (and becomes a text note) instead of failing the call.
+ */
+export const lenientCallToolResultSchema = CallToolResultSchema.extend({
+  content: ContentBlockSchema.or(ResultSchema).array().default([]),
+}) as unknown as typeof CallToolResultSchema;
+
+/**
+ * What a local tool returns for a remote result: the text alone when it is all text; the
+ * structured value alone when the only text is that value as JSON (what MCP servers add for
+ * clients that read no `structuredContent`); otherwise the content as parts, with the structured
+ * value beside them.
+ */
+export function fromMcpResult(content: readonly unknown[], structured: unknown): unknown {
+  const allText = content.every(isText);
+  if (allText && structured === undefined)
+    return content.map((block) => (block as { text: string }).text).join('\n');
+  const onlyJson =
+    content.length === 0 ||
+    (content.length === 1 && isJsonOf((content[0] as { text: string }).text, structured));
+  if (allText && onlyJson) return structured;
+  return withParts(content.map(fromMcpBlock), structured);
+}
+
+function fromMcpBlock(block: unknown): ContentPart {
+  const fields = block as Record<string, unknown>;
+  switch (fields.type) {
+    case 'text':
+      return { type: 'text', text: String(fields.text ?? '') };
+    case 'image':
+    case 'audio':
+      return { type: fields.type, data: fields.data as string, mediaType: fields.mimeType as string };
+    case 'resource': {
+      const resource = (fields.resource ?? {}) as Record<string, unknown>;
+      const part: ContentPart = { type: 'resource', uri: resource.uri as string };
+      if (resource.mimeType !== undefined) part.mediaType = resource.mimeType as string;
+      if (resource.blob !== undefined) part.blob = resource.blob as string;
+      else part.text = resource.text as string;
+      return part;
+    }
+    case 'resource_link': {
+      const part: ContentPart = {
+        type: 'resource-link',
+        uri: fields.uri as string,
+        name: fields.name as string,
+      };
+      for (const key of ['title', 'description', 'size'] as const) {
+        if (fields[key] !== undefined) (part as Record<string, unknown>)[key] = fields[key];
+      }
+      if (fields.mimeType !== undefined) part.mediaType = fields.mimeType as string;
+      return part;
+    }
+    default:
+      return {
+        type: 'text',
+        text: `[MCP content of type ${JSON.stringify(String(fields.type))}, not shown]`,
+      };
+  }
+}
+
+const isText = (block: unknown): block is { type: 'text'; text: string } =>
+  (block as { type?: unknown }).type === 'text' && typeof (block as { text?: unknown }).text === 'string';
+
+function isJsonOf(text: string, value: unknown): boolean {
+  try {
+    return canonicalJson(JSON.parse(text)) === canonicalJson(value);
+  } catch {
+    return false;
+  }
+}
