@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { McpSession } from './mcp-session.js';
 import { mountMcp } from './mount-mcp.js';
 
+export { StreamsMcpSession } from './streams-test-session.js';
+
 /** Calls whose tool saw its signal fire, in this session object's isolate. */
 const aborted = new Set<string>();
 const started = new Set<string>();
@@ -87,7 +89,10 @@ export class TestMcpSession extends McpSession {
   }
 }
 
-type Env = { MCP_SESSIONS: DurableObjectNamespace<TestMcpSession> };
+type Env = {
+  MCP_SESSIONS: DurableObjectNamespace<TestMcpSession>;
+  MCP_STREAM_SESSIONS: DurableObjectNamespace;
+};
 
 const app = new Hono<{ Bindings: Env }>();
 mountMcp(app, { binding: 'MCP_SESSIONS' });
@@ -103,6 +108,9 @@ mountMcp(app, {
     return { tenant: token[2] ?? 'acme', principal: token[1], ...(conversationId ? { conversationId } : {}) };
   },
 });
+
+// The stream tests' session (streams-test-session.ts).
+mountMcp(app, { binding: 'MCP_STREAM_SESSIONS', path: '/mcp-streams' });
 
 // The door as a deployed Worker configures it: its own host names and origins, and a 401 that
 // names the protected-resource metadata. Only `Bearer ok` is let in.
