@@ -49,7 +49,7 @@ interface Entry {
 }
 
 /** What one storage key holds: the event, its JSON cut in pieces under the per-value limit. */
-interface Record {
+interface EventRecord {
   stream: StreamId;
   at: number;
   parts: number;
@@ -89,7 +89,7 @@ export function createDurableEventStore(
   let loading: Promise<void> | undefined;
   const load = () => {
     loading ??= (async () => {
-      const stored = await storage.list<Record | string | number>({ prefix });
+      const stored = await storage.list<EventRecord | string | number>({ prefix });
       const pieces = new Map<string, string>();
       for (const [key, value] of stored) if (typeof value === 'string') pieces.set(key, value);
       for (const [key, value] of stored) {
@@ -163,7 +163,7 @@ export function createDurableEventStore(
         bytes: encoder.encode(data).byteLength,
       };
       entries.push(entry);
-      const values: { [key: string]: Record | string | number } = { [nextKey]: next };
+      const values: { [key: string]: EventRecord | string | number } = { [nextKey]: next };
       keysOf(entry).forEach((key, part) => {
         const piece = data.slice(part * pieceChars, (part + 1) * pieceChars);
         values[key] =
