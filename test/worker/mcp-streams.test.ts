@@ -2,7 +2,10 @@
 // its tool, a dropped GET stream frees its place, and a client that reconnects with Last-Event-ID
 // gets what it missed, in order and once, even after wrangler dev (and the session object with it)
 // restarted in between. Raw streamable HTTP on the test Worker's /mcp-streams
-// (packages/edge/src/mcp/streams-test-session.ts).
+// (packages/edge/src/mcp/streams-test-session.ts), and the official SDK client resuming by itself.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { readSse, type SseEvent } from '@toolctx/core/sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
@@ -183,6 +186,48 @@ describe('a client that reconnects with Last-Event-ID', () => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(ids).size).toBe(ids.length);
     await (await broadcasting).text();
+  });
+
+  it('the official SDK client, its GET stream cut mid-broadcast, resumes by itself and receives every notification once, in order', async () => {
+    let cut: (() => void) | undefined;
+    const resumedFrom: string[] = [];
+    const transport = new StreamableHTTPClientTransport(new URL(`${dev.url}/mcp-streams`), {
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (init?.method !== 'GET' || !response.body) return response;
+        const lastEventId = new Headers(init.headers).get('last-event-id');
+        if (lastEventId) resumedFrom.push(lastEventId);
+        if (cut) return response;
+        // The first GET stream is the one the test cuts, as a network drop would.
+        const source = response.body.getReader();
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            cut = () => {
+              controller.error(new Error('network drop'));
+              source.cancel().catch(() => {});
+            };
+          },
+          async pull(controller) {
+            const { done, value } = await source.read();
+            if (done) controller.close();
+            else controller.enqueue(value);
+          },
+        });
+        return new Response(body, { status: response.status, headers: response.headers });
+      },
+    });
+    const client = new Client({ name: 'resuming', version: '1.0.0' });
+    const received: number[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+      received.push((params.data as { n: number }).n);
+      if (received.length === 3) cut?.();
+    });
+    await client.connect(transport);
+    await client.getPrompt({ name: 'broadcast', arguments: { count: '8', ms: '150' } });
+    for (let i = 0; i < 50 && received.length < 8; i++) await sleep(100);
+    expect(received).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(resumedFrom).toHaveLength(1);
+    await client.close();
   });
 
   it('refuses an event id the session does not keep with 400', async () => {
