@@ -116,6 +116,19 @@ describe('the MCP event store in Durable Object storage', () => {
     });
   });
 
+  it('a store woken after an eviction replays no event past its age bound', async () => {
+    await inStorage(async (storage) => {
+      let clock = 1_000_000;
+      const before = createDurableEventStore(storage, { maxAgeMs: 60_000 }, () => clock);
+      const old = await before.storeEvent('s', note(1));
+      const newest = await before.storeEvent('s', note(2));
+      clock += 61_000;
+      const woken = createDurableEventStore(storage, { maxAgeMs: 60_000 }, () => clock);
+      expect(await woken.eventsAfter(old)).toBeUndefined();
+      expect(await woken.eventsAfter(newest)).toEqual({ streamId: 's', events: [] });
+    });
+  });
+
   it('an event larger than the byte bound is kept while it is the newest', async () => {
     await inStorage(async (storage) => {
       const store = createDurableEventStore(storage, { maxBytes: 100 });

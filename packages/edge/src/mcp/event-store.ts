@@ -147,6 +147,8 @@ export function createDurableEventStore(
   };
   const find = async (eventId: EventId) => {
     await load();
+    // Bounds hold for reads too: an object woken after an eviction never replays an aged event.
+    await drop(overBounds());
     const seq = seqOf(eventId);
     return seq === undefined ? undefined : entries.find((entry) => entry.seq === seq);
   };
