@@ -1,10 +1,10 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Identity, Runtime } from '@toolctx/core';
 import { type ServeMcpOptions, serveMcp } from '@toolctx/core/mcp';
 import { sameIdentity } from '../same-identity.js';
+import { AnsweringTransport } from './answering-transport.js';
 import { createDurableEventStore, type DurableEventStore, type McpEventStoreLimits } from './event-store.js';
 import {
   callIdsOf,
@@ -157,8 +157,9 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
     const text = request.method === 'POST' ? await readBoundedText(request, maxMessageBytes) : undefined;
     if (request.method === 'POST' && text === undefined) return bodyTooLarge(maxMessageBytes);
     const requestIds = text === undefined ? [] : callIdsOf(text);
-    const release = reserve(session.inFlight, requestIds);
-    if (release instanceof Response) return release;
+    const reservation = reserve(session.inFlight, session.awaiting, requestIds);
+    if (reservation instanceof Response) return reservation;
+    const { release, unanswered } = reservation;
     const { transport } = session;
     let response: Response;
     try {
@@ -191,6 +192,7 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
       if (cancelled) return;
       cancelled = true;
       for (const requestId of requestIds) {
+        if (!unanswered.has(requestId)) continue;
         const message: JSONRPCMessage = {
           jsonrpc: '2.0',
           method: 'notifications/cancelled',
@@ -209,7 +211,7 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
     };
     request.signal.addEventListener('abort', () => cancel('The client disconnected.'), { once: true });
     const sse = response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
-    const body = watchStream(response.body, sse, release, () =>
+    const body = watchStream(response.body, sse, () =>
       cancel('The client closed the stream, so the request was cancelled.'),
     );
     return new Response(body, {
@@ -259,7 +261,7 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
     this.configureServer(server);
     const sessionId = this.ctx.id.toString();
     const events = createDurableEventStore(this.ctx.storage, this.eventStoreLimits());
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const transport = new AnsweringTransport({
       sessionIdGenerator: () => sessionId,
       eventStore: events,
       retryInterval: retryMs,
@@ -269,8 +271,10 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
     transport.onclose = () => {
       this.session = undefined;
     };
+    const awaiting: Session['awaiting'] = new Map();
+    transport.onAnswered = (id) => awaiting.get(id)?.(id);
     await server.connect(transport);
-    return { server, transport, events, inFlight: new Set(), recorded: false };
+    return { server, transport, events, inFlight: new Set(), awaiting, recorded: false };
   }
 
   /** Writes down the owner once the session is initialized, and arms the alarm that clears it. */
@@ -290,11 +294,13 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
 
 interface Session {
   server: McpServer;
-  transport: WebStandardStreamableHTTPServerTransport;
+  transport: AnsweringTransport;
   /** What the session's streams sent, for clients that resume with `Last-Event-ID`. */
   events: DurableEventStore;
-  /** The JSON-RPC request ids whose response stream is still open. */
-  inFlight: Set<string | number>;
+  /** The JSON-RPC request ids still waiting for their answer. */
+  inFlight: Set<RequestId>;
+  /** For each request id in flight, who hears that its answer went out. */
+  awaiting: Map<RequestId, (id: RequestId) => void>;
   /** Whether the owner is in storage yet: it is written once the session is initialized. */
   recorded: boolean;
 }

@@ -106,6 +106,35 @@ describe("the MCP session's streams in workerd", () => {
     expect(events[0]!.message).toEqual(eventsOf(first).at(-1)!.message);
   });
 
+  it('a request whose stream its handler closed for polling keeps its id until its answer, which the resume reads', async () => {
+    const sessionId = await openSession();
+    const poll = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'prompts/get',
+      params: { name: 'poll', arguments: { ms: '400' } },
+    };
+    const closed = await (await send('POST', sessionId, poll)).text();
+    expect(eventsOf(closed)).toEqual([]);
+    const primingId = closed.match(/^id: (\d+)$/m)![1]!;
+    const reused = await send('POST', sessionId, {
+      ...poll,
+      params: { name: 'poll', arguments: { ms: '0' } },
+    });
+    expect(reused.status).toBe(409);
+    await reused.text();
+    const resumed = eventsOf(await (await send('GET', sessionId, undefined, primingId)).text());
+    expect(resumed.map(({ message }) => message)).toMatchObject([
+      { id: 7, result: { messages: [{ role: 'user' }] } },
+    ]);
+    const again = await send('POST', sessionId, {
+      ...poll,
+      params: { name: 'poll', arguments: { ms: '0' } },
+    });
+    expect(again.status).toBe(200);
+    await again.text();
+  });
+
   it('after an eviction, a resume gets the events stored after its id, then ends; nothing else of the lost session is served', async () => {
     const sessionId = await openSession();
     const stream = send('GET', sessionId);

@@ -1,3 +1,4 @@
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { createChannel, sseHeartbeat } from '../sse/channel.js';
 import type { StoredEvent } from './event-store.js';
 import { jsonRpcError } from './wire.js';
@@ -14,13 +15,12 @@ export const retryMs = 1000;
 
 /**
  * Streams `body` to the client through a channel that, for SSE, writes a heartbeat comment every
- * {@link heartbeatMs}. `onEnd` is called once, when the body ends or the client is gone; `onGone`
- * then too, and the body is cancelled, which frees the transport's hold on the stream.
+ * {@link heartbeatMs}. If the client is gone before the body ends, `onGone` is called once and the
+ * body is cancelled, which frees the transport's hold on the stream.
  */
 export function watchStream(
   body: ReadableStream<Uint8Array>,
   sse: boolean,
-  onEnd: () => void,
   onGone: () => void,
 ): ReadableStream<Uint8Array> {
   const channel = createChannel(sse ? heartbeatMs : 0, sseHeartbeat);
@@ -29,7 +29,6 @@ export function watchStream(
   channel.onGone(() => {
     if (settled) return;
     settled = true;
-    onEnd();
     onGone();
     reader.cancel().catch(() => {});
   });
@@ -45,7 +44,6 @@ export function watchStream(
     }
     if (settled) return;
     settled = true;
-    onEnd();
     channel.close();
   })();
   return channel.readable;
@@ -79,12 +77,26 @@ export function unknownEvent(): Response {
   );
 }
 
+/** A POST's request ids, reserved until each has its answer. */
+export interface Reservation {
+  /** The ids still waiting for their answer. */
+  unanswered: ReadonlySet<RequestId>;
+  /** Frees the ids now (the exchange failed); once only. */
+  release(): void;
+}
+
 /**
- * Marks a POST's request ids as in flight and answers how to release them, or refuses the POST if
- * one of them is still in flight (or appears twice in it): the transport routes a response by its
- * request id, so a second request with the same id would take over the first one's stream.
+ * Marks a POST's request ids as in flight until each has its answer (`awaiting` is told of every
+ * answer the transport sends), or refuses the POST if one of them is still in flight (or appears
+ * twice in it): the transport routes a response by its request id, so a second request with the
+ * same id would take over the first one's stream. A stream can end before its answers (a handler
+ * that asks for polling closes it), so its end frees nothing.
  */
-export function reserve(inFlight: Set<string | number>, ids: (string | number)[]): (() => void) | Response {
+export function reserve(
+  inFlight: Set<RequestId>,
+  awaiting: Map<RequestId, (id: RequestId) => void>,
+  ids: RequestId[],
+): Reservation | Response {
   const reused = ids.find((id, i) => inFlight.has(id) || ids.indexOf(id) !== i);
   if (reused !== undefined) {
     return jsonRpcError(
@@ -93,14 +105,29 @@ export function reserve(inFlight: Set<string | number>, ids: (string | number)[]
       `Invalid Request: the request id ${JSON.stringify(reused)} is already in use by a request in progress in this session. Give every request a new id.`,
     );
   }
-  for (const id of ids) inFlight.add(id);
-  return () => {
-    for (const id of ids) inFlight.delete(id);
+  const unanswered = new Set(ids);
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    for (const id of ids) {
+      inFlight.delete(id);
+      if (awaiting.get(id) === answered) awaiting.delete(id);
+    }
   };
+  const answered = (id: RequestId) => {
+    unanswered.delete(id);
+    if (unanswered.size === 0) release();
+  };
+  for (const id of ids) {
+    inFlight.add(id);
+    awaiting.set(id, answered);
+  }
+  return { unanswered, release };
 }
 
 /** The ids of the JSON-RPC requests a POST carries: the calls its response stream answers. */
-export function callIdsOf(text: string): (string | number)[] {
+export function callIdsOf(text: string): RequestId[] {
   try {
     const body: unknown = JSON.parse(text);
     const messages = Array.isArray(body) ? body : [body];
@@ -110,7 +137,7 @@ export function callIdsOf(text: string): (string | number)[] {
           typeof message?.method === 'string' &&
           (typeof message.id === 'string' || typeof message.id === 'number'),
       )
-      .map((message) => message.id as string | number);
+      .map((message) => message.id as RequestId);
   } catch {
     return [];
   }

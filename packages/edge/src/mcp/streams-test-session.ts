@@ -1,6 +1,6 @@
 // The MCP session of the stream tests (test/worker/mcp-streams.test.ts): a tool that holds its
-// stream until it is aborted and says whether its teardown ran, and, through the public hook, a
-// prompt that sends notifications on the session's GET stream.
+// stream until it is aborted and says whether its teardown ran, and, through the public hook,
+// prompts that send notifications on the session's GET stream or close their own stream.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createRuntime, defineTool } from '@toolctx/core';
 import { z } from 'zod';
@@ -63,6 +63,16 @@ export class StreamsMcpSession extends McpSession {
           });
         }
         return { messages: [{ role: 'user', content: { type: 'text', text: `${count} sent` } }] };
+      },
+    );
+    // SEP-1699 polling through the hook: the handler closes its stream, the client resumes.
+    server.registerPrompt(
+      'poll',
+      { description: 'Closes its stream at once, and answers `ms` later.', argsSchema: { ms: z.string() } },
+      async ({ ms }, extra) => {
+        extra.closeSSEStream?.();
+        await sleep(Number(ms));
+        return { messages: [{ role: 'user', content: { type: 'text', text: 'polled' } }] };
       },
     );
   }
