@@ -1,10 +1,11 @@
 // Set-up A of the conformance run: serveMcp on the system Node, behind the SDK's Streamable HTTP
-// transport on loopback, one session (server and transport) per MCP session id; prompts,
-// completions, the sampling and elicitation tools and the resource fixtures added with the SDK's API
-// to the server serveMcp returns, next to the artifacts of its memory store.
+// transport on loopback, one session (server, transport and event store) per MCP session id;
+// prompts, completions, the sampling and elicitation tools and the resource fixtures added with
+// the SDK's API to the server serveMcp returns, next to the artifacts of its memory store.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createRuntime } from '@toolctx/core';
@@ -39,6 +40,10 @@ export async function startNodeMcpServer(): Promise<NodeMcpServer> {
           // The SDK transport's own DNS-rebinding protection: a loopback server accepts only its Host.
           enableDnsRebindingProtection: true,
           allowedHosts,
+          // Resumable streams, as the Worker's McpSession has them: one store per session, so an
+          // event id of one session names nothing in another.
+          eventStore: new InMemoryEventStore(),
+          retryInterval: 1000,
         });
         created.onclose = () => created.sessionId && sessions.delete(created.sessionId);
         await addConformanceSdkTools(

@@ -18,6 +18,7 @@
  * ```
  * @module
  */
+export type { McpEventStoreLimits } from '../mcp/event-store.js';
 export { McpSession } from '../mcp/mcp-session.js';
 export { IdentityRunsObject } from '../run-host/identity-runs.js';
 export {

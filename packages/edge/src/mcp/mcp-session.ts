@@ -1,18 +1,21 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Identity, Runtime } from '@toolctx/core';
 import { type ServeMcpOptions, serveMcp } from '@toolctx/core/mcp';
 import { sameIdentity } from '../same-identity.js';
+import { AnsweringTransport } from './answering-transport.js';
+import { createDurableEventStore, type DurableEventStore, type McpEventStoreLimits } from './event-store.js';
 import {
-  bodyTooLarge,
-  jsonRpcError,
-  maxMessageBytes,
-  readBoundedText,
-  readIdentity,
-  sessionNotFound,
-} from './wire.js';
+  callIdsOf,
+  isResponse,
+  replayResponse,
+  reserve,
+  retryMs,
+  unknownEvent,
+  watchStream,
+} from './session-streams.js';
+import { bodyTooLarge, maxMessageBytes, readBoundedText, readIdentity, sessionNotFound } from './wire.js';
 
 /**
  * The Durable Object that holds one MCP session: an `McpServer` (from `serveMcp`) and its
@@ -34,11 +37,20 @@ import {
  * an identified session sees its identity's artifacts; an anonymous one only what its own calls
  * saved, in a scope made for this object's session (gone with the session).
  *
+ * Streams survive and notice. Every message a stream sends (and each POST stream's priming event,
+ * with `retry: 1000`) is written to the object's storage first, so a client that reconnects with
+ * `Last-Event-ID` gets what it missed, in order and once (bounds: {@link eventStoreLimits}); an id
+ * the store does not keep is a 400. Every SSE stream writes a comment line each 500 ms, and the
+ * first write that fails tells the object the client hung up, about 2 s after it did: a dropped
+ * GET stream is freed for the next GET, and a dropped POST cancels its calls (the tool's
+ * `ctx.signal` fires, its teardown runs) and stores an error answer for a client that resumes it.
+ *
  * Subclass it to say which tools it serves, export the subclass from the Worker and bind it.
- * The session lives in memory: if the object is evicted, the next request gets 404 and the MCP
- * client starts a new session, as the protocol asks. A DELETE clears the object's storage; an
- * evicted session's record is cleared by the object's alarm within an hour (a subclass that
- * overrides `alarm` calls `super.alarm()`).
+ * The session lives in memory: if the object is evicted, a GET resuming with `Last-Event-ID` still
+ * gets the events stored after that id (then its stream ends), and every other request gets 404,
+ * so the MCP client starts a new session, as the protocol asks. A DELETE clears the object's
+ * storage, events included; an evicted session's record and events are cleared by the object's
+ * alarm within an hour (a subclass that overrides `alarm` calls `super.alarm()`).
  *
  * @example
  * ```ts
@@ -94,6 +106,33 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
    */
   protected configureServer(_server: McpServer): void {}
 
+  /**
+   * The bounds of the session's event store, which keeps what its streams sent so a client that
+   * reconnects with `Last-Event-ID` gets what it missed (default: 1000 events per stream, 4 MiB,
+   * 10 minutes). Past a bound the oldest events go first; a resume from one that is gone is a 400.
+   *
+   * @example
+   * ```ts
+   * import { type AnyTool, createRuntime } from '@toolctx/core';
+   * import { McpSession } from '@toolctx/edge/durable-objects';
+   * declare const countWords: AnyTool;
+   *
+   * export class ToolsMcpSession extends McpSession {
+   *   protected createRuntime() {
+   *     return createRuntime({ tools: [countWords] });
+   *   }
+   *
+   *   // Clients here reconnect within a minute; keep less, for less time.
+   *   protected override eventStoreLimits() {
+   *     return { maxEventsPerStream: 200, maxBytes: 1024 * 1024, maxAgeMs: 60_000 };
+   *   }
+   * }
+   * ```
+   */
+  protected eventStoreLimits(): McpEventStoreLimits {
+    return {};
+  }
+
   /** Handles one MCP streamable HTTP request of this session (POST, GET or DELETE). */
   override async fetch(request: Request): Promise<Response> {
     const identity = readIdentity(request);
@@ -102,17 +141,30 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
       this.owner ??= stored;
     }
     if (this.owner && !sameIdentity(this.owner.identity ?? undefined, identity)) return sessionNotFound();
+    const lastEventId = request.method === 'GET' ? request.headers.get('last-event-id') : null;
     if (!this.session) {
+      // After an eviction only the store is left: a resume gets what it keeps, nothing else is served.
+      if (lastEventId && this.owner) return this.replayStored(lastEventId, true);
       if (request.headers.has('mcp-session-id') || this.owner) return sessionNotFound();
       this.session = await this.start();
       this.owner = { identity: identity ?? null };
     }
     const session = this.session;
+    if (lastEventId) {
+      const streamId = await session.events.streamOf(lastEventId);
+      if (streamId === undefined) return unknownEvent();
+      // A POST's stream whose response is stored already is answered, and ended, from the store.
+      if (streamId !== standaloneStreamId) {
+        const replay = await this.replayStored(lastEventId, false);
+        if (replay) return replay;
+      }
+    }
     const text = request.method === 'POST' ? await readBoundedText(request, maxMessageBytes) : undefined;
     if (request.method === 'POST' && text === undefined) return bodyTooLarge(maxMessageBytes);
     const requestIds = text === undefined ? [] : callIdsOf(text);
-    const release = reserve(session.inFlight, requestIds);
-    if (release instanceof Response) return release;
+    const reservation = reserve(session.inFlight, session.awaiting, requestIds);
+    if (reservation instanceof Response) return reservation;
+    const { release, unanswered } = reservation;
     const { transport } = session;
     let response: Response;
     try {
@@ -136,7 +188,7 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
       await this.record();
     }
     if (request.method === 'DELETE' && response.ok) await this.forget();
-    if (requestIds.length === 0 || !response.body || !response.ok) {
+    if (!response.body || !response.ok) {
       release();
       return response;
     }
@@ -145,16 +197,28 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
       if (cancelled) return;
       cancelled = true;
       for (const requestId of requestIds) {
+        if (!unanswered.has(requestId)) continue;
         const message: JSONRPCMessage = {
           jsonrpc: '2.0',
           method: 'notifications/cancelled',
           params: { requestId, reason },
         };
         transport.onmessage?.(message);
+        // The SDK answers nothing for a cancelled request: this answer frees the transport's hold
+        // on the request, and is what a client that resumes the stream reads.
+        const answer: JSONRPCMessage = {
+          jsonrpc: '2.0',
+          id: requestId,
+          error: { code: -32000, message: reason },
+        };
+        transport.send(answer).catch(() => {});
       }
     };
     request.signal.addEventListener('abort', () => cancel('The client disconnected.'), { once: true });
-    const body = watchEnd(response.body, release, () => cancel('The client closed the stream.'));
+    const sse = response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
+    const body = watchStream(response.body, sse, () =>
+      cancel('The client closed the stream, so the request was cancelled.'),
+    );
     return new Response(body, {
       status: response.status,
       statusText: response.statusText,
@@ -163,12 +227,33 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
   }
 
   /**
+   * Answers a resume from the store alone, when that is the whole answer: after an eviction
+   * (`evicted`), whatever is kept after `lastEventId`, else 404 as for any request of a lost
+   * session; in a live session, a POST's stream whose response is already stored. `undefined`
+   * means the transport answers.
+   */
+  private async replayStored(lastEventId: string, evicted: true): Promise<Response>;
+  private async replayStored(lastEventId: string, evicted: false): Promise<Response | undefined>;
+  private async replayStored(lastEventId: string, evicted: boolean): Promise<Response | undefined> {
+    const events = this.session?.events ?? createDurableEventStore(this.ctx.storage, this.eventStoreLimits());
+    const found = await events.eventsAfter(lastEventId);
+    if (evicted) {
+      if (!found || found.events.length === 0) return sessionNotFound();
+      return replayResponse(this.ctx.id.toString(), found.events);
+    }
+    if (!found?.events.some(({ message }) => isResponse(message))) return undefined;
+    return replayResponse(this.ctx.id.toString(), found.events);
+  }
+
+  /**
    * Clears the record of a session this object no longer holds (evicted, or closed); re-arms while
    * the session lives.
    */
   override async alarm(): Promise<void> {
-    if (this.session) await this.ctx.storage.setAlarm(Date.now() + recordCheckMs);
-    else await this.forget();
+    if (this.session) {
+      await this.session.events.prune();
+      await this.ctx.storage.setAlarm(Date.now() + recordCheckMs);
+    } else await this.forget();
   }
 
   private async start(): Promise<Session> {
@@ -180,12 +265,21 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
     });
     this.configureServer(server);
     const sessionId = this.ctx.id.toString();
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId });
+    const events = createDurableEventStore(this.ctx.storage, this.eventStoreLimits());
+    const transport = new AnsweringTransport({
+      sessionIdGenerator: () => sessionId,
+      eventStore: events,
+      retryInterval: retryMs,
+      // The session's own heartbeats (session-streams.ts) keep streams alive and find hang-ups.
+      keepAliveMs: 0,
+    });
     transport.onclose = () => {
       this.session = undefined;
     };
+    const awaiting: Session['awaiting'] = new Map();
+    transport.onAnswered = (id) => awaiting.get(id)?.(id);
     await server.connect(transport);
-    return { server, transport, inFlight: new Set(), recorded: false };
+    return { server, transport, events, inFlight: new Set(), awaiting, recorded: false };
   }
 
   /** Writes down the owner once the session is initialized, and arms the alarm that clears it. */
@@ -205,9 +299,13 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
 
 interface Session {
   server: McpServer;
-  transport: WebStandardStreamableHTTPServerTransport;
-  /** The JSON-RPC request ids whose response stream is still open. */
-  inFlight: Set<string | number>;
+  transport: AnsweringTransport;
+  /** What the session's streams sent, for clients that resume with `Last-Event-ID`. */
+  events: DurableEventStore;
+  /** The JSON-RPC request ids still waiting for their answer. */
+  inFlight: Set<RequestId>;
+  /** For each request id in flight, who hears that its answer went out. */
+  awaiting: Map<RequestId, (id: RequestId) => void>;
   /** Whether the owner is in storage yet: it is written once the session is initialized. */
   recorded: boolean;
 }
@@ -218,69 +316,6 @@ interface Owner {
 }
 
 const ownerKey = 'owner';
+/** The SDK transport's id for the session's GET stream. */
+const standaloneStreamId = '_GET_stream';
 const recordCheckMs = 60 * 60_000;
-
-/**
- * Marks a POST's request ids as in flight and answers how to release them, or refuses the POST if
- * one of them is still in flight (or appears twice in it): the transport routes a response by its
- * request id, so a second request with the same id would take over the first one's stream.
- */
-function reserve(inFlight: Set<string | number>, ids: (string | number)[]): (() => void) | Response {
-  const reused = ids.find((id, i) => inFlight.has(id) || ids.indexOf(id) !== i);
-  if (reused !== undefined) {
-    return jsonRpcError(
-      409,
-      -32600,
-      `Invalid Request: the request id ${JSON.stringify(reused)} is already in use by a request in progress in this session. Give every request a new id.`,
-    );
-  }
-  for (const id of ids) inFlight.add(id);
-  return () => {
-    for (const id of ids) inFlight.delete(id);
-  };
-}
-
-/** The ids of the JSON-RPC requests a POST carries: the calls its response stream answers. */
-function callIdsOf(text: string): (string | number)[] {
-  try {
-    const body: unknown = JSON.parse(text);
-    const messages = Array.isArray(body) ? body : [body];
-    return messages
-      .filter(
-        (message) =>
-          typeof message?.method === 'string' &&
-          (typeof message.id === 'string' || typeof message.id === 'number'),
-      )
-      .map((message) => message.id as string | number);
-  } catch {
-    return [];
-  }
-}
-
-/** The same stream, with `onEnd` called once it ends either way, and `onCancel` if the reader gives up. */
-function watchEnd(
-  body: ReadableStream<Uint8Array>,
-  onEnd: () => void,
-  onCancel: () => void,
-): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          onEnd();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        onEnd();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      onEnd();
-      onCancel();
-      return reader.cancel(reason);
-    },
-  });
-}

@@ -162,6 +162,33 @@ const attacks: Attack[] = [
     },
   },
   {
+    name: "a resume of the owner's stream with Last-Event-ID",
+    method: 'GET',
+    async run(owner, attacker) {
+      const id = `resumed-${crypto.randomUUID()}`;
+      const call = await owner.send({
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'steps', arguments: { count: 2, ms: 10 }, _meta: { progressToken: id } },
+        }),
+      });
+      const events = [];
+      for await (const event of readSse(call.body!)) events.push(event);
+      const lastEventId = events[0]!.id!;
+      const resume = (caller: Caller, session: string) =>
+        SELF.fetch(caller.at, {
+          headers: { ...base, ...caller.headers, 'mcp-session-id': session, 'last-event-id': lastEventId },
+        });
+      const seen = await observe(await resume(attacker, owner.session));
+      // The owner's own resume gets the rest of the stream: the check above could have failed.
+      const mine = messagesOf(await (await resume(owner.caller, owner.session)).text(), 'text/event-stream');
+      expect(mine).toMatchObject([{ method: 'notifications/progress', params: { progress: 2 } }, { id }]);
+      return seen;
+    },
+  },
+  {
     name: "the owner's in-flight request id",
     async run(owner, attacker) {
       const id = `shared-${crypto.randomUUID()}`;

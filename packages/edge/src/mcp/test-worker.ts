@@ -9,6 +9,8 @@ import { createKvR2ArtifactStore } from '../stores/kv-r2-artifact-store.js';
 import { McpSession } from './mcp-session.js';
 import { mountMcp } from './mount-mcp.js';
 
+export { StreamsMcpSession } from './streams-test-session.js';
+
 /** Calls whose tool saw its signal fire, in this session object's isolate. */
 const aborted = new Set<string>();
 const started = new Set<string>();
@@ -170,6 +172,7 @@ type Env = {
   ARTIFACT_META: KVNamespace;
   ARTIFACTS: R2Bucket;
   MCP_APPROVALS: DurableObjectNamespace<ApprovalMcpSession>;
+  MCP_STREAM_SESSIONS: DurableObjectNamespace;
 };
 
 const app = new Hono<{ Bindings: Env }>();
@@ -198,6 +201,8 @@ mountMcp(app, {
   },
 });
 mountMcp(app, { binding: 'ARTIFACT_SESSIONS', path: '/mcp-artifacts-open' });
+// The stream tests' session (streams-test-session.ts).
+mountMcp(app, { binding: 'MCP_STREAM_SESSIONS', path: '/mcp-streams' });
 
 // The door as a deployed Worker configures it: its own host names and origins, and a 401 that
 // names the protected-resource metadata. Only `Bearer ok` is let in.

@@ -1,0 +1,21 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * The SDK's web-standard transport, telling when a request has its answer. A POST's stream can end
+ * before that (a handler that asks for polling closes it), so the session keeps a request id
+ * reserved until its answer went out, not until its stream ended.
+ */
+export class AnsweringTransport extends WebStandardStreamableHTTPServerTransport {
+  /** Called with a request's id once its answer was sent, or failed to be. */
+  onAnswered?: (requestId: RequestId) => void;
+
+  override async send(message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
+    try {
+      await super.send(message, options);
+    } finally {
+      if ('id' in message && ('result' in message || 'error' in message) && message.id !== undefined)
+        this.onAnswered?.(message.id);
+    }
+  }
+}
