@@ -4,7 +4,8 @@ import { createRuntime, defineTool, withParts } from '@toolctx/core';
 import { z } from 'zod';
 
 // A 1×1 red PNG, base64: a real tool would draw the chart.
-const pixel = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+const pixel =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 export const chart = defineTool({
   name: 'chart',
@@ -16,7 +17,12 @@ export const chart = defineTool({
       [
         { type: 'text', text: `A chart of ${series.length} points.` },
         { type: 'image', data: pixel, mediaType: 'image/png' },
-        { type: 'resource-link', uri: 'https://example.com/data.csv', name: 'data.csv', mediaType: 'text/csv' },
+        {
+          type: 'resource-link',
+          uri: 'https://example.com/data.csv',
+          name: 'data.csv',
+          mediaType: 'text/csv',
+        },
       ],
       { points: series.length },
     ),

@@ -54,6 +54,10 @@ describe("the MCP Inspector CLI against the Worker's /mcp", () => {
       'test_tool_with_progress',
       'test_tool_with_logging',
       'json_schema_2020_12_tool',
+      'test_image_content',
+      'test_audio_content',
+      'test_embedded_resource',
+      'test_multiple_content_types',
       // The conformance fixtures the Worker adds with the SDK's registerTool, after the runtime's.
       'test_sampling',
       'test_elicitation',
