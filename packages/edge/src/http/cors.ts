@@ -49,7 +49,10 @@ export function corsMiddleware<E extends object>(
     const resolved = options(c.env);
     if (!resolved) return next();
     let middleware = made.get(resolved);
-    if (!middleware) made.set(resolved, (middleware = honoCors(resolved)));
+    if (!middleware) {
+      middleware = honoCors(resolved);
+      made.set(resolved, middleware);
+    }
     return middleware(c, next);
   };
 }
