@@ -41,7 +41,12 @@ describe('HTTP door: a 401 says what is missing', () => {
 
   it('tells a caller with the wrong token what to send, without the Worker’s token in the answer', async () => {
     const bindings = { ...(env as Env), TOOLCTX_TOKEN: 'the-real-secret' };
-    for (const headers of [{}, { authorization: 'Bearer guess' }, { authorization: 'the-real-secret' }]) {
+    const attempts: HeadersInit[] = [
+      {},
+      { authorization: 'Bearer guess' },
+      { authorization: 'the-real-secret' },
+    ];
+    for (const headers of attempts) {
       const { status, body } = await workerAnswer(bindings, headers);
       expect(status).toBe(401);
       expect(body.message).toContain('Authorization: Bearer <token>');
