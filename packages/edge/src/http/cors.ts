@@ -37,24 +37,28 @@ export const exposedHeaders = ['x-toolctx-call-id', 'retry-after', 'location', '
 /**
  * hono's `cors` for the door's routes. Mounted before authentication, so a preflight (which never
  * carries the token) is answered without it, and the headers reach every later answer: JSON,
- * streams and errors alike. Options that are a function of the bindings are read per request;
- * `undefined` from it sends no CORS headers.
+ * streams and errors alike. Options that are a function of the bindings are read once per `env`
+ * object, as `runtimeFor` is; `undefined` from it sends no CORS headers.
  */
 export function corsMiddleware<E extends object>(
   options: ToolServerCors | ((env: E) => ToolServerCors | undefined),
 ): MiddlewareHandler<{ Bindings: E }> {
   if (typeof options !== 'function') return honoCors(options);
-  const made = new WeakMap<ToolServerCors, MiddlewareHandler>();
-  return async (c, next) => {
-    const resolved = options(c.env);
-    if (!resolved) return next();
-    let middleware = made.get(resolved);
-    if (!middleware) {
-      middleware = honoCors(resolved);
-      made.set(resolved, middleware);
-    }
-    return middleware(c, next);
+  const made = new WeakMap<object, MiddlewareHandler | undefined>();
+  const middlewareFor = (env: E): MiddlewareHandler | undefined => {
+    // Without bindings (a test's app.request), there is no object to remember it by.
+    if (typeof env !== 'object' || env === null) return corsOrNone(options(env));
+    if (!made.has(env)) made.set(env, corsOrNone(options(env)));
+    return made.get(env);
   };
+  return async (c, next) => {
+    const middleware = middlewareFor(c.env);
+    return middleware ? middleware(c, next) : next();
+  };
+}
+
+function corsOrNone(options: ToolServerCors | undefined): MiddlewareHandler | undefined {
+  return options ? honoCors(options) : undefined;
 }
 
 function honoCors(options: ToolServerCors): MiddlewareHandler {

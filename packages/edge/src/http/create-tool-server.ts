@@ -83,7 +83,7 @@ export interface ToolServerOptions<E> {
   /**
    * Pages on other origins that may call the door. Absent, it sends no CORS headers (same
    * origin only); present, preflights are answered before `authenticate`. A function of the
-   * bindings (such as a var listing origins) is read per request; `undefined` means none.
+   * bindings (such as a var listing origins) is called once per `env` object; `undefined` means none.
    */
   cors?: ToolServerCors | ((env: E) => ToolServerCors | undefined);
 }
