@@ -37,7 +37,10 @@ const app = createToolServer<Env>({
   // Identity comes only from here, never from a request body; null or { refused } answers 401.
   authenticate: (request, env) => {
     if (!env.TOOLCTX_TOKEN)
-      return { refused: 'TOOLCTX_TOKEN is not set: put it in .dev.vars, or wrangler secret put.' };
+      return {
+        refused:
+          'TOOLCTX_TOKEN is not set: add it to .dev.vars (wrangler dev) or run wrangler secret put TOOLCTX_TOKEN.',
+      };
     return request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}`
       ? { tenant: 'acme', principal: request.headers.get('x-user') ?? 'anonymous' }
       : null;
