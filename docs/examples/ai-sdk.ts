@@ -2,10 +2,12 @@
 // toolCallId names the call in the run's events, and the model reads the budgeted transcript copy.
 import { createRuntime } from '@toolctx/core';
 import { toAiSdkTools } from '@toolctx/core/ai-sdk';
+import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { generateText, stepCountIs } from 'ai';
 import { tools } from './tools.js';
 
-const runtime = createRuntime({ tools });
+// `summarise` saves an artifact: in memory here, for as long as the process runs.
+const runtime = createRuntime({ tools, artifacts: createMemoryArtifactStore() });
 const run = runtime.startRun({ identity: { tenant: 'acme', principal: 'ana' } });
 const { text } = await generateText({
   model: 'openai/gpt-5-mini', // any AI SDK model

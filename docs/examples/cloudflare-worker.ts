@@ -34,11 +34,17 @@ export { ArtifactAdmissions };
 const app = createToolServer<Env>({
   runtimeFor,
   runs: (env) => durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS }),
-  // Identity comes only from here, never from a request body; null answers 401.
-  authenticate: (request, env) =>
-    env.TOOLCTX_TOKEN && request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}`
+  // Identity comes only from here, never from a request body; null or { refused } answers 401.
+  authenticate: (request, env) => {
+    if (!env.TOOLCTX_TOKEN)
+      return {
+        refused:
+          'TOOLCTX_TOKEN is not set: add it to .dev.vars (wrangler dev) or run wrangler secret put TOOLCTX_TOKEN.',
+      };
+    return request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}`
       ? { tenant: 'acme', principal: request.headers.get('x-user') ?? 'anonymous' }
-      : null,
+      : null;
+  },
 });
 
 export default {

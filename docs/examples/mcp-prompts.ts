@@ -4,13 +4,15 @@
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createRuntime } from '@toolctx/core';
+import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { McpSession } from '@toolctx/edge/durable-objects';
 import { z } from 'zod';
 import { tools } from './tools.js';
 
 export class PromptingMcpSession extends McpSession {
   protected createRuntime() {
-    return createRuntime({ tools });
+    // `summarise` saves an artifact: kept in memory as long as this session's object lives.
+    return createRuntime({ tools, artifacts: createMemoryArtifactStore() });
   }
 
   protected override configureServer(server: McpServer) {

@@ -3,6 +3,7 @@
 
 import { env } from 'cloudflare:workers';
 import { createRuntime } from '@toolctx/core';
+import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { mountMcp } from '@toolctx/edge';
 import { McpSession } from '@toolctx/edge/durable-objects';
 import { Hono } from 'hono';
@@ -10,7 +11,8 @@ import { tools } from './tools.js';
 
 export class ToolsMcpSession extends McpSession {
   protected createRuntime() {
-    return createRuntime({ tools });
+    // `summarise` saves an artifact: kept in memory as long as this session's object lives.
+    return createRuntime({ tools, artifacts: createMemoryArtifactStore() });
   }
 }
 

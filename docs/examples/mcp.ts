@@ -5,15 +5,21 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createRuntime } from '@toolctx/core';
 import { mcpTools, serveMcp } from '@toolctx/core/mcp';
+import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { tools } from './tools.js';
 
-// Serve: an MCP server over stdio (any transport of the official SDK works).
-await serveMcp(createRuntime({ tools }), { serverInfo: { name: 'my-tools', version: '1.0.0' } }).connect(
+// Serve: an MCP server over stdio (any transport of the official SDK works); `summarise` keeps
+// its artifacts in memory for as long as the process runs.
+const served = createRuntime({ tools, artifacts: createMemoryArtifactStore() });
+await serveMcp(served, { serverInfo: { name: 'my-tools', version: '1.0.0' } }).connect(
   new StdioServerTransport(),
 );
 
 // Use: a remote server's tools, prefixed, beside your own.
 const client = new Client({ name: 'my-agent', version: '1.0.0' });
 await client.connect(new StreamableHTTPClientTransport(new URL('https://tools.example.com/mcp')));
-const runtime = createRuntime({ tools: [...tools, ...(await mcpTools(client, { prefix: 'remote_' }))] });
+const runtime = createRuntime({
+  tools: [...tools, ...(await mcpTools(client, { prefix: 'remote_' }))],
+  artifacts: createMemoryArtifactStore(),
+});
 console.log(runtime.listTools().map((tool) => tool.name));

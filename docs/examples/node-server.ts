@@ -2,13 +2,15 @@
 // live in this process's memory (no `runs` option), so nothing here needs Cloudflare.
 import { serve } from '@hono/node-server';
 import { createRuntime } from '@toolctx/core';
+import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { createToolServer } from '@toolctx/edge';
 import { tools } from './tools.js';
 
 const token = process.env.TOOLCTX_TOKEN;
 
 // Made once: on Node each request has an env of its own, so runtimeFor returns this one.
-const runtime = createRuntime({ tools });
+// `summarise` keeps its artifacts in memory (GET /artifacts/:ref serves them) while the process runs.
+const runtime = createRuntime({ tools, artifacts: createMemoryArtifactStore() });
 
 const app = createToolServer({
   runtimeFor: () => runtime,

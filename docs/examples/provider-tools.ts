@@ -1,9 +1,11 @@
 // Tool lists in the shapes OpenAI and Anthropic expect; run the calls the model asks for through
 // a toolctx run, so each gets its signal, progress, budget and events.
 import { createRuntime, toAnthropicTools, toOpenAiTools } from '@toolctx/core';
+import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { tools } from './tools.js';
 
-const runtime = createRuntime({ tools });
+// `summarise` saves an artifact: in memory here, for as long as the process runs.
+const runtime = createRuntime({ tools, artifacts: createMemoryArtifactStore() });
 const run = runtime.startRun();
 
 const response = await fetch('https://api.openai.com/v1/chat/completions', {

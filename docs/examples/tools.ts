@@ -14,6 +14,7 @@ export const countWords = defineTool({
 export const summarise = defineTool({
   name: 'summarise',
   description: 'Summarises pages one by one and saves the summary as an artifact.',
+  effect: 'write', // it saves an artifact, so a plan-phase run does not see it
   inputSchema: z.object({ pages: z.array(z.string()).min(1) }),
   async execute({ pages }, ctx) {
     const lines: string[] = [];

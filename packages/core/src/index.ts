@@ -98,6 +98,7 @@ export {
 } from './runtime/create-runtime.js';
 export { type DoorDeclaration, inProcessDoor } from './runtime/door.js';
 export { artifactScope, type ResumeOptions, type Run, type StartRunOptions } from './runtime/run.js';
+export type { CallableRun } from './runtime/run-api.js';
 export type { RunStats } from './runtime/run-facts.js';
 export type { SecurityOptions } from './runtime/runtime-options.js';
 export type { TeardownScope } from './teardown/teardown-registry.js';

@@ -24,6 +24,8 @@ export interface Env {
   IDENTITY_RUNS: DurableObjectNamespace<IdentityRunsObject>;
   /** The bearer token the example Worker accepts; unset, every request is refused. */
   TOOLCTX_TOKEN?: string;
+  /** Origins (comma-separated) whose pages may call the example Worker (CORS); unset, none. */
+  TOOLCTX_ALLOWED_ORIGINS?: string;
   /** The example Worker's idle time of a run, in ms (`RunHostOptions.idleMs`); unset, 15 minutes. */
   TOOLCTX_RUN_IDLE_MS?: string;
   /** How long the example Worker keeps an ended run, in ms (`RunHostOptions.retentionMs`); unset, a day. */

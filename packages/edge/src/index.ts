@@ -24,8 +24,10 @@
 export type { DoorErrorInfo, DoorErrorKind, Reply, ReplyStatus } from './door-error.js';
 export type { Env } from './env.js';
 export {
+  type AuthAnswer,
   type Authenticate,
   createToolServer,
+  type ToolServerCors,
   type ToolServerOptions,
 } from './http/index.js';
 export { type DnsRebindingOptions, type McpRouteOptions, mcpFetch, mountMcp } from './mcp/index.js';

@@ -11,10 +11,12 @@ import {
 import type { Env } from './env.js';
 import { exampleTools } from './example/index.js';
 import {
+  type AuthAnswer,
   createKvR2ArtifactStore,
   createToolServer,
   durableObjectRuns,
   sweepExpiredArtifacts,
+  type ToolServerCors,
 } from './index.js';
 
 // Per conversation: at most 1,000 artifacts and 100 MB, 25 MB each. ADMISSIONS keeps the caps
@@ -82,11 +84,31 @@ export { ArtifactAdmissions };
 /** Counts each identity's live runs, bound as `IDENTITY_RUNS` in wrangler.jsonc. */
 export class IdentityRuns extends IdentityRunsObject {}
 
-/** Accepts `Authorization: Bearer <TOOLCTX_TOKEN>`; `X-Toolctx-Principal` names the user. */
-async function authenticate(request: Request, env: Env) {
+/**
+ * Accepts `Authorization: Bearer <TOOLCTX_TOKEN>`; `X-Toolctx-Principal` names the user. A refusal
+ * says which configuration is missing, never the token.
+ */
+async function authenticate(request: Request, env: Env): Promise<AuthAnswer> {
   const token = env.TOOLCTX_TOKEN;
-  if (!token || request.headers.get('authorization') !== `Bearer ${token}`) return null;
+  if (!token)
+    return {
+      refused:
+        'TOOLCTX_TOKEN is not set for this Worker, so it refuses every request: put TOOLCTX_TOKEN=<token> in .dev.vars for wrangler dev, or run wrangler secret put TOOLCTX_TOKEN.',
+    };
+  if (request.headers.get('authorization') !== `Bearer ${token}`)
+    return {
+      refused: "Send Authorization: Bearer <token>, with the token set as this Worker's TOOLCTX_TOKEN.",
+    };
   return { tenant: 'default', principal: request.headers.get('x-toolctx-principal') ?? 'anonymous' };
+}
+
+/** Pages on the origins in `TOOLCTX_ALLOWED_ORIGINS` (comma-separated) may call the Worker. */
+function corsOf(env: Env): ToolServerCors | undefined {
+  const origins = (env.TOOLCTX_ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  return origins.length > 0 ? { origins, allowHeaders: ['x-toolctx-principal'] } : undefined;
 }
 
 const app = createToolServer<Env>({
@@ -97,6 +119,7 @@ const app = createToolServer<Env>({
       maxRunsPerIdentity: varsOf(env).maxRunsPerIdentity,
     }),
   authenticate,
+  cors: corsOf,
 });
 
 /** The cron trigger in wrangler.jsonc: frees the R2 bytes of expired artifacts nobody met again. */

@@ -1,7 +1,7 @@
 import { jsonSchema, type ToolSet, tool } from 'ai';
 import { type ContentPart, isToolParts, withParts } from '../content/content-part.js';
 import { ToolctxError } from '../errors.js';
-import type { Run } from '../runtime/run.js';
+import type { CallableRun, Run } from '../runtime/run-api.js';
 import type { ToolSchema } from '../tools/define-tool.js';
 import { toModelContent } from './to-model-output.js';
 
@@ -9,6 +9,11 @@ import { toModelContent } from './to-model-output.js';
 export interface AiSdkToolsOptions {
   /** Offer only these of the run's tools, by name. Default: every tool the run offers. */
   names?: readonly string[];
+  /**
+   * The tools to offer, for a run that cannot list them itself (a Worker run from
+   * `connectWorker`): `toolSchema(tool)` of each. Default: `run.listTools()`.
+   */
+  tools?: readonly ToolSchema[];
 }
 
 /**
@@ -39,11 +44,32 @@ export interface AiSdkToolsOptions {
  * await run.end();
  * ```
  */
-export function toAiSdkTools(run: Run, options: AiSdkToolsOptions = {}): ToolSet {
+export function toAiSdkTools(run: Pick<Run, 'call' | 'listTools'>, options?: AiSdkToolsOptions): ToolSet;
+/**
+ * The same for a run of any door, such as a Worker run from `connectWorker`, which calls tools but
+ * cannot list them synchronously: `tools` says which to offer (the run still enforces its phase).
+ *
+ * @example
+ * ```ts
+ * import { type AnyTool, type CallableRun, toolSchema } from '@toolctx/core';
+ * import { toAiSdkTools } from '@toolctx/core/ai-sdk';
+ * declare const run: CallableRun; // e.g. connectWorker(worker).startRun()
+ * declare const tools: AnyTool[]; // the definitions the Worker serves
+ * const set = toAiSdkTools(run, { tools: tools.map(toolSchema) });
+ * ```
+ */
+export function toAiSdkTools(
+  run: CallableRun,
+  options: AiSdkToolsOptions & { tools: readonly ToolSchema[] },
+): ToolSet;
+export function toAiSdkTools(
+  run: Pick<CallableRun, 'call'> & { listTools?: () => ToolSchema[] },
+  options: AiSdkToolsOptions = {},
+): ToolSet {
   // The transcript copy of each finished call, until the AI SDK asks what the model should read.
   const transcripts = new Map<string, { content: string; parts?: ContentPart[] }>();
   const set: ToolSet = {};
-  for (const schema of offered(run, options.names)) {
+  for (const schema of offered(run, options)) {
     set[schema.name] = tool<unknown, unknown>({
       description: schema.description,
       inputSchema: jsonSchema<unknown>(schema.inputSchema),
@@ -78,8 +104,14 @@ export function toAiSdkTools(run: Run, options: AiSdkToolsOptions = {}): ToolSet
 }
 
 /** The run's tools, narrowed to `names`; a name the run does not offer is a mistake, not a skip. */
-function offered(run: Run, names: readonly string[] | undefined): ToolSchema[] {
-  const listed = run.listTools();
+function offered(run: { listTools?: () => ToolSchema[] }, options: AiSdkToolsOptions): ToolSchema[] {
+  const { names } = options;
+  const listed = options.tools ? [...options.tools] : run.listTools?.();
+  if (!listed) {
+    throw new TypeError(
+      'toAiSdkTools: this run cannot list its tools (a Worker run); pass { tools: definitions.map(toolSchema) }.',
+    );
+  }
   if (names === undefined) return listed;
   const byName = new Map(listed.map((schema) => [schema.name, schema]));
   const missing = names.filter((name) => !byName.has(name));

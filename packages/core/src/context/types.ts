@@ -187,8 +187,9 @@ export interface ToolExecutionContext {
   /**
    * `fetch` guarded by the security policy (domain lists; loopback, private, link-local and
    * metadata addresses refused) and the taint check, with this call's signal. For `send` tools.
+   * (`string | URL | Request`, not the DOM's `RequestInfo`, which Node's types do not declare.)
    */
-  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
 }
 
 /** The ledger as a tool sees it: bound to its run. */

@@ -35,7 +35,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  */
 export function createGuardedFetch(
   options: GuardedFetchOptions,
-): (input: RequestInfo | URL, init?: RequestInit) => Promise<Response> {
+): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
   const { policy, beforeSend } = options;
   return async (input, init = {}) => {
     const request = typeof input === 'string' || input instanceof URL ? undefined : input;
@@ -49,7 +49,8 @@ export function createGuardedFetch(
     // A Request's body is read once into bytes: a stream could not be sent again after a 307.
     let body: BodyInit | null = init.body ?? (request?.body ? await request.arrayBuffer() : null);
     const signal = combineSignals([options.signal?.(), init.signal ?? undefined, request?.signal]);
-    const doFetch = options.fetchImpl ?? ((i: RequestInfo | URL, n?: RequestInit) => globalThis.fetch(i, n));
+    const doFetch =
+      options.fetchImpl ?? ((i: string | URL | Request, n?: RequestInit) => globalThis.fetch(i, n));
 
     for (let hop = 0; ; hop++) {
       const hopInit: RequestInit & { duplex?: 'half' } = {

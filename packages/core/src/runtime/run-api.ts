@@ -60,6 +60,24 @@ export interface ResumeOptions {
 }
 
 /**
+ * What every door's run has — a local {@link Run}, a Worker run from `connectWorker` — for code
+ * that only calls tools through a run, such as `toAiSdkTools`.
+ *
+ * @example
+ * ```ts
+ * import type { CallableRun } from '@toolctx/core';
+ * const countWords = (run: CallableRun, text: string) => run.call({ tool: 'count_words', args: { text } });
+ * ```
+ */
+export interface CallableRun {
+  readonly runId: string;
+  /** Every event of the run, in `seq` order. */
+  readonly events: RunEvents;
+  /** Calls one tool; resolves to a `ToolResult`, never rejects for the tool's failure. */
+  call(request: CallRequest): Promise<ToolResult>;
+}
+
+/**
  * A run: a sequence of tool calls with one ordered event record.
  *
  * @example
@@ -72,10 +90,7 @@ export interface ResumeOptions {
  * await run.end();
  * ```
  */
-export interface Run {
-  readonly runId: string;
-  /** Every event of the run, in `seq` order. */
-  readonly events: RunEvents;
+export interface Run extends CallableRun {
   /** Fires when the run is aborted or ended. */
   readonly signal: AbortSignal;
   /** Counters of progress reports the run dropped or refused. */

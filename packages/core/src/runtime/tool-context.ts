@@ -65,7 +65,7 @@ class ToolContext implements ToolExecutionContext {
   private guardedWorkspace: Workspace | undefined;
   private access: CredentialsAccess | undefined;
   private guardedFetch:
-    | Promise<(input: RequestInfo | URL, init?: RequestInit) => Promise<Response>>
+    | Promise<(input: string | URL | Request, init?: RequestInit) => Promise<Response>>
     | undefined;
 
   constructor(
@@ -196,7 +196,7 @@ class ToolContext implements ToolExecutionContext {
     return key;
   }
 
-  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     if (this.attempt.settled) return Promise.reject(this.guard.refusal('ctx.fetch'));
     if (this.call.effect !== 'send') {
       return Promise.reject(

@@ -31,7 +31,8 @@ describe('HTTP door: tools, runs and calls', () => {
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({
       kind: 'unauthenticated',
-      message: 'Authenticate to use this server.',
+      message:
+        "This server's authenticate found no identity in the request: send the credentials it expects (such as Authorization: Bearer <token>).",
       retryable: false,
     });
   });

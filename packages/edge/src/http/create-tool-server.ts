@@ -5,6 +5,7 @@ import type { Reply } from '../door-error.js';
 import { createMemoryRunDirectory, type RunDirectory } from '../run-host/index.js';
 import { runtimeOf } from '../runtime-for.js';
 import { artifactResponse } from './artifact-response.js';
+import { corsMiddleware, type ToolServerCors } from './cors.js';
 import { errorResponse, HttpError } from './http-error.js';
 import {
   idOf,
@@ -18,16 +19,31 @@ import {
 import { readJson } from './read-json.js';
 
 /**
- * Establishes who is calling, from the request alone (a token, a cookie, mTLS); `null` is a 401.
+ * Establishes who is calling, from the request alone (a token, a cookie, mTLS). `null` is a 401
+ * whose message says `authenticate` found no identity; `{ refused: message }` is a 401 with that
+ * message, for naming what the caller (or the host's configuration) lacks. The message goes to
+ * the caller: say what is missing, never what the secret is.
  *
  * @example
  * ```ts
  * import type { Authenticate, Env } from '@toolctx/edge';
- * const authenticate: Authenticate<Env> = (request, env) =>
- *   request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}` ? { tenant: 'acme' } : null;
+ * const authenticate: Authenticate<Env> = (request, env) => {
+ *   if (!env.TOOLCTX_TOKEN) return { refused: 'TOOLCTX_TOKEN is not set for this Worker.' };
+ *   return request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}` ? { tenant: 'acme' } : null;
+ * };
  * ```
  */
-export type Authenticate<E> = (request: Request, env: E) => Identity | null | Promise<Identity | null>;
+export type Authenticate<E> = (request: Request, env: E) => AuthAnswer | Promise<AuthAnswer>;
+
+/**
+ * What {@link Authenticate} answers: who is calling, or a refusal (a 401), with a message of
+ * the host's or the door's default.
+ */
+export type AuthAnswer = Identity | { refused: string } | null;
+
+/** The 401's message when `authenticate` answers `null`. */
+const noIdentity =
+  "This server's authenticate found no identity in the request: send the credentials it expects (such as Authorization: Bearer <token>).";
 
 /**
  * Options of {@link createToolServer}. `runtimeFor(env)` gives the runtime for the Worker's
@@ -64,6 +80,12 @@ export interface ToolServerOptions<E> {
   authenticate: Authenticate<E>;
   /** Largest request body accepted, in bytes; larger is a 413. Default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Pages on other origins that may call the door. Absent, it sends no CORS headers (same
+   * origin only); present, preflights are answered before `authenticate`. A function of the
+   * bindings (such as a var listing origins) is called once per `env` object; `undefined` means none.
+   */
+  cors?: ToolServerCors | ((env: E) => ToolServerCors | undefined);
 }
 
 type App<E extends object> = Hono<{ Bindings: E; Variables: { identity: Identity } }>;
@@ -140,9 +162,14 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     }),
   );
 
+  // Before authentication: a browser's preflight never carries the token.
+  if (options.cors) app.use(corsMiddleware(options.cors));
+
   app.use(async (c, next) => {
-    const identity = await options.authenticate(c.req.raw, c.env);
-    if (!identity) throw new HttpError(401, 'unauthenticated', 'Authenticate to use this server.');
+    const answer = await options.authenticate(c.req.raw, c.env);
+    if (!answer) throw new HttpError(401, 'unauthenticated', noIdentity);
+    if ('refused' in answer) throw new HttpError(401, 'unauthenticated', String(answer.refused));
+    const identity: Identity = answer;
     c.set('identity', identity);
     await next();
   });

@@ -1,1 +1,7 @@
-export { type Authenticate, createToolServer, type ToolServerOptions } from './create-tool-server.js';
+export type { ToolServerCors } from './cors.js';
+export {
+  type AuthAnswer,
+  type Authenticate,
+  createToolServer,
+  type ToolServerOptions,
+} from './create-tool-server.js';
