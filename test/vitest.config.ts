@@ -66,7 +66,8 @@ export default defineConfig({
           name: 'consumer',
           include: ['consumer/**/*.test.ts'],
           globalSetup: ['consumer/pack.ts'],
-          testTimeout: 120_000,
+          // Strict type checks of whole dependency trees (skipLibCheck false) take a minute on a busy machine.
+          testTimeout: 240_000,
           hookTimeout: 420_000,
         },
       },
