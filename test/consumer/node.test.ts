@@ -35,7 +35,14 @@ const nodeChecks = {
   moduleResolution: 'NodeNext',
 };
 // The checks above are the type checks; the build only emits (noCheck), as a bundler would.
-const build = { ...nodeChecks, noCheck: true, skipLibCheck: true, noEmit: false, outDir: 'dist', rootDir: 'src' };
+const build = {
+  ...nodeChecks,
+  noCheck: true,
+  skipLibCheck: true,
+  noEmit: false,
+  outDir: 'dist',
+  rootDir: 'src',
+};
 const readme = new URL('../../README.md', import.meta.url);
 let node = '';
 let ai7 = '';

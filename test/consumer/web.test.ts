@@ -135,13 +135,13 @@ describe('the web app quick starts from the tarballs', () => {
         ref: expect.stringMatching(/^art_/),
         pages: 2,
       });
-    expect(await page.locator('#status').innerText()).toMatch(/summarise/);
+    expect(await page.locator('#status').textContent()).toMatch(/summarise/);
     expect(errors).toEqual([]);
   });
 
   it('shows the live status of the local run', async () => {
     const { page, errors } = await open('live-status.html');
-    await expect.poll(() => page.locator('body').innerText(), { timeout: 20_000 }).toMatch(/summarise/);
+    await expect.poll(() => page.locator('body').textContent(), { timeout: 20_000 }).toMatch(/summarise/);
     expect(errors.filter((error) => !/tools\.example\.com|ERR_FAILED/.test(error))).toEqual([]);
   });
 });
