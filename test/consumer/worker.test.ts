@@ -3,6 +3,8 @@
 // types, built with `wrangler deploy --dry-run`, and served by `wrangler dev` on loopback.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
 import {
@@ -24,6 +26,15 @@ const examples = {
   'wrangler.jsonc': 'docs/examples/wrangler.jsonc',
 };
 const workerTypes = { lib: ['ES2022'], types: ['@cloudflare/workers-types'] };
+// The README says only "bind MCP_SESSIONS to ToolsMcpSession"; this is that binding.
+const mcpConfig = {
+  name: 'toolctx-mcp',
+  main: 'src/mcp-worker.ts',
+  compatibility_date: '2026-04-20',
+  compatibility_flags: ['enable_request_signal'],
+  durable_objects: { bindings: [{ name: 'MCP_SESSIONS', class_name: 'ToolsMcpSession' }] },
+  migrations: [{ tag: 'v1', new_sqlite_classes: ['ToolsMcpSession'] }],
+};
 let dir = '';
 let dev: WranglerDev | undefined;
 let token = '';
@@ -48,7 +59,7 @@ beforeAll(async () => {
   const files: Record<string, string> = {};
   for (const [file, example] of Object.entries(examples))
     files[file] = await readmeBlock(`example: ${example}`);
-  await writeFiles(dir, files);
+  await writeFiles(dir, { ...files, 'wrangler.mcp.json': JSON.stringify(mcpConfig, null, 2) });
 });
 
 afterAll(async () => {
@@ -143,5 +154,32 @@ describe('the Cloudflare quick start from the tarballs', () => {
     const swept = await fetch(`${dev.url}/__scheduled?cron=${encodeURIComponent('0 * * * *')}`);
     expect(swept.status).toBe(200);
     expect(dev.output()).not.toMatch(/Uncaught|Error:/);
+  });
+
+  it('serves MCP on a Worker: the SDK client lists and calls the tools under wrangler dev', async () => {
+    const mcp = await startWranglerDev({
+      cwd: dir,
+      wrangler: join(dir, 'node_modules/.bin/wrangler'),
+      config: 'wrangler.mcp.json',
+      vars: { MCP_TOKEN: 'mcp-token' },
+      readyPath: '/mcp',
+    });
+    const client = new Client({ name: 'consumer-test', version: '1.0.0' });
+    try {
+      const headers = { authorization: 'Bearer mcp-token' };
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${mcp.url}/mcp`), { requestInit: { headers } }),
+      );
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['count_words', 'summarise']);
+      const counted = await client.callTool({
+        name: 'count_words',
+        arguments: { text: 'to be or not to be' },
+      });
+      expect(counted.content).toEqual([{ type: 'text', text: '6' }]);
+    } finally {
+      await client.close();
+      await mcp.stop();
+    }
   });
 });
