@@ -77,6 +77,18 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      // Where users stand: the packed tarballs installed with npm into fresh projects outside the
+      // repository, every README quick start copied verbatim, type-checked, built and run.
+      {
+        test: {
+          name: 'consumer',
+          include: ['consumer/**/*.test.ts'],
+          globalSetup: ['consumer/pack.ts'],
+          // Strict type checks of whole dependency trees (skipLibCheck false) take a minute on a busy machine.
+          testTimeout: 240_000,
+          hookTimeout: 420_000,
+        },
+      },
       // The demo end to end: its own `wrangler dev` and headless Chromium (screenshots in e2e/output).
       {
         test: { name: 'e2e', include: ['e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 180_000 },

@@ -20,6 +20,8 @@ export interface WranglerDevOptions {
   args?: string[];
   /** The path polled until it answers (any status below 500). Default `/`. */
   readyPath?: string;
+  /** The wrangler to run, for a folder outside the workspace (an npm project's `node_modules/.bin/wrangler`). */
+  wrangler?: string;
 }
 
 /** A `wrangler dev` this test started, and how to restart and stop it. */
@@ -41,7 +43,8 @@ export interface WranglerDev {
 export async function startWranglerDev(options: WranglerDevOptions): Promise<WranglerDev> {
   const work = await mkdtemp(join(tmpdir(), 'toolctx-wrangler-'));
   const port = await freePort();
-  const args = ['exec', 'wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port)];
+  const [command, ...args] = [...(options.wrangler ? [options.wrangler] : ['pnpm', 'exec', 'wrangler'])];
+  args.push('dev', '--ip', '127.0.0.1', '--port', String(port));
   if (options.config) args.push('--config', options.config);
   const stateDir = join(work, 'state');
   args.push('--persist-to', stateDir);
@@ -53,7 +56,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   let child: ChildProcess | undefined;
   let output = '';
   const launch = async () => {
-    const started = spawn('pnpm', args, {
+    const started = spawn(command as string, args, {
       cwd: options.cwd,
       env: quiet,
       detached: true,

@@ -95,6 +95,15 @@ describe('defineTool and toolSchema', () => {
     ).toThrow(/cannot produce a JSON Schema\. Pass inputJsonSchema/);
   });
 
+  it('names the zod version a schema came from when that zod is older than 4.2', () => {
+    // zod 4.0 and 4.1 schemas validate but carry no JSON Schema converter; their `_zod.version` says which.
+    const zod41Schema = { ...evenNumber, _zod: { version: { major: 4, minor: 1, patch: 13 } } };
+    const fromZod41 = { ...zod41Schema, '~standard': { ...evenNumber['~standard'], vendor: 'zod' } };
+    expect(() =>
+      defineTool({ name: 'half', description: 'Halves.', inputSchema: fromZod41, execute: ({ n }) => n / 2 }),
+    ).toThrow(/use zod 4\.2 or later \(this schema is zod 4\.1\.13/);
+  });
+
   it.each([
     ['', /not valid/],
     ['has space', /not valid/],

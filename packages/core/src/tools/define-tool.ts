@@ -125,7 +125,7 @@ export function defineTool<Input extends StandardSchemaV1, Output>(
   const jsonSchema = definition.inputJsonSchema ?? jsonSchemaOf(definition.inputSchema);
   if (!jsonSchema) {
     throw new TypeError(
-      `Tool "${name}": its inputSchema cannot produce a JSON Schema. Pass inputJsonSchema, or use zod 4.`,
+      `Tool "${name}": its inputSchema cannot produce a JSON Schema. Pass inputJsonSchema, or use zod 4.2 or later${zodBelow42(definition.inputSchema)}.`,
     );
   }
   if (jsonSchema.type !== 'object') {
@@ -162,4 +162,17 @@ export interface ToolSchema {
  */
 export function toolSchema(tool: AnyTool): ToolSchema {
   return { name: tool.name, description: tool.description, inputSchema: tool.inputJsonSchema };
+}
+
+/**
+ * Why a zod schema cannot convert, naming the version: zod gained Standard JSON Schema in 4.2, so
+ * 4.0, 4.1 (and zod 3's `zod/v4`) validate but cannot give a tool list its JSON Schema.
+ */
+function zodBelow42(schema: StandardSchemaV1): string {
+  if (schema['~standard'].vendor !== 'zod') return '';
+  const version = (schema as { _zod?: { version?: { major: number; minor: number; patch: number } } })._zod
+    ?.version;
+  return version
+    ? ` (this schema is zod ${version.major}.${version.minor}.${version.patch}, which validates but has no JSON Schema converter)`
+    : ' (this schema is zod 3, which has no JSON Schema converter)';
 }

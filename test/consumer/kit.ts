@@ -1,0 +1,152 @@
+// What the consumer tests share: fresh npm projects outside the repository, installed from the
+// packed tarballs (never workspace links), the README's blocks copied by their markers, and strict
+// TypeScript checks as a user's project would set them.
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { inject } from 'vitest';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The folder holding the three tarballs `pnpm pack` wrote (see pack.ts). */
+    packs: string;
+  }
+}
+
+/** The versions every project shape installs, exact, so a run is repeatable. */
+export const versions = {
+  typescript: '5.9.3',
+  '@types/node': '20.19.43',
+  zod: '4.6.7',
+  vite: '8.3.8',
+  wrangler: '4.86.0',
+  '@cloudflare/workers-types': '4.20260426.1',
+  // Older than the workspace's 4.13: an app on hono 4.12 must get one copy.
+  hono: '4.12.7',
+  '@hono/node-server': '2.1.9',
+  '@modelcontextprotocol/sdk': '1.32.2',
+  // ai's declarations import 'json-schema' without depending on its types; with skipLibCheck
+  // false a user of the AI SDK adds them.
+  '@types/json-schema': '7.0.15',
+} as const;
+
+/** The tarball of `@toolctx/<name>`, as `file:` for a package.json. */
+export async function tarball(name: 'core' | 'browser' | 'edge'): Promise<string> {
+  const packs = inject('packs');
+  const file = (await readdir(packs)).find((entry) => entry.startsWith(`toolctx-${name}-`));
+  if (!file) throw new Error(`no tarball of @toolctx/${name} in ${packs}`);
+  return `file:${join(packs, file)}`;
+}
+
+/** npm settings a parent `npm test` passes down (npm_config_*) must not steer the user's npm. */
+export const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name)),
+) as NodeJS.ProcessEnv;
+
+/** Runs a command, failing with everything it printed. */
+export async function sh(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeout?: number },
+): Promise<{ stdout: string; stderr: string }> {
+  try {
+    return await run(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? cleanEnv,
+      timeout: options.timeout ?? 120_000,
+      maxBuffer: 32 * 1024 * 1024,
+    });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(' ')} failed in ${options.cwd}:\n${stdout}\n${stderr}`);
+  }
+}
+
+/** A fresh npm project in the OS temp folder with these dependencies installed by npm. */
+export async function npmProject(
+  shape: string,
+  dependencies: Record<string, string>,
+  devDependencies: Record<string, string>,
+): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `toolctx-consumer-${shape}-`));
+  const pkg = { name: `consumer-${shape}`, private: true, type: 'module', dependencies, devDependencies };
+  await writeFile(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  // --prefer-offline: what npm's cache holds from an earlier project of this run is not asked for again.
+  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    timeout: 300_000,
+  });
+  return dir;
+}
+
+/** Writes files (paths relative to `dir`), making folders as needed. */
+export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+}
+
+const readmes = [
+  'README.md',
+  'packages/core/README.md',
+  'packages/browser/README.md',
+  'packages/edge/README.md',
+];
+
+/** A README block by its marker (`<!-- example: docs/examples/tools.ts -->`, `<!-- install: web-app -->`), verbatim. */
+export async function readmeBlock(marker: string): Promise<string> {
+  for (const readme of readmes) {
+    const text = await readFile(join(root, readme), 'utf8');
+    const at = text.indexOf(`<!-- ${marker} -->`);
+    if (at === -1) continue;
+    const block = /```\w*\n([\s\S]*?)```\n/.exec(text.slice(at));
+    if (block?.[1] !== undefined) return block[1];
+  }
+  throw new Error(`no README block marked <!-- ${marker} -->`);
+}
+
+/** The package names an `npm install` line of a README block installs (tarballs as @toolctx/NAME). */
+export function installedNames(block: string): string[] {
+  return block
+    .split('\n')
+    .filter((line) => line.startsWith('npm install '))
+    .flatMap((line) => line.split(/\s+/).slice(2))
+    .filter((word) => !word.startsWith('-'))
+    .map((word) => word.replace(/^.*toolctx-(core|browser|edge)-[\d.]+\.tgz$/, '@toolctx/$1'));
+}
+
+/** The strict settings a careful user's tsconfig has: the declarations of every package are checked. */
+export const strictOptions = {
+  target: 'ES2022',
+  module: 'ESNext',
+  moduleResolution: 'Bundler',
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  skipLibCheck: false,
+  noEmit: true,
+  isolatedModules: true,
+  verbatimModuleSyntax: true,
+} as const;
+
+/** Type-checks `files` in `dir` with the strict settings plus `options`; fails with tsc's output. */
+export async function typecheck(
+  dir: string,
+  name: string,
+  files: string[],
+  options: Record<string, unknown>,
+): Promise<void> {
+  const config = `tsconfig.${name}.json`;
+  await writeFile(
+    join(dir, config),
+    JSON.stringify({ compilerOptions: { ...strictOptions, ...options }, files }, null, 2),
+  );
+  await sh(join(dir, 'node_modules/.bin/tsc'), ['-p', config], { cwd: dir });
+}

@@ -1,0 +1,185 @@
+// The Cloudflare quick start in a fresh npm project on hono 4.12: src/worker.ts, wrangler.jsonc
+// and the .dev.vars step copied verbatim from the README, type-checked strictly with the Workers
+// types, built with `wrangler deploy --dry-run`, and served by `wrangler dev` on loopback.
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
+import {
+  installedNames,
+  npmProject,
+  readmeBlock,
+  sh,
+  tarball,
+  typecheck,
+  versions,
+  writeFiles,
+} from './kit.js';
+
+const examples = {
+  'src/tools.ts': 'docs/examples/tools.ts',
+  'src/worker.ts': 'docs/examples/cloudflare-worker.ts',
+  'src/mcp-worker.ts': 'docs/examples/mcp-worker.ts',
+  'src/mcp-prompts.ts': 'docs/examples/mcp-prompts.ts',
+  'wrangler.jsonc': 'docs/examples/wrangler.jsonc',
+};
+const workerTypes = { lib: ['ES2022'], types: ['@cloudflare/workers-types'] };
+// The README says only "bind MCP_SESSIONS to ToolsMcpSession"; this is that binding.
+const mcpConfig = {
+  name: 'toolctx-mcp',
+  main: 'src/mcp-worker.ts',
+  compatibility_date: '2026-04-20',
+  compatibility_flags: ['enable_request_signal'],
+  durable_objects: { bindings: [{ name: 'MCP_SESSIONS', class_name: 'ToolsMcpSession' }] },
+  migrations: [{ tag: 'v1', new_sqlite_classes: ['ToolsMcpSession'] }],
+};
+let dir = '';
+let dev: WranglerDev | undefined;
+let token = '';
+
+beforeAll(async () => {
+  dir = await npmProject(
+    'worker',
+    {
+      '@toolctx/core': await tarball('core'),
+      '@toolctx/edge': await tarball('edge'),
+      hono: versions.hono,
+      zod: versions.zod,
+      // A peer of @toolctx/edge that npm would add by itself; named here so the run is repeatable.
+      '@modelcontextprotocol/sdk': versions['@modelcontextprotocol/sdk'],
+    },
+    {
+      wrangler: versions.wrangler,
+      '@cloudflare/workers-types': versions['@cloudflare/workers-types'],
+      typescript: versions.typescript,
+    },
+  );
+  const files: Record<string, string> = {};
+  for (const [file, example] of Object.entries(examples))
+    files[file] = await readmeBlock(`example: ${example}`);
+  await writeFiles(dir, { ...files, 'wrangler.mcp.json': JSON.stringify(mcpConfig, null, 2) });
+});
+
+afterAll(async () => {
+  await dev?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the Cloudflare quick start from the tarballs', () => {
+  it('installs with the README’s line: core, edge, hono and zod; wrangler and the Workers types', async () => {
+    const names = installedNames(await readmeBlock('install: cloudflare-worker'));
+    expect(names).toEqual([
+      '@toolctx/core',
+      '@toolctx/edge',
+      'hono',
+      'zod',
+      'wrangler',
+      '@cloudflare/workers-types',
+      'typescript',
+    ]);
+  });
+
+  it('gets one copy of hono: the app’s 4.12, which @toolctx/edge takes as its peer', async () => {
+    const { stdout } = await sh('npm', ['ls', 'hono', '--all', '--parseable'], { cwd: dir });
+    expect(stdout.trim().split('\n')).toEqual([join(dir, 'node_modules/hono')]);
+    const hono = JSON.parse(await readFile(join(dir, 'node_modules/hono/package.json'), 'utf8'));
+    expect(hono.version).toBe(versions.hono);
+  });
+
+  it('type-checks strictly with the Workers types: the Worker, MCP on a Worker, MCP prompts', async () => {
+    await typecheck(
+      dir,
+      'worker',
+      Object.keys(examples).filter((file) => file.endsWith('.ts')),
+      workerTypes,
+    );
+  });
+
+  it('builds with wrangler deploy --dry-run from the README’s wrangler.jsonc', async () => {
+    const { stdout } = await sh(
+      join(dir, 'node_modules/.bin/wrangler'),
+      ['deploy', '--dry-run', '--outdir', 'dist'],
+      {
+        cwd: dir,
+        env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+      },
+    );
+    expect(stdout).toMatch(/--dry-run: exiting now/);
+    for (const binding of ['RUNS', 'ADMISSIONS', 'IDENTITY_RUNS', 'ARTIFACT_META', 'ARTIFACTS'])
+      expect(stdout).toContain(binding);
+  });
+
+  it('answers under wrangler dev once .dev.vars has the token, and 401 without it', async () => {
+    const steps = (await readmeBlock('run: cloudflare-worker-dev')).split('\n');
+    const devVars = steps.find((line) => line.includes('.dev.vars')) ?? '';
+    await sh('bash', ['-c', devVars], { cwd: dir });
+    token = /TOOLCTX_TOKEN=([^'"\s]+)/.exec(devVars)?.[1] ?? '';
+    const curl = steps.find((line) => line.startsWith('curl')) ?? '';
+    expect(curl).toContain(`Bearer ${token}`);
+    dev = await startWranglerDev({
+      cwd: dir,
+      wrangler: join(dir, 'node_modules/.bin/wrangler'),
+      args: ['--test-scheduled'],
+      readyPath: '/tools',
+    });
+    expect((await fetch(`${dev.url}/tools`)).status).toBe(401);
+    const listed = await fetch(`${dev.url}/tools`, { headers: { authorization: `Bearer ${token}` } });
+    expect(listed.status).toBe(200);
+    const { tools } = (await listed.json()) as { tools: { name: string }[] };
+    expect(tools.map((tool) => tool.name)).toEqual(['count_words', 'summarise']);
+  });
+
+  it('runs summarise in a Durable Object run and keeps its artifact in R2 and KV', async () => {
+    if (!dev) throw new Error('wrangler dev did not start');
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const started = await fetch(`${dev.url}/runs`, { method: 'POST', headers: auth, body: '{}' });
+    expect(started.status).toBe(201);
+    const { runId } = (await started.json()) as { runId: string };
+    const call = await fetch(`${dev.url}/runs/${runId}/calls`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ tool: 'summarise', args: { pages: ['First page text', 'Second page text'] } }),
+    });
+    const result = (await call.json()) as { ok: boolean; value?: { ref: string; pages: number } };
+    expect(result).toMatchObject({ ok: true, value: { ref: expect.stringMatching(/^art_/), pages: 2 } });
+    const listing = await fetch(`${dev.url}/artifacts`, { headers: auth });
+    const { artifacts } = (await listing.json()) as { artifacts: { ref: string }[] };
+    expect(artifacts.map((artifact) => artifact.ref)).toContain(result.value?.ref);
+  });
+
+  it('runs the retention sweep from the cron trigger', async () => {
+    if (!dev) throw new Error('wrangler dev did not start');
+    const swept = await fetch(`${dev.url}/__scheduled?cron=${encodeURIComponent('0 * * * *')}`);
+    expect(swept.status).toBe(200);
+    expect(dev.output()).not.toMatch(/Uncaught|Error:/);
+  });
+
+  it('serves MCP on a Worker: the SDK client lists and calls the tools under wrangler dev', async () => {
+    const mcp = await startWranglerDev({
+      cwd: dir,
+      wrangler: join(dir, 'node_modules/.bin/wrangler'),
+      config: 'wrangler.mcp.json',
+      vars: { MCP_TOKEN: 'mcp-token' },
+      readyPath: '/mcp',
+    });
+    const client = new Client({ name: 'consumer-test', version: '1.0.0' });
+    try {
+      const headers = { authorization: 'Bearer mcp-token' };
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${mcp.url}/mcp`), { requestInit: { headers } }),
+      );
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['count_words', 'summarise']);
+      const counted = await client.callTool({
+        name: 'count_words',
+        arguments: { text: 'to be or not to be' },
+      });
+      expect(counted.content).toEqual([{ type: 'text', text: '6' }]);
+    } finally {
+      await client.close();
+      await mcp.stop();
+    }
+  });
+});
