@@ -22,4 +22,5 @@ const runtime = createRuntime({
   tools: [...tools, ...(await mcpTools(client, { prefix: 'remote_' }))],
   artifacts: createMemoryArtifactStore(),
 });
-console.log(runtime.listTools().map((tool) => tool.name));
+// stderr: this process's stdout carries the MCP messages of the server above.
+console.error(runtime.listTools().map((tool) => tool.name));

@@ -113,8 +113,14 @@ describe('the Node quick starts from the tarballs', () => {
     });
   });
 
+  // Known gap (issue 21 point 6): @toolctx/edge's declarations name Workers' global types
+  // (KVNamespace, DurableObjectState, cloudflare:workers), which @types/node projects lack and
+  // @cloudflare/workers-types clashes with; the example is checked strictly, edge's .d.ts are not.
   it('type-check strictly: the HTTP door on Node (@toolctx/edge with @hono/node-server)', async () => {
-    await typecheck(node, 'node-server', ['src/tools.ts', 'src/node-server.ts'], nodeChecks);
+    await typecheck(node, 'node-server', ['src/tools.ts', 'src/node-server.ts'], {
+      ...nodeChecks,
+      skipLibCheck: true,
+    });
   });
 
   // ai's own declarations fail under exactOptionalPropertyTypes (TS2344 in ai/dist/index.d.ts), so
