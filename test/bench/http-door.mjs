@@ -5,6 +5,8 @@
 // Durable Object, which runs on one thread, so the calls are spread over one run per connection.
 // The sides alternate in rounds so they share the machine's load; the figures are totals over the
 // rounds, with workerd's CPU time per call beside them (less sensitive to other work than rates).
+// The floor is the bare route plus one no-op RPC to a Durable Object per run: what any design that
+// keeps a run in a Durable Object pays, so the door's ratio to it is what toolctx itself costs.
 import autocannon from 'autocannon';
 import { headers, workerdCpuMs } from './workerd.mjs';
 
@@ -56,10 +58,12 @@ export async function httpDoor(url, { connections = 8, seconds = 5, rounds = 2 }
   const warm = { connections, seconds: 1 };
   await load(url, '/bare', runs, warm);
   await load(url, '/door', runs, warm);
-  const totals = { door: [], bare: [] };
+  await load(url, '/floor', runs, warm);
+  const totals = { door: [], bare: [], floor: [] };
   for (let round = 0; round < rounds; round++) {
     totals.bare.push(await load(url, '/bare', runs, { connections, seconds }));
     totals.door.push(await load(url, '/door', runs, { connections, seconds }));
+    totals.floor.push(await load(url, '/floor', runs, { connections, seconds }));
   }
   const sum = (loads, key) => loads.reduce((total, one) => total + one[key], 0);
   const rate = (loads) => sum(loads, 'calls') / sum(loads, 'seconds');
@@ -67,7 +71,8 @@ export async function httpDoor(url, { connections = 8, seconds = 5, rounds = 2 }
   return {
     door: rate(totals.door),
     bare: rate(totals.bare),
-    cpuMsPerCall: { door: cpu(totals.door), bare: cpu(totals.bare) },
+    floor: rate(totals.floor),
+    cpuMsPerCall: { door: cpu(totals.door), bare: cpu(totals.bare), floor: cpu(totals.floor) },
     connections,
     seconds: seconds * rounds,
   };

@@ -8,6 +8,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { chromiumPath } from '../../packages/browser/scripts/chromium.mjs';
 import { idbStore, widgetCost, withBenchPage } from './chromium.mjs';
+import { coldStart } from './cold-start.mjs';
 import { httpDoor } from './http-door.mjs';
 import { isolated } from './isolated.mjs';
 import { kvR2Store } from './kv-r2-store.mjs';
@@ -150,6 +151,14 @@ row(
   '≥ 0.7',
   door.door / door.bare >= 0.7,
 );
+row(
+  `(e) HTTP door against its floor: bare route + one no-op Durable Object RPC (workerd, ${door.connections} connections, ${door.seconds} s)`,
+  `${door.door.toFixed(0)} calls/s; workerd CPU ${cpu.door.toFixed(2)} ms/call`,
+  `floor ${door.floor.toFixed(0)} calls/s, ${cpu.floor.toFixed(2)} ms/call; bare ${door.bare.toFixed(0)} calls/s, ${cpu.bare.toFixed(2)} ms/call`,
+  `${ratio(door.door / door.floor)} of the floor's rate; ${ratio(cpu.floor / cpu.door)} by CPU per call (floor ÷ door)`,
+  '≥ 0.8',
+  door.door / door.floor >= 0.8,
+);
 
 console.error('(f) growth…');
 const grown = await isolated('call-overhead.mjs', 'growth');
@@ -163,6 +172,25 @@ for (const g of grown) {
     g.ns / grown[0].ns <= 1.2,
   );
 }
+
+console.error('(g) cold start…');
+const cold = await coldStart();
+row(
+  '(g) example Worker script, `wrangler deploy --dry-run --minify`',
+  `${cold.example.gzipKiB.toFixed(2)} KiB min+gzip (${cold.example.minKiB.toFixed(2)} KiB min)`,
+  `bare hono Worker ${cold.bare.gzipKiB.toFixed(2)} KiB (${cold.bare.minKiB.toFixed(2)} KiB min)`,
+  `largest parts of min: ${cold.example.parts.packages.join(', ')}; in ${cold.example.parts.topFolders.join(', ')}`,
+  '≤ 300 KiB',
+  cold.example.gzipKiB <= 300,
+);
+row(
+  `(g) example Worker, fresh workerd to first answer (median of ${cold.starts} starts)`,
+  `${cold.example.loadMs.toFixed(0)} ms; workerd CPU ${cold.example.loadCpuMs.toFixed(0)} ms`,
+  `bare hono Worker, same bindings: ${cold.bare.loadMs.toFixed(0)} ms; CPU ${cold.bare.loadCpuMs.toFixed(0)} ms`,
+  `script's share: +${(cold.example.loadMs - cold.bare.loadMs).toFixed(0)} ms, +${(cold.example.loadCpuMs - cold.bare.loadCpuMs).toFixed(0)} ms CPU`,
+  '—',
+  true,
+);
 
 console.error('sizes…');
 const sizes = sizeTable(await measureBundles());

@@ -4,6 +4,10 @@
 //   KV+R2 artifact store or through the same raw KV and R2 calls; POST /store/clean removes them.
 // - /door/*: the toolctx HTTP door (createToolServer, a Durable Object per run).
 // - POST /bare/runs/:runId/calls: a bare hono route doing the door's work by hand.
+// - POST /floor/runs/:runId/calls: the bare route plus one RPC to a Durable Object per run that does
+//   nothing, the floor of a design that keeps each run in a Durable Object.
+
+import { DurableObject } from 'cloudflare:workers';
 import { createRuntime, defineTool } from '@toolctx/core';
 import { createKvR2ArtifactStore, createToolServer, durableObjectRuns } from '@toolctx/edge';
 import { createRunHost } from '@toolctx/edge/durable-objects';
@@ -34,6 +38,22 @@ app.route(
 app.post('/bare/runs/:runId/calls', async (c) => {
   if (!authenticate(c.req.raw)) return c.json({ kind: 'unauthenticated' }, 401);
   const body = await c.req.json();
+  if (body?.tool !== 'add') return c.json({ kind: 'unknown-tool' }, 404);
+  const parsed = input.safeParse(body.args);
+  if (!parsed.success) return c.json({ ok: false, error: { kind: 'args-invalid' } });
+  const value = add(parsed.data);
+  return c.json({ ok: true, value, content: JSON.stringify(value) });
+});
+
+// The floor's Durable Object: the RPC costs what the platform charges for reaching a run, no more.
+export class BenchFloor extends DurableObject {
+  noop() {}
+}
+
+app.post('/floor/runs/:runId/calls', async (c) => {
+  if (!authenticate(c.req.raw)) return c.json({ kind: 'unauthenticated' }, 401);
+  const body = await c.req.json();
+  await c.env.FLOOR.get(c.env.FLOOR.idFromName(c.req.param('runId'))).noop();
   if (body?.tool !== 'add') return c.json({ kind: 'unknown-tool' }, 404);
   const parsed = input.safeParse(body.args);
   if (!parsed.success) return c.json({ ok: false, error: { kind: 'args-invalid' } });

@@ -36,7 +36,10 @@ export async function withBenchWorker(body) {
     port: 0,
     kvNamespaces: ['KV'],
     r2Buckets: ['BUCKET'],
-    durableObjects: { RUNS: { className: 'BenchRunHost', useSQLite: true } },
+    durableObjects: {
+      RUNS: { className: 'BenchRunHost', useSQLite: true },
+      FLOOR: { className: 'BenchFloor' },
+    },
     defaultPersistRoot: storage,
   });
   try {
