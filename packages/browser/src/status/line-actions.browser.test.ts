@@ -3,15 +3,16 @@ import { createRuntime, defineTool, type ToolEvent } from '@toolctx/core';
 import { createMemoryApprovalPort } from '@toolctx/core/memory';
 import axe from 'axe-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { page, userEvent } from 'vitest/browser';
+import { cdp, page, userEvent } from 'vitest/browser';
 import { z } from 'zod';
 import { attachStatus } from './attach-status.js';
 import { describeAsk } from './line-actions.js';
 import { defineStatusElement, type StatusElement } from './status-element.js';
 import { container, fakeSource, frames } from './test-helpers.js';
 
-afterEach(() => {
+afterEach(async () => {
   document.body.replaceChildren();
+  await cdp().send('Emulation.setEmulatedMedia', { features: [] });
 });
 
 /** Waits until `check` holds, a frame at a time. */
@@ -209,6 +210,7 @@ describe('actions on the line they belong to', () => {
     status.style.cssText = 'display:block;font:12px system-ui,sans-serif;padding:1rem';
     document.body.append(status);
     const source = { ...fakeSource(), cancel() {}, resume() {} };
+    status.options = { actions: { details: () => ({ title: 'Publish a note', args: { text: 'Hello' } }) } };
     status.source = source;
     source.emit('tool.started', 'r', { tool: 'count_words' });
     source.emit('tool.started', 'p', { tool: 'publish_note' });
@@ -229,6 +231,14 @@ describe('actions on the line they belong to', () => {
     expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
     expect(result.passes.map((p) => p.id)).toContain('target-size');
     await page.elementLocator(status).screenshot({ path: '__screenshots__/status/status-actions.png' });
+    await cdp().send('Emulation.setEmulatedMedia', {
+      features: [{ name: 'prefers-color-scheme', value: 'dark' }],
+    });
+    status.style.background = '#1f1f1f';
+    const dark = await axe.run(status, { rules: { 'target-size': { enabled: true } } });
+    expect(dark.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+    expect(dark.passes.map((p) => p.id)).toContain('color-contrast');
+    await page.elementLocator(status).screenshot({ path: '__screenshots__/status/status-actions-dark.png' });
   });
 });
 
