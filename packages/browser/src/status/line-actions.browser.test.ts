@@ -5,6 +5,7 @@ import axe from 'axe-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cdp, page, userEvent } from 'vitest/browser';
 import { z } from 'zod';
+import { connectWorker } from '../worker-door/connect-worker.js';
 import { attachStatus } from './attach-status.js';
 import { describeAsk } from './line-actions.js';
 import { defineStatusElement, type StatusElement } from './status-element.js';
@@ -151,6 +152,33 @@ describe('actions on the line they belong to', () => {
     await until(() => lineOf(element, 'a2')!.dataset.state === 'failed');
     expect(buttons(element)).toEqual([]);
     await run.end();
+  });
+
+  it('takes Approve and Deny from a Worker run’s own resume, and settles the call in the Worker', async () => {
+    const worker = new Worker(new URL('../worker-door/fixture.worker.ts', import.meta.url), {
+      type: 'module',
+    });
+    const connection = connectWorker(worker);
+    try {
+      const run = connection.startRun();
+      const element = container();
+      attachStatus(element, run, { expanded: true });
+      const decided = new Promise<ToolEvent>((resolve) =>
+        run.events.subscribe((event) => event.type === 'approval.decided' && resolve(event)),
+      );
+      const pending = await run.call({ tool: 'pay', args: { amount: 40 } });
+      expect(pending).toMatchObject({ ok: false, error: { kind: 'approval-pending' } });
+      await until(() => buttons(element).length === 2);
+      expect(buttons(element)).toEqual(['Approve pay', 'Deny pay']);
+      element.querySelector<HTMLButtonElement>('.toolctx-status__action--approve')!.click();
+      expect((await decided).data).toMatchObject({ tool: 'pay', approved: true });
+      await until(
+        () => element.querySelector<HTMLElement>('.toolctx-status__line')!.dataset.state === 'done',
+      );
+      expect(buttons(element)).toEqual([]);
+    } finally {
+      connection.terminate();
+    }
   });
 
   it('uses a source’s own cancel(callId), and a second press while the first is on its way does nothing', async () => {
