@@ -144,11 +144,15 @@ export function createLineActions(
           : line.endedAt === undefined && line.state === 'running' && can.cancel
             ? 'cancel'
             : '';
-      // Called before the row moves to the fold: a move, like a removed control, drops focus.
-      const root = row.getRootNode() as Document | ShadowRoot;
-      if (row.contains(root.activeElement)) lost = row;
       const was = shown.get(row);
-      if ((was?.key ?? '') === wants) return;
+      const same = (was?.key ?? '') === wants;
+      // Called before an ended row moves to the fold: a move, like a removed control, drops focus.
+      // A running line that keeps its controls is not asked, so a stream of reports costs nothing.
+      if (!same || line.endedAt !== undefined) {
+        const root = row.getRootNode() as Document | ShadowRoot;
+        if (row.contains(root.activeElement)) lost = row;
+      }
+      if (same) return;
       busy.delete(line.callId);
       was?.box.remove();
       shown.delete(row);
