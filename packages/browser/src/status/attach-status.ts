@@ -5,6 +5,7 @@ import {
   type StatusModelOptions,
 } from '@toolctx/core/status';
 import { createAnnouncer } from './announcer.js';
+import { actionsCss, createLineActions, type StatusActions } from './line-actions.js';
 import { createLineView, type LineClocks, type LineView } from './line-view.js';
 import { listen, type StatusSource } from './status-source.js';
 import { statusCss } from './styles.js';
@@ -19,6 +20,12 @@ export interface AttachStatusOptions extends StatusModelOptions {
   announceEveryMs?: number;
   /** Whether the finished calls start unfolded. Default false. */
   expanded?: boolean;
+  /**
+   * Per-line controls: Cancel on a running call, Approve and Deny on one waiting for approval.
+   * Each is shown where the source (its `cancel(callId)`, `resume(approvalId, decision)`) or these
+   * actions can do it; `false` shows none. A plain async iterable of events offers none of its own.
+   */
+  actions?: StatusActions | false;
 }
 
 /** What `attachStatus` returns. */
@@ -84,7 +91,7 @@ export function attachStatus(
   const root = make('div', 'status');
   root.className = 'toolctx-status';
   const style = doc.createElement('style');
-  style.textContent = statusCss;
+  style.textContent = statusCss + actionsCss;
   const summary = make('div', 'summary');
   const lines = make('div', 'lines');
   const fold = make('div', 'fold');
@@ -111,6 +118,8 @@ export function attachStatus(
   root.append(style, summary, lines, fold, spoken);
   element.append(root);
   const announcer = createAnnouncer(spoken, every);
+  root.tabIndex = -1; // where focus goes when nothing nearer is left to take it
+  const actions = createLineActions(doc, source, options.actions, () => (fold.hidden ? root : toggle));
 
   const entries = new Map<string, Entry>();
   const active = new Set<Entry>(); // in flight: what the ticker refreshes
@@ -142,6 +151,7 @@ export function attachStatus(
     frame = view.requestAnimationFrame(flush);
     at = now();
     for (const entry of dirty) {
+      actions.render(entry.view.row, entry.line);
       const parent = entry.line.endedAt === undefined ? lines : finished;
       if (entry.view.row.parentNode !== parent) parent.append(entry.view.row);
       // A line whose text was held back stays dirty, so its latest text follows in a later frame.
@@ -158,6 +168,7 @@ export function attachStatus(
       failed: run.failed,
     });
     if (shownLabel !== label) toggle.textContent = shownLabel = label;
+    actions.refocus();
     announcer.flush(at);
     // One ticker for every call, alive only while something is in flight.
     if (active.size && !ticker) ticker = view.setInterval(tick, 1000);
@@ -169,6 +180,7 @@ export function attachStatus(
   };
 
   const stop = listen(source, (event) => {
+    actions.see(event);
     const line = model.apply(event);
     if (!line) return;
     let entry = entries.get(line.callId);

@@ -11,5 +11,6 @@
  * @module
  */
 export { type AttachStatusOptions, attachStatus, type StatusHandle } from './attach-status.js';
+export type { CallDetails, StatusActions } from './line-actions.js';
 export { defineStatusElement, type StatusElement } from './status-element.js';
 export type { StatusSource } from './status-source.js';

@@ -22,7 +22,8 @@ async function scene(options: { expanded?: boolean } = {}) {
   const source = fakeSource(clock.now);
   const element = container();
   element.style.cssText = 'inline-size:32rem;padding:1rem;font:15px system-ui,sans-serif';
-  attachStatus(element, source, { now: clock.now, locale: 'en', ...options });
+  // Each running line carries its Cancel, so the axe runs below cover the controls too.
+  attachStatus(element, source, { now: clock.now, locale: 'en', actions: { cancel() {} }, ...options });
   source.emit('tool.started', 'crawl', { tool: 'crawl' });
   source.emit('tool.started', 'fetch', { tool: 'fetch', timeoutMs: 30_000 });
   source.emit('tool.started', 'search', { tool: 'search' });

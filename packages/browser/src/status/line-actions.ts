@@ -1,0 +1,207 @@
+import type { ApprovalDecision, ToolEvent } from '@toolctx/core';
+import type { StatusLine } from '@toolctx/core/status';
+import type { StatusSource } from './status-source.js';
+
+/**
+ * What the widget can do to a call, per line. A source that has `resume(approvalId, decision)`
+ * (a local `Run`, a Worker run) or `cancel(callId)` offers it on its own; these take precedence.
+ */
+export interface StatusActions {
+  /** Cancels a running call, e.g. by aborting the `signal` its `CallRequest` was given. */
+  cancel?(callId: string): unknown;
+  /** Decides an approval a call is waiting for (`run.resume`, or a request to the server). */
+  resume?(approvalId: string, decision: ApprovalDecision): unknown;
+  /**
+   * What the page knows of a call waiting for approval, for the words beside Approve and Deny:
+   * the tool's title and the arguments it was called with (events carry neither). A few argument
+   * values are shown, cut short; without it, the tool's name alone.
+   */
+  details?(call: { readonly callId: string; readonly tool: string }): CallDetails | undefined;
+}
+
+/** A call's title and arguments, as the page holds them. */
+export interface CallDetails {
+  title?: string;
+  args?: unknown;
+}
+
+type Can = Omit<StatusActions, 'details'>;
+
+/** The abilities of `source`, with `given` filling in what it lacks; `false` turns actions off. */
+function abilities(source: StatusSource, given: StatusActions | false | undefined): Can {
+  if (given === false) return {};
+  // Only a run-like source is asked: a ReadableStream is an async iterable whose `cancel` ends it.
+  const own = ('subscribe' in source || 'events' in source ? source : {}) as Can;
+  const can: Can = {};
+  const cancel = given?.cancel ?? own.cancel;
+  const resume = given?.resume ?? own.resume;
+  if (typeof cancel === 'function') can.cancel = (callId) => cancel.call(given?.cancel ? given : own, callId);
+  if (typeof resume === 'function')
+    can.resume = (id, decision) => resume.call(given?.resume ? given : own, id, decision);
+  return can;
+}
+
+const MAX_VALUE = 24;
+const MAX_ARGS = 3;
+
+/** One argument value in words: strings quoted and cut, lists counted, objects elided; no JSON. */
+function word(value: unknown): string {
+  if (typeof value === 'string') {
+    const chars = [...value.replace(/\s+/g, ' ').trim()];
+    return `“${chars.length > MAX_VALUE ? `${chars.slice(0, MAX_VALUE - 1).join('')}…` : chars.join('')}”`;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `${value.length} item${value.length === 1 ? '' : 's'}`;
+  return value === null || value === undefined ? '—' : '…';
+}
+
+/**
+ * The short description of what a person is asked to approve: the tool's title (or name) and up
+ * to three of its arguments, each cut short — `Count words: text “The quick brown fox…”, limit 3`.
+ */
+export function describeAsk(tool: string, details: CallDetails | undefined): string {
+  const title = details?.title?.trim() || tool;
+  const args = details?.args;
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return title;
+  const entries = Object.entries(args).filter(([, value]) => value !== undefined);
+  if (!entries.length) return title;
+  const shown = entries.slice(0, MAX_ARGS).map(([key, value]) => `${key} ${word(value)}`);
+  if (entries.length > MAX_ARGS) shown.push(`+${entries.length - MAX_ARGS} more`);
+  return `${title}: ${shown.join(', ')}`;
+}
+
+/** The per-line controls of one widget. */
+export interface LineActions {
+  /** Reads what an event says about a call's approval; called for every event, before the model. */
+  see(event: ToolEvent): void;
+  /** Shows the controls `line` has now in `row`, after the row was written and placed. */
+  render(row: HTMLElement, line: StatusLine): void;
+  /** Moves focus that a removed control had; called once a frame's writes are done. */
+  refocus(): void;
+}
+
+/**
+ * Makes the controls: Cancel on a running call, Approve and Deny with a description on a call
+ * waiting for approval, each a `<button>` named with its tool. When a control that has focus goes
+ * away, focus moves to its line (focusable, not in the tab order), or to `fallback` when the line
+ * has moved out of sight, never to `<body>`.
+ */
+export function createLineActions(
+  doc: Document,
+  source: StatusSource,
+  given: StatusActions | false | undefined,
+  fallback: () => HTMLElement | undefined,
+): LineActions {
+  const can = abilities(source, given);
+  const details = given ? given.details : undefined;
+  const approvals = new Map<string, string>(); // callId → the approval it waits for
+  const shown = new WeakMap<HTMLElement, { key: string; box: HTMLElement }>();
+  const busy = new Set<string>(); // callIds whose action was asked and not yet answered
+  let lost: HTMLElement | undefined; // the row whose control had focus when it went away
+
+  const button = (label: string, tool: string, name: string, act: () => unknown, callId: string) => {
+    const node = doc.createElement('button');
+    node.type = 'button';
+    node.className = `toolctx-status__action toolctx-status__action--${name}`;
+    node.setAttribute('part', `action action-${name}`);
+    node.textContent = label;
+    node.setAttribute('aria-label', `${label} ${tool}`);
+    node.addEventListener('click', () => {
+      // Pressed once is enough: a second press while the first is on its way does nothing.
+      if (busy.has(callId)) return;
+      busy.add(callId);
+      node.setAttribute('aria-disabled', 'true');
+      Promise.resolve()
+        .then(act)
+        .catch(() => {
+          // Refused or lost: the control can be pressed again.
+          busy.delete(callId);
+          node.removeAttribute('aria-disabled');
+        });
+    });
+    return node;
+  };
+
+  return {
+    see(event) {
+      const { callId } = event;
+      if (!callId) return;
+      const data = event.data as { reason?: string; id?: string };
+      if (event.type === 'tool.pending' && data.reason === 'approval' && typeof data.id === 'string')
+        approvals.set(callId, data.id);
+      else if (
+        event.type === 'approval.decided' ||
+        event.type === 'tool.finished' ||
+        event.type === 'tool.failed'
+      )
+        approvals.delete(callId);
+    },
+    render(row, line) {
+      const approvalId = line.endedAt === undefined ? approvals.get(line.callId) : undefined;
+      const wants =
+        approvalId !== undefined && can.resume
+          ? `ask:${approvalId}`
+          : line.endedAt === undefined && line.state === 'running' && can.cancel
+            ? 'cancel'
+            : '';
+      const was = shown.get(row);
+      const same = (was?.key ?? '') === wants;
+      // Called before an ended row moves to the fold: a move, like a removed control, drops focus.
+      // A running line that keeps its controls is not asked, so a stream of reports costs nothing.
+      if (!same || line.endedAt !== undefined) {
+        const root = row.getRootNode() as Document | ShadowRoot;
+        if (row.contains(root.activeElement)) lost = row;
+      }
+      if (same) return;
+      busy.delete(line.callId);
+      was?.box.remove();
+      shown.delete(row);
+      if (!wants) return;
+      const box = doc.createElement('span');
+      box.className = 'toolctx-status__actions';
+      box.setAttribute('part', 'actions');
+      const { callId, tool } = line;
+      if (approvalId !== undefined && can.resume) {
+        const resume = can.resume;
+        const ask = doc.createElement('span');
+        ask.className = 'toolctx-status__ask';
+        ask.setAttribute('part', 'ask');
+        ask.textContent = describeAsk(tool, details?.({ callId, tool }));
+        const decide = (approved: boolean) => () => resume(approvalId, { approved });
+        box.dataset.ask = '';
+        box.append(
+          ask,
+          button('Approve', tool, 'approve', decide(true), callId),
+          button('Deny', tool, 'deny', decide(false), callId),
+        );
+      } else if (can.cancel) {
+        const cancel = can.cancel;
+        box.append(button('Cancel', tool, 'cancel', () => cancel(callId), callId));
+      }
+      // Before the bar, which spans the whole row below the words and controls.
+      row.insertBefore(box, row.querySelector('.toolctx-status__bar'));
+      shown.set(row, { key: wants, box });
+    },
+    refocus() {
+      const row = lost;
+      lost = undefined;
+      const root = row?.getRootNode() as Document | ShadowRoot | undefined;
+      if (!row || row.contains(root!.activeElement)) return;
+      row.tabIndex = -1;
+      // A finished line may sit in the folded list: then the fold's toggle, which leads to it.
+      (row.checkVisibility() ? row : fallback())?.focus();
+    },
+  };
+}
+
+/**
+ * The controls' styles: at least 24 × 24 CSS px whatever the font (WCAG 2.2 target size), the
+ * description and its buttons on a row of their own under the line's words.
+ */
+export const actionsCss = `.toolctx-status__actions{display:flex;flex-wrap:wrap;align-items:center;gap:.4em}
+.toolctx-status__actions[data-ask]{flex:1 0 100%;padding-inline-start:1.1em}
+.toolctx-status__ask{color:var(--_fg);overflow-wrap:anywhere}
+.toolctx-status__action{font:inherit;min-inline-size:24px;min-block-size:24px;color:var(--_fg);background:none;border:1px solid var(--_muted);border-radius:.4em;padding:.1em .7em;cursor:pointer}
+.toolctx-status__action--approve{color:var(--_bg);background:var(--_accent);border-color:var(--_accent)}
+.toolctx-status__action[aria-disabled=true]{opacity:.6;cursor:default}
+.toolctx-status__action:focus-visible,.toolctx-status__line:focus-visible{outline:2px solid var(--_accent);outline-offset:2px}`;
