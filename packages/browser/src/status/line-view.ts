@@ -56,7 +56,6 @@ function partsPart(doc: Document, name: string) {
           ...parts.map((piece, at) => {
             if (piece.type !== 'code') return texts[at]!;
             const code = doc.createElement('code');
-            code.className = 'toolctx-status__code';
             code.setAttribute('part', 'code');
             code.append(texts[at]!);
             return code;

@@ -18,7 +18,6 @@ export const statusCss = `.toolctx-status{--_fg:var(--toolctx-status-color,#1f1f
 .toolctx-status__line:not([data-state=running],[data-state=pending]){opacity:var(--toolctx-status-ended-opacity,.85)}
 .toolctx-status__line[data-state=failed]{color:var(--_failed)}
 .toolctx-status__text{overflow-wrap:anywhere;white-space:pre-wrap;flex:1 1 12em;min-width:0}
-.toolctx-status__code{font-family:var(--toolctx-status-code-font,ui-monospace,monospace);font-size:.92em}
 .toolctx-status__time{color:var(--_muted);font-variant-numeric:tabular-nums}
 .toolctx-status__note{color:var(--_warn);font-weight:600}
 .toolctx-status__bar{flex:1 0 100%;block-size:.5em;border-radius:.25em;overflow:hidden;background:color-mix(in srgb,var(--_muted) 25%,transparent)}
