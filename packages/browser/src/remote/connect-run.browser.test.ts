@@ -105,7 +105,7 @@ describe('connectRun', () => {
       childList: true,
     });
     // Wait for the run to finish rather than a fixed time: CI machines are slow and shared.
-    await vi.waitFor(() => expect(lineTexts(element)).toEqual(['`crawl` done']), {
+    await vi.waitFor(() => expect(lineTexts(element)).toEqual(['crawl done']), {
       timeout: 15_000,
       interval: 20,
     });

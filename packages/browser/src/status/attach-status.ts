@@ -43,7 +43,7 @@ interface Entry {
 let widgets = 0;
 
 /**
- * Renders the live status of `source` into `element`: a run line (`1 running · 3 of 5 done`), a line
+ * Renders the live status of `source` into `element`: a run line (`1 running, 1 waiting · 3 of 5 done`), a line
  * per call in flight with its elapsed time, a note when it has been silent for `stallAfterMs` or its
  * timeout is near, a progress bar where a report has `done` and `total`, and the finished calls
  * folded behind a button that unfolds each with its outcome and duration. Text only, from templates.

@@ -1,4 +1,4 @@
-import type { LineClock, LineTiming, StatusLine } from '@toolctx/core/status';
+import type { LineClock, LineTiming, StatusLine, StatusPart } from '@toolctx/core/status';
 
 /** The DOM of one call's line, written only through text and attributes, never markup. */
 export interface LineView {
@@ -35,6 +35,42 @@ function textPart(doc: Document, name: string) {
 }
 
 /**
+ * A span holding a line's parts: text as text nodes, a `code` part (a tool's name) as `<code>`.
+ * While the parts keep their shape, only the text nodes' data is written, as in `textPart`.
+ */
+function partsPart(doc: Document, name: string) {
+  const node = part(doc, 'span', name);
+  let shape = '';
+  let texts: Text[] = [];
+  const shown: string[] = [];
+  return {
+    node,
+    set(parts: readonly StatusPart[]) {
+      let now = '';
+      for (const piece of parts) now += piece.type === 'code' ? 'c' : 't';
+      if (now !== shape) {
+        shape = now;
+        shown.length = 0;
+        texts = parts.map(() => doc.createTextNode(''));
+        node.replaceChildren(
+          ...parts.map((piece, at) => {
+            if (piece.type !== 'code') return texts[at]!;
+            const code = doc.createElement('code');
+            code.setAttribute('part', 'code');
+            code.append(texts[at]!);
+            return code;
+          }),
+        );
+      }
+      for (let at = 0; at < parts.length; at++) {
+        const value = parts[at]!.text;
+        if (shown[at] !== value) texts[at]!.data = shown[at] = value;
+      }
+    },
+  };
+}
+
+/**
  * The shortest time between two writes of a running line's text and bar (message, counts, elapsed
  * time, note). Nobody reads sixty changes a second, and each write costs the page a layout of the
  * line (text) or a style pass (the bar's transform); the latest values follow within this time.
@@ -60,7 +96,7 @@ function aria(node: HTMLElement, name: string, value: string): void {
 /** Makes the elements of one line; `update` touches only what changed. */
 export function createLineView(doc: Document, clocks: LineClocks): LineView {
   const row = part(doc, 'div', 'line');
-  const text = textPart(doc, 'text');
+  const text = partsPart(doc, 'text');
   const note = textPart(doc, 'note');
   const time = textPart(doc, 'time');
   row.append(text.node, note.node, time.node);
@@ -109,7 +145,7 @@ export function createLineView(doc: Document, clocks: LineClocks): LineView {
       }
       textAt = at;
       const clock = clocks.clock(line);
-      text.set(line.text);
+      text.set(line.parts);
       note.set(clock.note);
       time.set(clock.elapsed);
       // What screen readers get of the bar follows the text's pace.

@@ -34,7 +34,7 @@ describe('elapsed time and stalls', () => {
     source.emit('tool.started', 'a', { tool: 't' });
     await frames();
     const time = q(element, 'time');
-    expect(time.textContent).toBe('0s');
+    expect(time.textContent).toBe('0 s');
     let writes = 0;
     new MutationObserver((records) => {
       writes += records.length;
@@ -44,7 +44,7 @@ describe('elapsed time and stalls', () => {
     await frames(2);
     expect(writes).toBe(0);
     await pass(clock, 5000);
-    expect(time.textContent).toBe('5s');
+    expect(time.textContent).toBe('5 s');
     expect(writes).toBe(5);
   });
 
@@ -73,13 +73,13 @@ describe('elapsed time and stalls', () => {
     await pass(clock, 9000);
     expect(q(element, 'note').textContent).toBe('');
     await pass(clock, 3000);
-    expect(q(element, 'note').textContent).toBe('no report for 12s');
+    expect(q(element, 'note').textContent).toBe('no report for 12 s');
     expect(q(element, 'line').dataset.note).toBe('stalled');
     source.emit('tool.progress', 'a', { tool: 't', payload: 'back', n: 1 });
     await frames();
     expect(q(element, 'note').textContent).toBe('');
     expect(q(element, 'line').dataset.note).toBeUndefined();
-    expect(q(element, 'time').textContent).toBe('12s');
+    expect(q(element, 'time').textContent).toBe('12 s');
   });
 
   it('shows a near timeout before it fires', async () => {
@@ -92,7 +92,7 @@ describe('elapsed time and stalls', () => {
     await pass(clock, 14_000);
     expect(q(element, 'line').dataset.note).toBe('stalled');
     await pass(clock, 2000);
-    expect(q(element, 'note').textContent).toBe('times out in 4s');
+    expect(q(element, 'note').textContent).toBe('times out in 4 s');
     expect(q(element, 'line').dataset.note).toBe('timeout');
   });
 });
@@ -110,7 +110,7 @@ describe('the run line and the fold', () => {
       source.emit('tool.finished', id, { tool: `tool_${id}`, durationMs: 420 });
     source.emit('tool.failed', 'd', { tool: 'tool_d', durationMs: 2500, error: failure });
     await frames();
-    expect(q(element, 'summary').textContent).toBe('1 running · 3 of 5 done, 1 failed');
+    expect(q(element, 'summary').textContent).toBe('1 running · 3 done, 1 failed of 5');
     expect(q(element, 'lines').children).toHaveLength(1);
     expect(toggle.tagName).toBe('BUTTON');
     expect(toggle.textContent).toBe('4 finished, 1 failed');
@@ -128,10 +128,10 @@ describe('the run line and the fold', () => {
       q(row, 'time').textContent,
     ]);
     expect(rows).toEqual([
-      ['done', '`tool_a` done', '0.4s'],
-      ['done', '`tool_b` done', '0.4s'],
-      ['done', '`tool_c` done', '0.4s'],
-      ['failed', '`tool_d` failed: Broke.', '2.5s'],
+      ['done', 'tool_a done', '0.4 s'],
+      ['done', 'tool_b done', '0.4 s'],
+      ['done', 'tool_c done', '0.4 s'],
+      ['failed', 'tool_d failed', '2.5 s'],
     ]);
     await userEvent.keyboard(' ');
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
@@ -150,9 +150,9 @@ describe('languages', () => {
     source.emit('tool.finished', 'b', { tool: 'lesen', durationMs: 1500 });
     await pass(clock, 12_000);
     expect(q(element, 'summary').textContent).toBe('1 laufen · 1 von 2 fertig');
-    expect(q(element, 'note').textContent).toMatch(/^seit 12\sSek\. keine Meldung$/);
+    expect(q(element, 'note').textContent).toBe('seit 12 s keine Meldung');
     expect(q(element, 'toggle').textContent).toBe('1 beendet');
-    expect(q(q(element, 'finished'), 'time').textContent).toMatch(/^1,5\sSek\.$/);
+    expect(q(q(element, 'finished'), 'time').textContent).toBe('1,5 s');
   });
 });
 
@@ -172,7 +172,7 @@ describe('what a screen reader hears', () => {
     });
     source.emit('tool.started', 'a', { tool: 'crawl' });
     await frames();
-    expect(heard).toEqual(['`crawl` started…']);
+    expect(heard).toEqual(['crawl started…']);
     for (let n = 1; n <= 50; n++)
       source.emit('tool.progress', 'a', { tool: 'crawl', payload: `page ${n}`, n });
     await frames();
@@ -186,7 +186,7 @@ describe('what a screen reader hears', () => {
     source.emit('tool.failed', 'b', { tool: 'fetch', durationMs: 3, error: failure });
     source.emit('tool.finished', 'a', { tool: 'crawl', durationMs: 4000 });
     await frames();
-    expect(heard.at(-1)).toBe('`fetch` failed: Broke.\n`crawl` done');
+    expect(heard.at(-1)).toBe('fetch failed\ncrawl done');
     expect(region.checkVisibility()).toBe(true);
     expect(region.getBoundingClientRect().width).toBeLessThanOrEqual(1);
   });

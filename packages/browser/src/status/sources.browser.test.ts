@@ -47,7 +47,7 @@ describe('what attachStatus can watch', () => {
     attachStatus(element, replay());
     await new Promise((resolve) => setTimeout(resolve, 100));
     await frames();
-    expect(lineTexts(element)).toEqual(['`steps` done', '`steps` done']);
+    expect(lineTexts(element)).toEqual(['steps done', 'steps done']);
     const bars = barValues(element);
     expect(bars.sort()).toEqual([
       [2, 2],
@@ -68,7 +68,7 @@ describe('what attachStatus can watch', () => {
     await run.call({ tool: 'steps', args: { count: 30 } });
     await frames();
     expect(seen.some((text) => /^step \d+ of 30$/.test(text))).toBe(true);
-    expect(lineTexts(element)).toEqual(['`steps` done']);
+    expect(lineTexts(element)).toEqual(['steps done']);
   });
 
   it('stops iterating a stream on detach', async () => {

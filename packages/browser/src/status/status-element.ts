@@ -12,7 +12,7 @@ export interface StatusElement extends HTMLElement {
 /**
  * Registers the `<toolctx-status>` custom element (or under another name) and returns its class.
  * Registering the same name again returns the class already registered. The element renders in an
- * open shadow root whose parts (`status`, `summary`, `lines`, `line`, `text`, `note`, `time`, `bar`,
+ * open shadow root whose parts (`status`, `summary`, `lines`, `line`, `text`, `note`, `code`, `time`, `bar`,
  * `fold`, `toggle`, `finished`) can be styled with `::part`.
  *
  * @example

@@ -14,6 +14,7 @@ export const statusCss = `.toolctx-status{--_fg:var(--toolctx-status-color,#1f1f
 .toolctx-status__line[data-state=running]:not([data-reporting])::before{animation:toolctx-pulse 1.6s ease-in-out infinite}
 .toolctx-status__line[data-state=done]::before{background:var(--_accent)}
 .toolctx-status__line[data-state=failed]::before{background:var(--_failed)}
+.toolctx-status__line[data-state=pending]::before{background:var(--_warn)}
 .toolctx-status__line:not([data-state=running],[data-state=pending]){opacity:var(--toolctx-status-ended-opacity,.85)}
 .toolctx-status__line[data-state=failed]{color:var(--_failed)}
 .toolctx-status__text{overflow-wrap:anywhere;white-space:pre-wrap;flex:1 1 12em;min-width:0}

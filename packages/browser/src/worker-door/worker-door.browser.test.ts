@@ -197,8 +197,8 @@ describe('the Web Worker door', () => {
     expect(JSON.stringify(crash)).not.toContain('uncaught in the Worker');
     await frames();
     expect(lineTexts(element)).toEqual([
-      '`crash_later` failed: The Web Worker running this tool failed with an uncaught error and was stopped.',
-      '`hang` failed: The Web Worker running this tool failed with an uncaught error and was stopped.',
+      'crash_later stopped: its worker is gone',
+      'hang stopped: its worker is gone',
     ]);
   });
 });

@@ -18,7 +18,7 @@
 export { formatDuration, formatNumber } from './format.js';
 export { cutMessage } from './grapheme-cut.js';
 export { type LineTiming, lineTiming, type TimingOptions } from './line-timing.js';
-export type { LineState, StatusLine } from './status-line.js';
+export type { LineState, StatusLine, StatusPart } from './status-line.js';
 export {
   createStatusModel,
   type LineClock,

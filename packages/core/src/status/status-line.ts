@@ -1,8 +1,20 @@
 // What one call's line of status is: plain types, importing nothing, so the timing helpers, the
 // templates and the model (and a renderer) can all depend on them without depending on each other.
 
-/** The states a call's line can be in. */
+/**
+ * The states a call's line can be in. `pending` is a call waiting for a person (an approval, a
+ * sign-in): in flight, but not running, and never stalled.
+ */
 export type LineState = 'running' | 'pending' | 'done' | 'failed' | 'cancelled';
+
+/**
+ * A piece of a line's text: plain words, or `code` (a tool's name) that a renderer styles as code,
+ * so no text carries Markdown backticks.
+ */
+export interface StatusPart {
+  readonly type: 'text' | 'code';
+  readonly text: string;
+}
 
 /** One call's line of status. */
 export interface StatusLine {
@@ -10,8 +22,10 @@ export interface StatusLine {
   readonly parentId?: string;
   readonly tool: string;
   readonly state: LineState;
-  /** The text to show: plain text, never markup. */
+  /** The text to show: plain text, never markup; the `parts` joined. */
   readonly text: string;
+  /** The same text in pieces, the tool's name as a `code` part, for a renderer that styles it. */
+  readonly parts: readonly StatusPart[];
   /** Numbers for a progress bar, from the last report that had them. */
   readonly done?: number;
   readonly total?: number;

@@ -14,7 +14,7 @@ describe('the status model', () => {
   it('shows a message verbatim, cut by grapheme', () => {
     const status = createStatusModel();
     status.apply(event('tool.started', 'c1', { tool: 'fetch' }));
-    expect(status.line('c1')?.text).toBe('`fetch` started…');
+    expect(status.line('c1')?.text).toBe('fetch started…');
     status.apply(
       event('tool.progress', 'c1', { tool: 'fetch', payload: { message: '  Page 2 of 9  ' }, n: 1 }),
     );
@@ -29,7 +29,7 @@ describe('the status model', () => {
     status.apply(event('tool.progress', 'c1', { tool: 'crawl', payload: { done: 1 }, n: 1 }));
     status.apply(event('tool.progress', 'c1', { tool: 'crawl', payload: { pages: [1, 2] }, n: 2 }));
     expect(status.line('c1')).toMatchObject({
-      text: '`crawl` reported progress (2 so far)…',
+      text: 'crawl reported progress (2 so far)…',
       done: 1,
       reports: 2,
     });
@@ -100,10 +100,10 @@ describe('the status model', () => {
       }),
     );
     expect(status.lines().map((line) => [line.callId, line.state, line.text])).toEqual([
-      ['a', 'done', '`one` done'],
+      ['a', 'done', 'one done'],
       ['b', 'running', 'b working'],
-      ['c', 'failed', '`three` failed: Broke.'],
-      ['d', 'cancelled', '`four` cancelled'],
+      ['c', 'failed', 'three failed'],
+      ['d', 'cancelled', 'four cancelled'],
     ]);
   });
 
@@ -112,7 +112,7 @@ describe('the status model', () => {
     status.apply(event('tool.finished', 'a', { tool: 'one', durationMs: 1 }));
     expect(status.apply(event('tool.progress', 'a', { tool: 'one', payload: 'late', n: 1 }))).toBeUndefined();
     expect(status.apply({ type: 'run.started', seq: 1, ts: 1, data: { phase: 'act' } })).toBeUndefined();
-    expect(status.line('a')?.text).toBe('`one` done');
+    expect(status.line('a')?.text).toBe('one done');
   });
 
   it('gives exactly the live lines when a recorded event list is replayed into a fresh model', async () => {
@@ -175,7 +175,7 @@ describe('the status model and waiting calls', () => {
     const status = createStatusModel();
     status.apply(event('tool.started', 'p', { tool: 'pay' }));
     status.apply(event('tool.pending', 'p', { tool: 'pay', reason: 'approval', id: 'apr_1' }));
-    expect(status.line('p')).toMatchObject({ state: 'pending', text: '`pay` is waiting for approval…' });
+    expect(status.line('p')).toMatchObject({ state: 'pending', text: 'pay is waiting for approval…' });
     status.apply(event('approval.decided', 'p', { tool: 'pay', approvalId: 'apr_1', approved: true }));
     expect(status.line('p')?.state).toBe('running');
     status.apply(event('tool.finished', 'p', { tool: 'pay', durationMs: 1 }));

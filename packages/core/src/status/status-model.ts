@@ -3,10 +3,13 @@ import type { ToolEvent } from '../events/catalogue.js';
 import { formatDuration, formatNumber } from './format.js';
 import { cutMessage } from './grapheme-cut.js';
 import { checkTimingOptions, type LineTiming, lineTiming, type TimingOptions } from './line-timing.js';
-import type { LineState, StatusLine } from './status-line.js';
+import type { LineState, StatusLine, StatusPart } from './status-line.js';
+import { failureValues, kindValue, runLine } from './status-words.js';
 import {
   defaultTemplates,
+  fillParts,
   fillTemplate,
+  joinParts,
   type Moment,
   pickTemplate,
   type Templates,
@@ -16,13 +19,13 @@ import {
 /** The run at a glance: counts by state, kept as events arrive, and the run line's text. */
 export interface RunSummary {
   readonly total: number;
-  /** Calls in flight: running or waiting (`pending` counts the waiting ones again). */
+  /** Calls running; a call waiting for a person counts in `pending`, not here. */
   readonly running: number;
   readonly pending: number;
   readonly done: number;
   readonly failed: number;
   readonly cancelled: number;
-  /** The run line, e.g. `1 running · 3 of 5 done, 1 failed`. */
+  /** The run line, e.g. `1 running, 1 waiting · 3 done, 1 cancelled of 6`. */
   readonly text: string;
 }
 
@@ -30,7 +33,7 @@ export interface RunSummary {
 export interface LineClock extends LineTiming {
   /** The elapsed time (the duration once ended), formatted for the locale. */
   readonly elapsed: string;
-  /** `no report for 12s`, `times out in 3s`, or empty when all is well. */
+  /** `no report for 12 s`, `times out in 3 s`, or empty when all is well. */
   readonly note: string;
 }
 
@@ -75,7 +78,10 @@ interface Said {
   values: Omit<TemplateValues, 'tool'>;
   /** The last report's message as sent (trimmed and cut when read); progress only. */
   message?: string;
-  /** The text filled from the above, until the line says something new. */
+  /** A failure's error kind, for the `tool.failed.<kind>` rungs. */
+  kind?: string;
+  /** The parts filled from the above, and their text, until the line says something new. */
+  parts?: readonly StatusPart[];
   text?: string;
 }
 
@@ -114,7 +120,7 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
     const callId = event.callId!;
     let line = byCall.get(callId);
     if (!line) {
-      const said: Said = { moment: 'started', values: {}, text: '' };
+      const said: Said = { moment: 'started', values: {}, parts: [{ type: 'text', text: '' }], text: '' };
       line = {
         callId,
         tool,
@@ -123,10 +129,12 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
         startedAt: event.ts,
         lastReportAt: event.ts,
       } as MutableLine;
-      // An own, enumerable getter, so a spread or a deep equal sees `text` like any field.
+      // Own, enumerable getters, so a spread or a deep equal sees `text` and `parts` like any field.
+      const parts = () => (said.parts ??= fill(line!, said));
+      Object.defineProperty(line, 'parts', { enumerable: true, get: parts });
       Object.defineProperty(line, 'text', {
         enumerable: true,
-        get: () => (said.text ??= fill(line!, said)),
+        get: () => (said.text ??= joinParts(parts())),
       });
       if (event.parentId !== undefined) line.parentId = event.parentId;
       saidBy.set(line, said);
@@ -142,25 +150,31 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
     line.state = state;
   }
 
-  function say(line: MutableLine, moment: Moment, values: Omit<TemplateValues, 'tool'> = {}): void {
+  function say(
+    line: MutableLine,
+    moment: Moment,
+    values: Omit<TemplateValues, 'tool'> = {},
+    kind?: string,
+  ): void {
     const said = saidBy.get(line)!;
     said.moment = moment;
     said.values = values;
+    said.kind = kind;
     said.message = undefined;
-    said.text = undefined;
+    said.parts = said.text = undefined;
   }
 
   // Reads only what `say` and the progress case keep current: the line's tool, reports, done, total.
-  function fill(line: MutableLine, said: Said): string {
+  function fill(line: MutableLine, said: Said): readonly StatusPart[] {
     const message = said.message?.trim() ? cutMessage(said.message, max) : undefined;
     const values = message === undefined ? said.values : { ...said.values, message };
-    const generic = said.moment === 'progress' && values.message === undefined;
-    const template = pickTemplate(templates, line.tool, said.moment, generic);
-    return fillTemplate(
-      template,
-      { tool: line.tool, count: line.reports, ...values, ...numbers(line) },
-      number,
-    );
+    const { kind } = said;
+    const needs = kind === undefined ? undefined : kindValue[kind];
+    const generic =
+      (said.moment === 'progress' && values.message === undefined) ||
+      (needs !== undefined && (values as TemplateValues)[needs] === undefined);
+    const template = pickTemplate(templates, line.tool, said.moment, generic, kind);
+    return fillParts(template, { tool: line.tool, count: line.reports, ...values, ...numbers(line) }, number);
   }
 
   return {
@@ -217,7 +231,7 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
           const said = saidBy.get(line)!;
           if (said.moment !== 'progress') say(line, 'progress');
           said.message = readPayload(data.payload, line);
-          said.text = undefined;
+          said.parts = said.text = undefined;
           return line;
         }
         case 'tool.finished':
@@ -228,7 +242,9 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
           enter(line, event.type === 'tool.finished' ? 'done' : cancelled ? 'cancelled' : 'failed');
           line.endedAt = event.ts;
           if (isCount(data.durationMs)) line.durationMs = data.durationMs;
-          say(line, line.state as Moment, data.error ? { error: data.error.message } : {});
+          if (line.state === 'failed' && data.error) {
+            say(line, 'failed', failureValues(data.error, line.timeoutMs, locale), data.error.kind);
+          } else say(line, line.state as Moment, data.error ? { error: data.error.message } : {});
           return line;
         }
         default:
@@ -241,19 +257,8 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
       return line && { ...line };
     },
     summary() {
-      const running = counts.running + counts.pending;
-      const { done, failed, cancelled, pending } = counts;
-      const total = byCall.size;
-      const key = `run.summary${running ? '.running' : ''}${failed ? '.failed' : ''}`;
-      return {
-        total,
-        running,
-        pending,
-        done,
-        failed,
-        cancelled,
-        text: text(key, { running, done, failed, cancelled, total }),
-      };
+      const values = { ...counts, total: byCall.size };
+      return { ...values, text: runLine(text, values) };
     },
     clock(line, now) {
       const timing = lineTiming(line, now, options);
