@@ -1,16 +1,21 @@
 import { connectRun } from '@toolctx/browser/remote';
-import type { ErrorInfo, ToolEvent, ToolResult } from '@toolctx/core';
+import type { CallableRun, CallRequest, ErrorInfo, ToolEvent, ToolResult } from '@toolctx/core';
 import type { ArtifactRow, CallHandle, Side } from './side.js';
 
 const API = '/api';
+/** Where the page keeps the Worker run's id, so a reload reconnects instead of starting over. */
+export const WORKER_RUN_KEY = 'toolctx-demo-worker-run';
 
 /**
  * The same tools on the Cloudflare Worker: calls through the HTTP door, events through its SSE
  * stream (`connectRun`), artifacts in R2 and KV. The server decides who we are; the page sends
- * no identity.
+ * no identity. After a reload it reconnects to the run it kept in sessionStorage: the stream
+ * replays the run's events, so calls still running keep their lines and earlier artifacts are
+ * listed again.
  */
 export async function createWorkerSide(): Promise<Side> {
-  const { runId } = await request<{ runId: string }>('POST', '/runs', {});
+  const runId = (await keptRun()) ?? (await request<{ runId: string }>('POST', '/runs', {})).runId;
+  sessionStorage.setItem(WORKER_RUN_KEY, runId);
   const listeners = new Set<(event: ToolEvent) => void>();
   // The run's artifacts, from its own artifact.put events (the door has no listing route).
   const artifacts = new Map<string, ArtifactRow>();
@@ -25,6 +30,27 @@ export async function createWorkerSide(): Promise<Side> {
     }
   })().catch((error: unknown) => console.warn("The Worker run's event stream stopped:", error));
 
+  const cancel = async (callId: string) => {
+    await request('POST', `/runs/${runId}/calls/${callId}/cancel`);
+  };
+  const run: CallableRun = {
+    runId,
+    events: connectRun(API, runId),
+    async call(call: CallRequest): Promise<ToolResult> {
+      const toolCallId = call.toolCallId ?? `call_${crypto.randomUUID()}`;
+      // The call outlives this page (see the demo Worker), so a signal cancels it explicitly.
+      const onAbort = () => void cancel(toolCallId).catch(() => {});
+      call.signal?.addEventListener('abort', onAbort, { once: true });
+      return request<ToolResult>('POST', `/demo/runs/${runId}/calls`, {
+        tool: call.tool,
+        args: call.args,
+        toolCallId,
+      })
+        .catch((error: unknown): ToolResult => ({ ok: false, error: asErrorInfo(error) }))
+        .finally(() => call.signal?.removeEventListener('abort', onAbort));
+    },
+  };
+
   return {
     runId,
     events: {
@@ -33,18 +59,12 @@ export async function createWorkerSide(): Promise<Side> {
         return () => listeners.delete(listener);
       },
     },
+    run,
     call(tool, args): CallHandle {
       const callId = `call_${crypto.randomUUID()}`;
-      const result = request<ToolResult>('POST', `/runs/${runId}/calls`, {
-        tool,
-        args,
-        toolCallId: callId,
-      }).catch((error: unknown): ToolResult => ({ ok: false, error: asErrorInfo(error) }));
-      return { callId, result };
+      return { callId, result: run.call({ tool, args, toolCallId: callId }) };
     },
-    async cancel(callId) {
-      await request('POST', `/runs/${runId}/calls/${callId}/cancel`);
-    },
+    cancel,
     decide: (approvalId, decision) =>
       request<ToolResult>('POST', `/approvals/${encodeURIComponent(approvalId)}`, {
         runId,
@@ -57,6 +77,20 @@ export async function createWorkerSide(): Promise<Side> {
       return response.blob();
     },
   };
+}
+
+/** The run this tab used before a reload, if the Worker still has it. */
+async function keptRun(): Promise<string | undefined> {
+  const runId = sessionStorage.getItem(WORKER_RUN_KEY);
+  if (!runId) return undefined;
+  // The event stream answers at once for a run the Worker knows and 404 for one it has let go.
+  const stop = new AbortController();
+  const response = await fetch(`${API}/runs/${encodeURIComponent(runId)}/events`, {
+    headers: { accept: 'text/event-stream' },
+    signal: stop.signal,
+  }).catch(() => undefined);
+  stop.abort();
+  return response?.ok ? runId : undefined;
 }
 
 /** A door answer that is not 2xx, with the ErrorInfo the door sent. */
