@@ -14,20 +14,29 @@ export const WORKER_RUN_KEY = 'toolctx-demo-worker-run';
  * listed again.
  */
 export async function createWorkerSide(): Promise<Side> {
-  const runId = (await keptRun()) ?? (await request<{ runId: string }>('POST', '/runs', {})).runId;
+  const kept = await keptRun();
+  const runId = kept?.runId ?? (await request<{ runId: string }>('POST', '/runs', {})).runId;
+  const stream = kept?.stream ?? connectRun(API, runId)[Symbol.asyncIterator]();
   sessionStorage.setItem(WORKER_RUN_KEY, runId);
   const listeners = new Set<(event: ToolEvent) => void>();
+  // Every event so far, for a listener that subscribes after the stream started (the widget).
+  const seen: ToolEvent[] = [];
   // The run's artifacts, from its own artifact.put events (the door has no listing route).
   const artifacts = new Map<string, ArtifactRow>();
-  void (async () => {
-    for await (const event of connectRun(API, runId)) {
-      if (event.type === 'artifact.put') {
-        const { ref, kind, bytes } = event.data as ArtifactRow;
-        const label = await labelOf(ref);
-        artifacts.set(ref, label ? { ref, kind, bytes, label } : { ref, kind, bytes });
-      }
-      for (const listener of listeners) listener(event);
+  const deliver = async (event: ToolEvent) => {
+    if (event.type === 'artifact.put') {
+      const { ref, kind, bytes } = event.data as ArtifactRow;
+      const label = await labelOf(ref);
+      artifacts.set(ref, label ? { ref, kind, bytes, label } : { ref, kind, bytes });
     }
+    // An ended run cannot take calls: the next reload starts a new one.
+    if (event.type === 'run.finished') sessionStorage.removeItem(WORKER_RUN_KEY);
+    seen.push(event);
+    for (const listener of listeners) listener(event);
+  };
+  void (async () => {
+    if (kept) await deliver(kept.first);
+    for (let step = await stream.next(); !step.done; step = await stream.next()) await deliver(step.value);
   })().catch((error: unknown) => console.warn("The Worker run's event stream stopped:", error));
 
   const cancel = async (callId: string) => {
@@ -55,6 +64,7 @@ export async function createWorkerSide(): Promise<Side> {
     runId,
     events: {
       subscribe(listener) {
+        for (const event of seen) listener(event);
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
@@ -79,18 +89,21 @@ export async function createWorkerSide(): Promise<Side> {
   };
 }
 
-/** The run this tab used before a reload, if the Worker still has it. */
-async function keptRun(): Promise<string | undefined> {
+/**
+ * The run this tab used before a reload, if the Worker still has it: its event stream, opened
+ * here and kept, with the first event (every run starts with `run.started`). A run the Worker
+ * has let go refuses the stream.
+ */
+async function keptRun() {
   const runId = sessionStorage.getItem(WORKER_RUN_KEY);
   if (!runId) return undefined;
-  // The event stream answers at once for a run the Worker knows and 404 for one it has let go.
-  const stop = new AbortController();
-  const response = await fetch(`${API}/runs/${encodeURIComponent(runId)}/events`, {
-    headers: { accept: 'text/event-stream' },
-    signal: stop.signal,
-  }).catch(() => undefined);
-  stop.abort();
-  return response?.ok ? runId : undefined;
+  const stream = connectRun(API, runId)[Symbol.asyncIterator]();
+  try {
+    const first = await stream.next();
+    return first.done ? undefined : { runId, stream, first: first.value };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A door answer that is not 2xx, with the ErrorInfo the door sent. */
