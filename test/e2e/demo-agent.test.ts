@@ -68,7 +68,7 @@ describe("the demo's scripted agent", () => {
       await expect
         .poll(() => agentLog(side).textContent())
         .toContain('Paused: publish_note waits for your approval');
-      await shoot(`${side}-agent-paused`);
+      await shoot(`${side}-agent-paused`); // the worker side's at 1280 px is docs/demo.png
       // Paused means paused: a while later the agent has not gone on by itself.
       await page.waitForTimeout(1000);
       expect(await agent(side).getAttribute('data-state')).toBe('paused');
