@@ -96,6 +96,18 @@ describe("the demo's scripted agent", () => {
       .waitFor({ state: 'attached', timeout: 20_000 });
   });
 
+  it('page side: Stop while the agent waits for approval answers it no and leaves nothing pending', async () => {
+    await action('page', 'agent').click();
+    await agentIn('page', 'paused');
+    await action('page', 'agent-stop').click();
+    await agentIn('page', 'stopped');
+    expect(await action('page', 'approve').isDisabled()).toBe(true);
+    await lines('page', 'publish_note')
+      .and(column('page').locator('[data-state="failed"]'))
+      .waitFor({ state: 'attached' });
+    expect(await column('page').locator('.toolctx-status__line[data-state="pending"]').count()).toBe(0);
+  });
+
   it('page side: a slowed tool shows a stall note, then a near-timeout note', async () => {
     await column('page').locator('[data-field="pace"]').fill('4500');
     await action('page', 'gather').click();

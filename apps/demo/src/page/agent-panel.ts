@@ -51,6 +51,7 @@ export function mountAgentPanel(side: Side, gate: ApprovalGate): { controls: HTM
 
   const note = (text: string) => log.append(el('li', {}, text));
   let controller: AbortController | undefined;
+  let waitingFor: string | undefined;
   start.addEventListener('click', async () => {
     controller = new AbortController();
     start.disabled = true;
@@ -67,7 +68,9 @@ export function mountAgentPanel(side: Side, gate: ApprovalGate): { controls: HTM
           note,
           approval: async (approvalId) => {
             panel.dataset.state = 'paused';
+            waitingFor = approvalId;
             const result = await gate.ask(approvalId);
+            waitingFor = undefined;
             panel.dataset.state = 'running';
             return result;
           },
@@ -89,7 +92,7 @@ export function mountAgentPanel(side: Side, gate: ApprovalGate): { controls: HTM
     stop.disabled = true;
     controller?.abort();
     // An approval the agent waits for is answered no, so the run does not keep it pending.
-    if (panel.dataset.state === 'paused') gate.withdraw('The agent was stopped.');
+    if (waitingFor) gate.withdraw(waitingFor, 'The agent was stopped.');
   });
   return {
     controls: panel,
