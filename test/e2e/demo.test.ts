@@ -147,7 +147,7 @@ describe('the demo page', () => {
     }
     const moments = await Promise.all(sides.map((side) => progressOf(side, 20, 4)));
     expect(moments.map((moment) => moment.result)).toEqual(['running', 'running']);
-    await shoot('both-sides'); // the screenshot in docs/demo.png
+    await shoot('both-sides');
     for (const side of sides) expect(await resultIn(side, 'ok')).toContain('"steps": 20');
   });
 

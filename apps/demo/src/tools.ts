@@ -96,5 +96,34 @@ export const signMessage = defineTool({
   },
 });
 
+/** The time limit of `gather_sources`: slowed enough, its line warns before it fires. */
+export const GATHER_TIMEOUT_MS = 12_000;
+
+/**
+ * A tool whose pace the visitor sets: one report per source, `paceMs` apart. Slowed past the
+ * widget's stall threshold its line says it has been silent; near `GATHER_TIMEOUT_MS` it says
+ * when it times out, and past it the call fails as a timeout.
+ */
+export const gatherSources = defineTool({
+  name: 'gather_sources',
+  description: 'Looks up `count` sources on a topic, one at a time, `paceMs` apart.',
+  inputSchema: z.object({
+    topic: z.string().min(1).max(100),
+    count: z.number().int().min(1).max(10).default(3),
+    paceMs: z.number().int().min(0).max(10_000).default(400),
+  }),
+  effect: 'read',
+  timeoutMs: GATHER_TIMEOUT_MS,
+  async execute({ topic, count, paceMs }, ctx) {
+    const sources: string[] = [];
+    for (let done = 1; done <= count; done++) {
+      await sleep(paceMs, ctx.signal);
+      sources.push(`${topic} source ${done}`);
+      ctx.progress({ message: `Found source ${done} of ${count}`, done, total: count });
+    }
+    return { topic, sources };
+  },
+});
+
 /** Every tool of the demo, for both runtimes. */
-export const demoTools = [buildReport, publishNote, signMessage];
+export const demoTools = [buildReport, publishNote, signMessage, gatherSources];

@@ -1,5 +1,7 @@
 import { attachStatus } from '@toolctx/browser/status';
 import type { ToolResult } from '@toolctx/core';
+import { hint, mountAgentPanel, STALL_AFTER_MS } from './agent-panel.js';
+import { createApprovalGate } from './approval-gate.js';
 import { el } from './dom.js';
 import type { ArtifactRow, Side } from './side.js';
 
@@ -27,7 +29,9 @@ export function mountColumn(parent: HTMLElement, info: ColumnInfo, side: Side): 
   const status = el('div', { class: 'status', 'data-role': 'status' });
   const result = el('pre', { class: 'result', 'data-role': 'result' }, 'No call yet.');
   const artifacts = el('ul', { class: 'artifacts', 'data-role': 'artifacts' });
-  cancel.disabled = approve.disabled = deny.disabled = true;
+  cancel.disabled = true;
+  const gate = createApprovalGate(side, approve, deny);
+  const agent = mountAgentPanel(side, gate);
 
   parent.append(
     el(
@@ -36,18 +40,25 @@ export function mountColumn(parent: HTMLElement, info: ColumnInfo, side: Side): 
       el('h2', {}, info.title),
       el('p', { class: 'where' }, info.where),
       el('p', { class: 'run' }, 'run ', el('code', { 'data-role': 'run-id' }, side.runId)),
+      el('h3', {}, 'A tool per button'),
       el('div', { class: 'controls' }, el('label', {}, 'Steps ', steps), build, cancel),
+      hint('Progress events with done/total, then an artifact; Cancel fires the tool’s ctx.signal.'),
       el('div', { class: 'controls' }, publish, approve, deny),
+      hint('needsApproval: the call waits as approval-pending until a person decides (run.resume).'),
       el('div', { class: 'controls' }, sign),
+      hint('needs: { credential }: the key reaches the tool, never the page, the result or the events.'),
+      el('h3', {}, 'An agent'),
+      agent.controls,
       el('h3', {}, 'Live status'),
       status,
+      agent.log,
       el('h3', {}, 'Last result'),
       result,
       el('h3', {}, 'Artifacts'),
       artifacts,
     ),
   );
-  attachStatus(status, side);
+  attachStatus(status, side, { stallAfterMs: STALL_AFTER_MS });
 
   const show = (tool: string, outcome: ToolResult) => {
     result.dataset.state = outcome.ok ? 'ok' : outcome.error.kind;
@@ -65,7 +76,6 @@ export function mountColumn(parent: HTMLElement, info: ColumnInfo, side: Side): 
     return outcome;
   };
 
-  let approvalId: string | undefined;
   build.addEventListener('click', () => void run('build_report', { steps: Number(steps.value) }, cancel));
   cancel.addEventListener('click', () => {
     cancel.disabled = true;
@@ -73,23 +83,13 @@ export function mountColumn(parent: HTMLElement, info: ColumnInfo, side: Side): 
   });
   publish.addEventListener('click', async () => {
     const outcome = await run('publish_note', { text: `Published from the ${info.id} side.` });
-    const pending = !outcome.ok && outcome.error.kind === 'approval-pending';
-    approvalId = pending ? String(outcome.error.details?.approvalId) : undefined;
-    approve.disabled = deny.disabled = !pending;
+    if (!outcome.ok && outcome.error.kind === 'approval-pending') {
+      const decided = (approved: boolean) => {
+        result.textContent = `publish_note: ${approved ? 'approved' : 'denied'}, waiting for the result…`;
+      };
+      show('publish_note', await gate.ask(String(outcome.error.details?.approvalId), decided));
+    }
   });
-  const decide = async (approved: boolean) => {
-    if (!approvalId) return;
-    approve.disabled = deny.disabled = true;
-    const id = approvalId;
-    approvalId = undefined;
-    result.textContent = `publish_note: ${approved ? 'approved' : 'denied'}, waiting for the result…`;
-    show(
-      'publish_note',
-      await side.decide(id, approved ? { approved } : { approved, reason: 'Denied in the demo.' }),
-    );
-  };
-  approve.addEventListener('click', () => void decide(true));
-  deny.addEventListener('click', () => void decide(false));
   sign.addEventListener('click', () => void run('sign_message', { message: 'hello from the demo' }));
 
   const failed = (message: string) => {

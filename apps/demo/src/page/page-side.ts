@@ -19,6 +19,7 @@ export function createPageSide(): Side {
   return {
     runId: run.runId,
     events: run.events,
+    run,
     call(tool, args): CallHandle {
       const callId = `call_${crypto.randomUUID()}`;
       const controller = new AbortController();

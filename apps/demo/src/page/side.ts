@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ToolEvent, ToolResult } from '@toolctx/core';
+import type { ApprovalDecision, CallableRun, ToolEvent, ToolResult } from '@toolctx/core';
 
 /** An artifact as the panel lists it. */
 export interface ArtifactRow {
@@ -22,6 +22,8 @@ export interface Side {
   readonly runId: string;
   /** The run's events, for the status widget and the artifacts panel. */
   readonly events: { subscribe(listener: (event: ToolEvent) => void): () => void };
+  /** The run itself, for an agent's tools (`toAiSdkTools`): its calls show in the same widget. */
+  readonly run: CallableRun;
   call(tool: string, args: unknown): CallHandle;
   cancel(callId: string): Promise<void>;
   decide(approvalId: string, decision: ApprovalDecision): Promise<ToolResult>;

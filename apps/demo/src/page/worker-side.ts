@@ -1,50 +1,80 @@
 import { connectRun } from '@toolctx/browser/remote';
-import type { ErrorInfo, ToolEvent, ToolResult } from '@toolctx/core';
+import type { CallableRun, CallRequest, ErrorInfo, ToolEvent, ToolResult } from '@toolctx/core';
 import type { ArtifactRow, CallHandle, Side } from './side.js';
 
 const API = '/api';
+/** Where the page keeps the Worker run's id, so a reload reconnects instead of starting over. */
+export const WORKER_RUN_KEY = 'toolctx-demo-worker-run';
 
 /**
  * The same tools on the Cloudflare Worker: calls through the HTTP door, events through its SSE
  * stream (`connectRun`), artifacts in R2 and KV. The server decides who we are; the page sends
- * no identity.
+ * no identity. After a reload it reconnects to the run it kept in sessionStorage: the stream
+ * replays the run's events, so calls still running keep their lines and earlier artifacts are
+ * listed again.
  */
 export async function createWorkerSide(): Promise<Side> {
-  const { runId } = await request<{ runId: string }>('POST', '/runs', {});
+  const kept = await keptRun();
+  const runId = kept?.runId ?? (await request<{ runId: string }>('POST', '/runs', {})).runId;
+  const stream = kept?.stream ?? connectRun(API, runId)[Symbol.asyncIterator]();
+  sessionStorage.setItem(WORKER_RUN_KEY, runId);
   const listeners = new Set<(event: ToolEvent) => void>();
+  // Every event so far, for a listener that subscribes after the stream started (the widget).
+  const seen: ToolEvent[] = [];
   // The run's artifacts, from its own artifact.put events (the door has no listing route).
   const artifacts = new Map<string, ArtifactRow>();
-  void (async () => {
-    for await (const event of connectRun(API, runId)) {
-      if (event.type === 'artifact.put') {
-        const { ref, kind, bytes } = event.data as ArtifactRow;
-        const label = await labelOf(ref);
-        artifacts.set(ref, label ? { ref, kind, bytes, label } : { ref, kind, bytes });
-      }
-      for (const listener of listeners) listener(event);
+  const deliver = async (event: ToolEvent) => {
+    if (event.type === 'artifact.put') {
+      const { ref, kind, bytes } = event.data as ArtifactRow;
+      const label = await labelOf(ref);
+      artifacts.set(ref, label ? { ref, kind, bytes, label } : { ref, kind, bytes });
     }
+    // An ended run cannot take calls: the next reload starts a new one.
+    if (event.type === 'run.finished') sessionStorage.removeItem(WORKER_RUN_KEY);
+    seen.push(event);
+    for (const listener of listeners) listener(event);
+  };
+  void (async () => {
+    if (kept) await deliver(kept.first);
+    for (let step = await stream.next(); !step.done; step = await stream.next()) await deliver(step.value);
   })().catch((error: unknown) => console.warn("The Worker run's event stream stopped:", error));
+
+  const cancel = async (callId: string) => {
+    await request('POST', `/runs/${runId}/calls/${callId}/cancel`);
+  };
+  const run: CallableRun = {
+    runId,
+    events: connectRun(API, runId),
+    async call(call: CallRequest): Promise<ToolResult> {
+      const toolCallId = call.toolCallId ?? `call_${crypto.randomUUID()}`;
+      // The call outlives this page (see the demo Worker), so a signal cancels it explicitly.
+      const onAbort = () => void cancel(toolCallId).catch(() => {});
+      call.signal?.addEventListener('abort', onAbort, { once: true });
+      return request<ToolResult>('POST', `/demo/runs/${runId}/calls`, {
+        tool: call.tool,
+        args: call.args,
+        toolCallId,
+      })
+        .catch((error: unknown): ToolResult => ({ ok: false, error: asErrorInfo(error) }))
+        .finally(() => call.signal?.removeEventListener('abort', onAbort));
+    },
+  };
 
   return {
     runId,
     events: {
       subscribe(listener) {
+        for (const event of seen) listener(event);
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
     },
+    run,
     call(tool, args): CallHandle {
       const callId = `call_${crypto.randomUUID()}`;
-      const result = request<ToolResult>('POST', `/runs/${runId}/calls`, {
-        tool,
-        args,
-        toolCallId: callId,
-      }).catch((error: unknown): ToolResult => ({ ok: false, error: asErrorInfo(error) }));
-      return { callId, result };
+      return { callId, result: run.call({ tool, args, toolCallId: callId }) };
     },
-    async cancel(callId) {
-      await request('POST', `/runs/${runId}/calls/${callId}/cancel`);
-    },
+    cancel,
     decide: (approvalId, decision) =>
       request<ToolResult>('POST', `/approvals/${encodeURIComponent(approvalId)}`, {
         runId,
@@ -57,6 +87,23 @@ export async function createWorkerSide(): Promise<Side> {
       return response.blob();
     },
   };
+}
+
+/**
+ * The run this tab used before a reload, if the Worker still has it: its event stream, opened
+ * here and kept, with the first event (every run starts with `run.started`). A run the Worker
+ * has let go refuses the stream.
+ */
+async function keptRun() {
+  const runId = sessionStorage.getItem(WORKER_RUN_KEY);
+  if (!runId) return undefined;
+  const stream = connectRun(API, runId)[Symbol.asyncIterator]();
+  try {
+    const first = await stream.next();
+    return first.done ? undefined : { runId, stream, first: first.value };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A door answer that is not 2xx, with the ErrorInfo the door sent. */

@@ -1,0 +1,62 @@
+import type { ToolResult } from '@toolctx/core';
+import type { Side } from './side.js';
+
+/** The approvals waiting for the column's Approve and Deny buttons, answered oldest first. */
+export interface ApprovalGate {
+  /**
+   * Queues `approvalId` for the buttons; resolves with the decided call's result. `decided` hears
+   * the person's answer at once, before the call has run.
+   */
+  ask(approvalId: string, decided?: (approved: boolean) => void): Promise<ToolResult>;
+  /** Denies `approvalId` if it still waits (the agent that asked was stopped). */
+  withdraw(approvalId: string, reason: string): void;
+}
+
+interface Waiting {
+  approvalId: string;
+  settle(result: ToolResult): void;
+  decided?: (approved: boolean) => void;
+}
+
+/**
+ * Both the Publish button and the agent wait here, so whoever asked, a person answers the same
+ * way: the decision goes to the run (`run.resume` or `POST /approvals/:id`). A queue, so a second
+ * request (Publish pressed while the agent waits) never leaves the first unanswerable.
+ */
+export function createApprovalGate(
+  side: Side,
+  approve: HTMLButtonElement,
+  deny: HTMLButtonElement,
+): ApprovalGate {
+  const queue: Waiting[] = [];
+  const sync = () => {
+    approve.disabled = deny.disabled = queue.length === 0;
+  };
+  sync();
+
+  const decide = async (waiting: Waiting | undefined, approved: boolean, reason = 'Denied in the demo.') => {
+    if (!waiting || !queue.includes(waiting)) return;
+    queue.splice(queue.indexOf(waiting), 1);
+    sync();
+    waiting.decided?.(approved);
+    waiting.settle(await side.decide(waiting.approvalId, approved ? { approved } : { approved, reason }));
+  };
+  approve.addEventListener('click', () => void decide(queue[0], true));
+  deny.addEventListener('click', () => void decide(queue[0], false));
+
+  return {
+    ask(approvalId, decided) {
+      return new Promise((settle) => {
+        queue.push(decided ? { approvalId, settle, decided } : { approvalId, settle });
+        sync();
+      });
+    },
+    withdraw(approvalId, reason) {
+      void decide(
+        queue.find((waiting) => waiting.approvalId === approvalId),
+        false,
+        reason,
+      );
+    },
+  };
+}
