@@ -2,7 +2,7 @@ import { createRuntime, type ToolEvent, type ToolResult } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
 import { slowWait } from '../example/index.js';
 import { createToolServer } from '../index.js';
-import { authenticate, memoryServer } from '../test-utils/server.js';
+import { authenticate, memoryServer, runtime } from '../test-utils/server.js';
 import { allMessages, eventsOf, messagesUntil } from '../test-utils/sse.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -170,5 +170,28 @@ describe('HTTP door: POST /calls, one call without a run', () => {
     expect(result.error.details).toMatchObject({ toolName: 'publish_note' });
     expect(result.error.details).not.toHaveProperty('approvalId');
     expect(result.error.details).not.toHaveProperty('runId');
+  });
+
+  it('answers a preflight without a token and lets an allowed page read the answer and its call id (CORS)', async () => {
+    const page = 'https://app.example.com';
+    const app = createToolServer({ runtimeFor: () => runtime, authenticate, cors: { origins: [page] } });
+    const preflight = await app.request('/calls', {
+      method: 'OPTIONS',
+      headers: {
+        origin: page,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, accept',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(page);
+    const response = await app.request('/calls', {
+      method: 'POST',
+      headers: { origin: page, authorization: 'Bearer ana', 'content-type': 'application/json' },
+      body: JSON.stringify({ tool: 'count_steps', args: { steps: 1, delayMs: 0 } }),
+    });
+    expect(response.headers.get('access-control-allow-origin')).toBe(page);
+    expect(response.headers.get('access-control-expose-headers')).toContain('x-toolctx-call-id');
+    expect(await json(response)).toMatchObject({ ok: true });
   });
 });
