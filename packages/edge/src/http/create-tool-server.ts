@@ -225,7 +225,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
       identity: c.get('identity'),
       body: parseCall(await readJson(c.req.raw, maxBodyBytes)),
       format: wantsSse(c.req.header('accept')) ? 'sse' : 'json',
-      signal: c.req.raw.signal,
+      request: c.req.raw,
     }),
   );
 

@@ -28,14 +28,14 @@ export interface OneShotRequest {
   identity: Identity;
   body: CallBody;
   format: 'json' | 'sse';
-  /** The request's signal: where the platform fires it on a hang-up, it aborts the call. */
-  signal: AbortSignal;
+  /** The request: where the platform fires its signal on a hang-up, that aborts the call. */
+  request: Request;
 }
 
 /**
  * Runs one call and answers it: as `sse`, the call's events then a `result` message (the run
- * route's wire format); as `json`, the `ToolResult`. A call that settles before the isolate's next
- * task is answered as a plain JSON body; a longer one gets the run route's streamed JSON (whitespace
+ * route's wire format); as `json`, the `ToolResult`. A call that settles at once (within a few
+ * dozen microtask turns: it waited on no I/O) is answered as a plain JSON body; a longer one gets the run route's streamed JSON (whitespace
  * heartbeats, then the result), so a client that hangs up is found by a failed write and aborts
  * the call, as the request's signal does where the platform fires it.
  */
@@ -44,7 +44,7 @@ export async function answerOneShot({
   identity,
   body,
   format,
-  signal,
+  request,
 }: OneShotRequest): Promise<Response> {
   const door = callDoorOf(runtime);
   if (!door.tools.has(body.tool)) {
@@ -55,7 +55,13 @@ export async function answerOneShot({
   const headers = { 'x-toolctx-call-id': toolCallId };
   const controller = new AbortController();
   const abort = () => controller.abort();
-  signal.addEventListener('abort', abort, { once: true });
+  // The request's signal is listened to only by a call that outlasts the fast path: a quick call
+  // has no time to be hung up on, and workerd charges for the listener on every request.
+  let listening = false;
+  const listen = () => {
+    listening = true;
+    request.signal.addEventListener('abort', abort, { once: true });
+  };
   const channel = format === 'sse' ? createChannel(defaultHeartbeatMs, sseHeartbeat) : undefined;
   const settled = door
     .callOnce({
@@ -67,23 +73,30 @@ export async function answerOneShot({
       ...(channel ? { onEvent: (event) => channel.write(eventMessage(event)) } : {}),
     })
     .then(withoutRun, lostOutcome)
-    .finally(() => signal.removeEventListener('abort', abort));
+    .finally(() => {
+      if (listening) request.signal.removeEventListener('abort', abort);
+    });
   if (channel) {
+    listen();
     streamInto(channel, settled, abort, (data) => encodeSseBytes({ event: 'result', data }));
     return new Response(channel.readable, { headers: { ...sseHeaders, ...headers } });
   }
-  const quick = await settledBeforeNextTask(settled);
+  const quick = await settledWithin(settled, quickTurns);
   if (quick) {
     return new Response(resultJson(quick), {
       headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
     });
   }
+  listen();
   const json = createChannel(defaultHeartbeatMs, jsonHeartbeat);
   streamInto(json, settled, abort, utf8);
   return new Response(json.readable, { headers: { ...jsonStreamHeaders, ...headers } });
 }
 
 type Channel = ReturnType<typeof createChannel>;
+
+/** Microtask turns a call may take and still be answered as plain JSON (a computing tool takes under 20). */
+const quickTurns = 64;
 
 /** Writes the result into `channel` when it comes and closes it; a reader that leaves aborts the call. */
 function streamInto(
@@ -99,13 +112,18 @@ function streamInto(
   });
 }
 
-/** The result if it settles before a timer of 0 fires (no I/O waited on), else `undefined`. */
-function settledBeforeNextTask(settled: Promise<ToolResult>): Promise<ToolResult | undefined> {
-  let timer!: ReturnType<typeof setTimeout>;
-  const later = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), 0);
+/**
+ * The result if the call settles within `turns` microtask turns — it waited on no I/O or timer,
+ * as a tool that only computes does — else `undefined`. Counted in turns rather than timed with a
+ * timer of 0: workerd charges for a timer on every request, a turn costs next to nothing.
+ */
+async function settledWithin(settled: Promise<ToolResult>, turns: number): Promise<ToolResult | undefined> {
+  let result: ToolResult | undefined;
+  void settled.then((value) => {
+    result = value;
   });
-  return Promise.race([settled, later]).finally(() => clearTimeout(timer));
+  for (let turn = 0; turn < turns && result === undefined; turn++) await undefined;
+  return result;
 }
 
 /** The result as JSON text; a value JSON cannot carry becomes an error, not a 500. */
