@@ -34,10 +34,22 @@ describe('HTTP door: POST /calls, one call without a run', () => {
     expect((await send('/runs/mine-1/events')).status).toBe(404);
   });
 
-  it('answers a failure as a ToolResult, not a 5xx', async () => {
+  it('streams the JSON answer of a call that waits (heartbeats, then the result), so a hang-up is noticed', async () => {
+    const { post } = memoryServer();
+    const response = await post('/calls', { tool: 'slow_wait', args: { ms: 700 } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-encoding')).toBe('identity');
+    const text = await response.text();
+    expect(text.startsWith('\n')).toBe(true);
+    expect(JSON.parse(text)).toMatchObject({ ok: true, value: { waitedMs: expect.any(Number) } });
+  });
+
+  it('answers a failure as a ToolResult, not a 5xx, at once as a plain body', async () => {
     const { post } = memoryServer();
     const response = await post('/calls', { tool: 'always_fails', args: {} });
     expect(response.status).toBe(200);
+    // A tool that waits on nothing is answered as a plain body, not the streamed one.
+    expect(response.headers.get('content-encoding')).toBeNull();
     expect(await json(response)).toMatchObject({ ok: false, error: { kind: 'tool-error' } });
   });
 
