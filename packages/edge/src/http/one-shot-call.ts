@@ -35,9 +35,10 @@ export interface OneShotRequest {
 /**
  * Runs one call and answers it: as `sse`, the call's events then a `result` message (the run
  * route's wire format); as `json`, the `ToolResult`. A call that settles at once (within a few
- * dozen microtask turns: it waited on no I/O) is answered as a plain JSON body; a longer one gets the run route's streamed JSON (whitespace
- * heartbeats, then the result), so a client that hangs up is found by a failed write and aborts
- * the call, as the request's signal does where the platform fires it.
+ * dozen microtask turns: it waited on no I/O) is answered as a plain JSON body; a longer one gets
+ * the run route's streamed JSON (whitespace heartbeats, then the result), so a client that hangs
+ * up is found by a failed write and aborts the call, as the request's signal does where the
+ * platform fires it.
  */
 export async function answerOneShot({
   runtime,
