@@ -5,13 +5,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { webWorkerDoor } from '@toolctx/browser/worker';
 import { inProcessDoor } from '@toolctx/core';
 import { mcpDoor } from '@toolctx/core/mcp';
-import { durableObjectDoor, httpDoor } from '@toolctx/edge';
+import { durableObjectDoor, httpCallDoor, httpDoor } from '@toolctx/edge';
 
 const doors = [
   ['inProcessDoor', '@toolctx/core', 'runtime.startRun() in the same process', inProcessDoor],
   ['webWorkerDoor', '@toolctx/browser/worker', 'serveInWorker / connectWorker', webWorkerDoor],
   ['httpDoor', '@toolctx/edge', 'createToolServer, runs in memory', httpDoor],
   ['durableObjectDoor', '@toolctx/edge', 'createToolServer + createRunHost', durableObjectDoor],
+  ['httpCallDoor', '@toolctx/edge', 'createToolServer, POST /calls (no run)', httpCallDoor],
   ['mcpDoor', '@toolctx/core/mcp', 'serveMcp, mountMcp', mcpDoor],
 ];
 const scopes = ['call', 'run', 'session', 'shutdown'];

@@ -22,6 +22,9 @@ async function startRuns(url, count) {
   return runs;
 }
 
+/** A call's path: `prefix`/runs/:id/calls, or `prefix` itself for the one-shot route (no run). */
+const callPath = (prefix, runId) => (prefix.endsWith('/calls') ? prefix : `${prefix}/runs/${runId}/calls`);
+
 /** Calls answered 200 by `prefix`/runs/:id/calls during `seconds`, and workerd's CPU time meanwhile. */
 async function load(url, prefix, runs, { connections, seconds }) {
   let next = 0;
@@ -37,7 +40,7 @@ async function load(url, prefix, runs, { connections, seconds }) {
         body,
         setupRequest: (request) => ({
           ...request,
-          path: `${prefix}/runs/${runs[next++ % runs.length]}/calls`,
+          path: callPath(prefix, runs[next++ % runs.length]),
         }),
       },
     ],
@@ -55,15 +58,20 @@ export async function httpDoor(url, { connections = 8, seconds = 5, rounds = 2 }
   const answer = await check.json();
   if (answer.ok !== true || answer.value.sum !== 3)
     throw new Error(`The door answered ${JSON.stringify(answer)}.`);
+  const oneShot = await (await fetch(`${url}/door/calls`, { method: 'POST', headers, body })).json();
+  if (oneShot.ok !== true || oneShot.value.sum !== 3)
+    throw new Error(`POST /calls answered ${JSON.stringify(oneShot)}.`);
   const warm = { connections, seconds: 1 };
   await load(url, '/bare', runs, warm);
   await load(url, '/door', runs, warm);
   await load(url, '/floor', runs, warm);
-  const totals = { door: [], bare: [], floor: [] };
+  await load(url, '/door/calls', runs, warm);
+  const totals = { door: [], bare: [], floor: [], oneShot: [] };
   for (let round = 0; round < rounds; round++) {
     totals.bare.push(await load(url, '/bare', runs, { connections, seconds }));
     totals.door.push(await load(url, '/door', runs, { connections, seconds }));
     totals.floor.push(await load(url, '/floor', runs, { connections, seconds }));
+    totals.oneShot.push(await load(url, '/door/calls', runs, { connections, seconds }));
   }
   const sum = (loads, key) => loads.reduce((total, one) => total + one[key], 0);
   const rate = (loads) => sum(loads, 'calls') / sum(loads, 'seconds');
@@ -72,7 +80,13 @@ export async function httpDoor(url, { connections = 8, seconds = 5, rounds = 2 }
     door: rate(totals.door),
     bare: rate(totals.bare),
     floor: rate(totals.floor),
-    cpuMsPerCall: { door: cpu(totals.door), bare: cpu(totals.bare), floor: cpu(totals.floor) },
+    oneShot: rate(totals.oneShot),
+    cpuMsPerCall: {
+      door: cpu(totals.door),
+      bare: cpu(totals.bare),
+      floor: cpu(totals.floor),
+      oneShot: cpu(totals.oneShot),
+    },
     connections,
     seconds: seconds * rounds,
   };

@@ -159,6 +159,14 @@ row(
   '≥ 0.8',
   door.door / door.floor >= 0.8,
 );
+row(
+  `(e) HTTP door, one-shot \`POST /calls\` (workerd, no run)`,
+  `${door.oneShot.toFixed(0)} calls/s`,
+  `bare hono route ${door.bare.toFixed(0)} calls/s`,
+  `${ratio(door.oneShot / door.bare)} of bare${Number.isNaN(cpu.oneShot) ? '' : `; workerd CPU ${cpu.oneShot.toFixed(2)} ms/call`}`,
+  '≥ 0.7',
+  door.oneShot / door.bare >= 0.7,
+);
 
 console.error('(f) growth…');
 const grown = await isolated('call-overhead.mjs', 'growth');

@@ -40,6 +40,7 @@ export {
   defaultLimits,
   durableObjectDoor,
   durableObjectRuns,
+  httpCallDoor,
   httpDoor,
   limitExceeded,
   type MemoryRunDirectoryOptions,

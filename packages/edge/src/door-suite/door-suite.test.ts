@@ -1,12 +1,12 @@
-// The door conformance suite through the Worker (in workerd): the HTTP+SSE door, and the MCP door
-// over streamable HTTP with the official SDK client.
+// The door conformance suite through the Worker (in workerd): the HTTP+SSE door (in a run, and
+// one-shot), and the MCP door over streamable HTTP with the official SDK client.
 import { env, runDurableObjectAlarm, SELF } from 'cloudflare:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mcpDoor } from '@toolctx/core/mcp';
 import { describeDoor, mcpDoorClient } from '@toolctx/core/testing';
-import { durableObjectDoor } from '../run-host/doors.js';
-import { httpDoorClient } from './http-door-client.js';
+import { durableObjectDoor, httpCallDoor } from '../run-host/doors.js';
+import { httpDoorClient, oneShotDoorClient } from './http-door-client.js';
 import type { DoorSuiteEnv } from './test-worker.js';
 
 const fetchWorker = (request: Request) => SELF.fetch(request);
@@ -22,6 +22,12 @@ describeDoor('HTTP+SSE through the Worker, runs in Durable Objects', {
         await runDurableObjectAlarm(runs.get(runs.idFromName(runId)));
       },
     }),
+});
+
+// One call without a run: no Durable Object, the call runs in the Worker that took the request.
+describeDoor('HTTP+SSE one-shot calls (POST /calls) through the Worker', {
+  supplies: { ...httpCallDoor, artifacts: true, credentials: true, events: true },
+  connect: async (_tools, { caller }) => oneShotDoorClient(fetchWorker, caller),
 });
 
 describeDoor('MCP over streamable HTTP through the Worker', {

@@ -7,6 +7,8 @@ import { runtimeOf } from '../runtime-for.js';
 import { artifactResponse } from './artifact-response.js';
 import { corsMiddleware, type ToolServerCors } from './cors.js';
 import { errorResponse, HttpError } from './http-error.js';
+import { jsonStreamHeaders } from './json-stream.js';
+import { answerOneShot } from './one-shot-call.js';
 import {
   idOf,
   limitOf,
@@ -92,7 +94,7 @@ type App<E extends object> = Hono<{ Bindings: E; Variables: { identity: Identity
 
 /**
  * The HTTP+SSE door: a hono app that lists tools, starts and ends runs, calls tools (JSON, or SSE
- * of the call's events and its result), streams a run's events with `Last-Event-ID` resume,
+ * of the call's events and its result; in a run, or one-shot with `POST /calls`), streams a run's events with `Last-Event-ID` resume,
  * cancels calls, decides approvals and serves artifacts within the caller's own scope. Every error
  * body is an ErrorInfo.
  *
@@ -216,6 +218,17 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     });
   });
 
+  // One call outside any run: no Durable Object, no run state (see one-shot-call.ts).
+  app.post('/calls', async (c) =>
+    answerOneShot({
+      runtime: runtimeFrom(c.env),
+      identity: c.get('identity'),
+      body: parseCall(await readJson(c.req.raw, maxBodyBytes)),
+      format: wantsSse(c.req.header('accept')) ? 'sse' : 'json',
+      request: c.req.raw,
+    }),
+  );
+
   app.get('/runs/:runId/events', async (c) => {
     const runId = idOf(c.req.param('runId'), 'runId');
     const after = resumePoint(c.req.header('last-event-id') ?? null, c.req.query('after'));
@@ -283,17 +296,6 @@ function unwrap<T>(reply: Reply<T>): T {
   const { status, error, retryAfter } = reply;
   throw new HttpError(status, error.kind, error.message, error.details, retryAfter);
 }
-
-/**
- * A JSON body sent while its value is computed: never compressed (Miniflare and proxies would
- * hold the heartbeats back to compress them), never cached or buffered.
- */
-const jsonStreamHeaders = {
-  'content-type': 'application/json',
-  'content-encoding': 'identity',
-  'cache-control': 'no-store, no-transform',
-  'x-accel-buffering': 'no',
-};
 
 function wantsSse(accept: string | undefined): boolean {
   return accept?.toLowerCase().includes('text/event-stream') === true;

@@ -262,7 +262,37 @@ const routes: Case[] = [
   { name: 'an unknown route', request: () => get('/admin'), status: 404 },
 ];
 
+// The same kinds of body at the one-shot route, which reads and checks them the same way.
+const oneShot = (body: BodyInit, headers?: Record<string, string>) => () => post('/calls', body, headers);
+const oneShotCases: Case[] = [
+  {
+    name: 'POST /calls with malformed JSON',
+    request: oneShot('{"tool": "count_steps", "args": '),
+    status: 400,
+  },
+  { name: 'POST /calls without args', request: oneShot('{"tool":"count_steps"}'), status: 400 },
+  { name: 'POST /calls with a numeric tool', request: oneShot('{"tool":5,"args":{}}'), status: 400 },
+  { name: 'POST /calls with an empty body', request: oneShot(''), status: 400 },
+  {
+    name: 'POST /calls with a 2 MiB body',
+    request: oneShot(JSON.stringify({ tool: 'count_steps', args: { pad: 'x'.repeat(2 * 1024 * 1024) } })),
+    status: 413,
+  },
+  { name: 'POST /calls with arrays nested 100 000 deep', request: oneShot(deep(100_000)), status: 400 },
+  {
+    name: 'POST /calls of the unknown tool __proto__',
+    request: oneShot('{"tool":"__proto__","args":{}}'),
+    status: 404,
+  },
+  {
+    name: 'POST /calls as text/plain',
+    request: oneShot('{"tool":"count_steps","args":{}}', { ...auth, 'content-type': 'text/plain' }),
+    status: 415,
+  },
+];
+
 const corpus = [
+  ...oneShotCases,
   ...malformed,
   ...wrongTypes,
   ...startRunTypes,

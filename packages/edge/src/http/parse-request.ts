@@ -8,7 +8,7 @@ export interface StartRunBody {
   state?: Record<string, unknown>;
 }
 
-/** What `POST /runs/:runId/calls` accepts. */
+/** What `POST /runs/:runId/calls` and `POST /calls` accept. */
 export interface CallBody {
   tool: string;
   args: unknown;

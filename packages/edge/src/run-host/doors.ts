@@ -32,3 +32,21 @@ export const durableObjectDoor: DoorDeclaration = Object.freeze({
   runIds: true,
   dispatch: true,
 });
+
+/**
+ * The HTTP door's one-shot route, `POST /calls`: one call outside any run, as MCP's `tools/call`
+ * is. No run id, no run or session to end, no `ctx.tools` dispatch; its clean-up fires when the
+ * call ends.
+ *
+ * @example
+ * ```ts
+ * import { httpCallDoor } from '@toolctx/edge';
+ * httpCallDoor.teardownScopes; // ['call']
+ * ```
+ */
+export const httpCallDoor: DoorDeclaration = Object.freeze({
+  name: 'http-call',
+  teardownScopes: Object.freeze(['call'] as const),
+  runIds: false,
+  dispatch: false,
+});

@@ -1,4 +1,4 @@
-export { durableObjectDoor, httpDoor } from './doors.js';
+export { durableObjectDoor, httpCallDoor, httpDoor } from './doors.js';
 export { type DurableObjectRunsOptions, durableObjectRuns } from './durable-object-runs.js';
 export { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 export {
