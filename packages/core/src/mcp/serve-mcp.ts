@@ -165,10 +165,6 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
         send({ method: 'notifications/progress', params: { progressToken, ...toMcpProgress(payload, n) } });
       }
     };
-    const caller: McpCaller = {
-      ...(extra.authInfo ? { authInfo: extra.authInfo } : {}),
-      ...(extra.sessionId ? { sessionId: extra.sessionId } : {}),
-    };
     const links = artifactLinks(server, store, scopes.scopeOf(extra));
     const { signal, decidePending } = askingPerson(low, door.tools.get(request.params.name), extra);
     const result = await door.callOnce({
@@ -176,7 +172,7 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
       args: request.params.arguments ?? {},
       signal,
       phase,
-      identity: options.identify?.(caller),
+      identity: options.identify?.(callerOf(extra)),
       sessionId: extra.sessionId,
       anonymousScope: scopes.anonymousScope(extra),
       onEvent: links.watch(onEvent),
@@ -185,6 +181,8 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
     await sent;
     return links.addTo(toCallToolResult(result));
   });
+  // Last: from here on the SDK's own tools/list and tools/call handlers (installed by a host's
+  // registerTool) are kept as the fallback above instead of replacing the two set here.
   const sdkTools = shareToolMethods(server, door.tools, phase);
   return server;
 }
