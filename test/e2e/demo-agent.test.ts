@@ -1,9 +1,10 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../chromium.js';
 import { type RunningDemo, startDemo } from './demo-server.js';
+import { type DocsImage, docsDir, docsImages, shootScene, writesDocs, written } from './docs-images.js';
 
 // The demo's scripted agent and its reload, as a visitor meets them: the real Worker under
 // `wrangler dev`, the built page in headless Chromium, one page for the whole visit.
@@ -14,6 +15,8 @@ type SideName = (typeof sides)[number];
 let demo: RunningDemo;
 let browser: Browser;
 let page: Page;
+// What the page said and which requests failed, printed when a test fails (CI keeps no screenshots).
+const journal: string[] = [];
 
 const column = (side: SideName) => page.locator(`[data-side="${side}"]`);
 const action = (side: SideName, name: string) => column(side).locator(`[data-action="${name}"]`);
@@ -30,26 +33,50 @@ async function agentIn(side: SideName, state: string, timeout = 30_000): Promise
   await column(side).locator(`[data-role="agent"][data-state="${state}"]`).waitFor({ timeout });
 }
 
-async function shoot(name: string): Promise<void> {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${output}${name}-${width}.png`, fullPage: true });
-  }
+/** The whole page at 1280 and 390 px; `image` names the docs image the 1280 px one is. */
+async function shoot(name: string, image?: DocsImage): Promise<void> {
+  await shootScene(page, `${name}-1280`, image);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.screenshot({ path: `${output}${name}-390.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
 }
+
+/** One column's live status widget, as the docs show it. */
+const widget = (side: SideName) => column(side).locator('[data-role="status"]');
 
 beforeAll(async () => {
   await mkdir(output, { recursive: true });
   demo = await startDemo();
   browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'warning' || message.type() === 'error')
+      journal.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on('requestfailed', (request) =>
+    journal.push(`failed ${request.method()} ${request.url()}: ${request.failure()?.errorText}`),
+  );
   await page.goto(demo.url);
   for (const side of sides) await column(side).locator('[data-role="run-id"]').waitFor();
 }, 180_000);
 
+afterEach(async ({ task }) => {
+  if (task.result?.state !== 'fail') return;
+  const status = await column('worker')
+    .locator('.toolctx-status__line')
+    .evaluateAll((found) =>
+      found.map((line) => `${(line as HTMLElement).dataset.state}: ${line.textContent}`),
+    )
+    .catch(() => []);
+  console.log(['The page said:', ...journal, 'Worker status lines:', ...status].join('\n'));
+});
+
 afterAll(async () => {
   await browser?.close();
   await demo?.stop();
+  // `pnpm docs:images` fails rather than leave an image in docs/ from an older demo.
+  const missing = Object.keys(docsImages).filter((image) => !written.has(image as DocsImage));
+  if (writesDocs && missing.length > 0) throw new Error(`No scene wrote ${missing.join(', ')}.`);
 });
 
 describe("the demo's scripted agent", () => {
@@ -68,7 +95,26 @@ describe("the demo's scripted agent", () => {
       await expect
         .poll(() => agentLog(side).textContent())
         .toContain('Paused: publish_note waits for your approval');
-      await shoot(`${side}-agent-paused`); // the worker side's at 1280 px is docs/demo.png
+      // The widget shows what waits, in words, with its own Approve and Deny.
+      const waiting = lines(side, 'publish_note').and(column(side).locator('[data-state="pending"]'));
+      expect(await waiting.locator('button').allTextContents()).toEqual(['Approve', 'Deny']);
+      // Described in words from the call's arguments, not as JSON.
+      expect(await waiting.textContent()).toMatch(/publish_note: text “[^”]+”/);
+      // Both buttons inside the widget, side by side.
+      const [box, approve, deny] = await Promise.all(
+        [widget(side), waiting.getByText('Approve'), waiting.getByText('Deny')].map((at) => at.boundingBox()),
+      );
+      expect(deny!.x + deny!.width).toBeLessThanOrEqual(box!.x + box!.width);
+      expect(deny!.y).toBe(approve!.y);
+      if (side === 'worker') {
+        await shoot(`${side}-agent-paused`, 'demo.png');
+        await shootScene(widget(side), `${side}-approval`, 'demo-approval.png');
+        await page.setViewportSize({ width: 390, height: 900 });
+        await shootScene(column(side), `${side}-phone`, 'demo-phone.png');
+        await page.setViewportSize({ width: 1280, height: 900 });
+      } else {
+        await shoot(`${side}-agent-paused`);
+      }
       // Paused means paused: a while later the agent has not gone on by itself.
       await page.waitForTimeout(1000);
       expect(await agent(side).getAttribute('data-state')).toBe('paused');
@@ -109,6 +155,8 @@ describe("the demo's scripted agent", () => {
   });
 
   it('page side: a slowed tool shows a stall note, then a near-timeout note', async () => {
+    await column('page').locator('[data-field="steps"]').fill('40');
+    await action('page', 'build').click();
     await column('page').locator('[data-field="pace"]').fill('4500');
     await action('page', 'gather').click();
     const gathering = lines('page', /gather_sources|Found source/).and(
@@ -117,10 +165,105 @@ describe("the demo's scripted agent", () => {
     // Silent for 3 s: stalled; 5 s before its 12 s timeout: the timeout note takes over.
     await gathering.and(column('page').locator('[data-note="stalled"]')).waitFor({ timeout: 10_000 });
     expect(await gathering.textContent()).toContain('no report for');
+    // Meanwhile the build reports as it goes: its line has a bar, and no note.
+    const building = lines('page', /Checked item \d+ of 40/).and(
+      column('page').locator('[data-state="running"]'),
+    );
+    expect(await building.locator('[role="progressbar"]').count()).toBe(1);
+    expect(await building.getAttribute('data-note')).toBeNull();
+    await shootScene(widget('page'), 'page-running', 'demo-running.png');
     await gathering.and(column('page').locator('[data-note="timeout"]')).waitFor({ timeout: 10_000 });
     expect(await gathering.textContent()).toContain('times out in');
     await shoot('page-near-timeout');
     await column('page').locator('[data-field="pace"]').fill('400');
+    // Both end: the build done, the gather failed by its timeout.
+    await expect
+      .poll(() => column('page').locator('.toolctx-status__line[data-state="running"]').count(), {
+        timeout: 30_000,
+      })
+      .toBe(0);
+  });
+
+  it('page side: the run line unfolds into the finished calls, each with its outcome and duration', async () => {
+    const toggle = widget('page').locator('.toolctx-status__toggle');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    const finished = widget('page').locator('.toolctx-status__finished .toolctx-status__line:visible');
+    const states = await finished.evaluateAll((found) =>
+      found.map((line) => (line as HTMLElement).dataset.state),
+    );
+    // The visit so far: calls done, and two failed (the publish the Stop denied, the gather that timed out).
+    expect(states.filter((state) => state === 'failed')).toHaveLength(2);
+    expect(states.filter((state) => state === 'done').length).toBeGreaterThan(5);
+    for (const text of await finished.allTextContents()) expect(text).toMatch(/\d s$|\d min \d+ s$/);
+    await shootScene(widget('page'), 'page-summary', 'demo-summary.png');
+    await toggle.click();
+  });
+});
+
+describe('the page as a person sees it', () => {
+  it('a whole session so far has logged no console error and no failed request', () => {
+    expect(journal).toEqual([]);
+  });
+
+  it('at 1280 px the two columns line up: each heading at the same height', async () => {
+    const tops = (side: SideName) =>
+      column(side)
+        .locator('h3')
+        .evaluateAll((headings) =>
+          headings.slice(0, 3).map((h) => Math.round(h.getBoundingClientRect().top)),
+        );
+    expect(await tops('worker')).toEqual(await tops('page'));
+  });
+
+  it('the dark scheme covers the whole page, and the widget sits on its column', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const colours = await page.evaluate(() => {
+      const background = (selector: string) =>
+        getComputedStyle(document.querySelector(selector)!).backgroundColor;
+      return {
+        page: getComputedStyle(document.documentElement).backgroundColor,
+        column: background('[data-side="worker"]'),
+        widget: background('[data-side="worker"] .toolctx-status'),
+      };
+    });
+    await shoot('dark', 'demo-dark.png');
+    await page.emulateMedia({ colorScheme: 'light' });
+    const lightness = (rgb: string) =>
+      rgb
+        .match(/\d+/g)!
+        .slice(0, 3)
+        .reduce((sum, c) => sum + Number(c), 0) / 3;
+    expect(lightness(colours.page)).toBeLessThan(60);
+    expect(lightness(colours.column)).toBeLessThan(60);
+    expect(colours.widget).toBe(colours.column);
+  });
+
+  it('an empty or waiting result box is not styled as a failure', async () => {
+    await page.reload();
+    await column('worker').locator('[data-role="run-id"]').waitFor();
+    const border = () =>
+      column('worker')
+        .locator('[data-role="result"]')
+        .evaluate((box) => getComputedStyle(box).borderLeftStyle);
+    expect(await border()).toBe('none');
+    await action('worker', 'publish').click();
+    await column('worker').locator('[data-role="result"][data-state="approval-pending"]').waitFor();
+    expect(await column('worker').locator('[data-role="result"]').textContent()).toContain(
+      'waits for approval',
+    );
+    expect(
+      await column('worker')
+        .locator('[data-role="result"]')
+        .evaluate((box) => getComputedStyle(box).borderLeftColor),
+    ).not.toBe('rgb(179, 38, 30)');
+    // Decided on its own status line, not the column's buttons.
+    await column('worker')
+      .locator('.toolctx-status__line[data-state="pending"] button', { hasText: 'Approve' })
+      .click();
+    await column('worker').locator('[data-role="result"][data-state="ok"]').waitFor();
+    journal.length = 0; // the reload above aborts the page's open requests, as any reload does
   });
 });
 
@@ -141,7 +284,7 @@ describe('a reload of the demo', () => {
       .waitFor({ timeout: 10_000 });
     await shoot('worker-after-reload');
     await expect
-      .poll(() => artifactNames('worker'), { timeout: 20_000 })
+      .poll(() => artifactNames('worker'), { timeout: 30_000 })
       .toEqual(expect.arrayContaining(['note.txt', 'report-4-steps.txt', 'report-20-steps.txt']));
     // It finished as done, not cancelled: the agent's build and this one, nothing left running.
     await expect
@@ -153,5 +296,15 @@ describe('a reload of the demo', () => {
     // The page side's artifacts come back from IndexedDB.
     await expect.poll(() => artifactNames('page')).toEqual(expect.arrayContaining(pageBefore));
     expect(pageBefore).toContain('note.txt');
+  });
+});
+
+describe('the images in docs/', () => {
+  it('are exactly the scenes this suite draws, and the README shows each with its words', async () => {
+    const inDocs = (await readdir(docsDir)).filter((name) => name.endsWith('.png')).sort();
+    expect(inDocs).toEqual(Object.keys(docsImages).sort());
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const [image, words] of Object.entries(docsImages))
+      expect(readme).toContain(`![${words}](docs/${image})`);
   });
 });

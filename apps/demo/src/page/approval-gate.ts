@@ -1,4 +1,4 @@
-import type { ToolResult } from '@toolctx/core';
+import type { ApprovalDecision, ToolResult } from '@toolctx/core';
 import type { Side } from './side.js';
 
 /** The approvals waiting for the column's Approve and Deny buttons, answered oldest first. */
@@ -10,6 +10,11 @@ export interface ApprovalGate {
   ask(approvalId: string, decided?: (approved: boolean) => void): Promise<ToolResult>;
   /** Denies `approvalId` if it still waits (the agent that asked was stopped). */
   withdraw(approvalId: string, reason: string): void;
+  /**
+   * Decides `approvalId` from its own status line (the widget's Approve and Deny): whoever asked
+   * hears the result; one nobody here waits for (asked before a reload) goes to the run directly.
+   */
+  answer(approvalId: string, decision: ApprovalDecision): Promise<void>;
 }
 
 interface Waiting {
@@ -41,6 +46,7 @@ export function createApprovalGate(
     waiting.decided?.(approved);
     waiting.settle(await side.decide(waiting.approvalId, approved ? { approved } : { approved, reason }));
   };
+  const waitingFor = (approvalId: string) => queue.find((waiting) => waiting.approvalId === approvalId);
   approve.addEventListener('click', () => void decide(queue[0], true));
   deny.addEventListener('click', () => void decide(queue[0], false));
 
@@ -52,11 +58,12 @@ export function createApprovalGate(
       });
     },
     withdraw(approvalId, reason) {
-      void decide(
-        queue.find((waiting) => waiting.approvalId === approvalId),
-        false,
-        reason,
-      );
+      void decide(waitingFor(approvalId), false, reason);
+    },
+    async answer(approvalId, decision) {
+      const waiting = waitingFor(approvalId);
+      if (waiting) return decide(waiting, decision.approved, decision.reason);
+      await side.decide(approvalId, decision);
     },
   };
 }

@@ -58,11 +58,22 @@ export function mountColumn(parent: HTMLElement, info: ColumnInfo, side: Side): 
       artifacts,
     ),
   );
-  attachStatus(status, side, { stallAfterMs: STALL_AFTER_MS });
+  // Cancel on each running line (the side's own cancel), Approve and Deny on each waiting one.
+  attachStatus(status, side, {
+    stallAfterMs: STALL_AFTER_MS,
+    actions: {
+      resume: (approvalId, decision) => gate.answer(approvalId, decision),
+      details: ({ callId }) => ({ args: side.argsOf(callId) }),
+    },
+  });
 
   const show = (tool: string, outcome: ToolResult) => {
     result.dataset.state = outcome.ok ? 'ok' : outcome.error.kind;
-    result.textContent = `${tool} → ${JSON.stringify(outcome.ok ? outcome.value : outcome.error, null, 2)}`;
+    // A call waiting for a person has not failed: say what to do rather than show an error object.
+    result.textContent =
+      !outcome.ok && outcome.error.kind === 'approval-pending'
+        ? `${tool} waits for approval: Approve or Deny it here or on its status line.`
+        : `${tool} → ${JSON.stringify(outcome.ok ? outcome.value : outcome.error, null, 2)}`;
   };
   const run = async (tool: string, args: unknown, running?: HTMLButtonElement) => {
     const call = side.call(tool, args);

@@ -17,7 +17,7 @@ const page: ColumnInfo = {
 const worker: ColumnInfo = {
   id: 'worker',
   title: 'On the Worker',
-  where: 'A Durable Object runs the tools; artifacts in R2 and KV; events over SSE.',
+  where: 'A Durable Object runs the tools; artifacts in R2 and KV.',
 };
 
 mountColumn(pageColumn, page, createPageSide());

@@ -3,7 +3,7 @@ import { connectWorker } from '@toolctx/browser/worker';
 import { artifactScope } from '@toolctx/core';
 import { localIdentity } from '../local-identity.js';
 import { ARTIFACT_DB } from './artifact-db.js';
-import type { CallHandle, Side } from './side.js';
+import { type CallHandle, rememberingArgs, type Side } from './side.js';
 
 /**
  * The tools in a Web Worker of this page; artifacts in IndexedDB, read here from the same
@@ -11,7 +11,7 @@ import type { CallHandle, Side } from './side.js';
  */
 export function createPageSide(): Side {
   const worker = new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module', name: 'tools' });
-  const run = connectWorker(worker).startRun({ identity: localIdentity });
+  const { run, argsOf } = rememberingArgs(connectWorker(worker).startRun({ identity: localIdentity }));
   const store = createIdbArtifactStore({ name: ARTIFACT_DB });
   const scope = artifactScope(localIdentity); // the scope the runtime gives this identity's runs
   const cancels = new Map<string, AbortController>();
@@ -33,6 +33,7 @@ export function createPageSide(): Side {
       cancels.get(callId)?.abort();
     },
     decide: (approvalId, decision) => run.resume(approvalId, decision),
+    argsOf,
     async listArtifacts() {
       // Every artifact of this user's scope, so a reload still shows what earlier runs made.
       const { artifacts } = await store.list(scope, { limit: 50 });

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, CallableRun, ToolEvent, ToolResult } from '@toolctx/core';
+import type { ApprovalDecision, CallableRun, CallRequest, ToolEvent, ToolResult } from '@toolctx/core';
 
 /** An artifact as the panel lists it. */
 export interface ArtifactRow {
@@ -29,4 +29,25 @@ export interface Side {
   decide(approvalId: string, decision: ApprovalDecision): Promise<ToolResult>;
   listArtifacts(): Promise<ArtifactRow[]>;
   download(ref: string): Promise<Blob>;
+  /** The arguments a call of this page was made with, for the words beside Approve and Deny. */
+  argsOf(callId: string): unknown;
+}
+
+/**
+ * `run` that remembers the arguments of each call made through it (the agent's and the buttons'),
+ * since events carry none: the widget describes a waiting approval with them. A call that needs
+ * approval settles as `approval-pending` before anyone decides, so the last 200 calls are kept,
+ * not only those in flight; a call from before a reload is described by its tool's name alone.
+ */
+export function rememberingArgs<R extends CallableRun>(run: R): { run: R; argsOf(callId: string): unknown } {
+  const args = new Map<string, unknown>();
+  const remembering: R = Object.assign(Object.create(run) as R, {
+    call(call: CallRequest): Promise<ToolResult> {
+      const toolCallId = call.toolCallId ?? `call_${crypto.randomUUID()}`;
+      args.set(toolCallId, call.args);
+      if (args.size > 200) args.delete(args.keys().next().value as string);
+      return run.call({ ...call, toolCallId });
+    },
+  });
+  return { run: remembering, argsOf: (callId) => args.get(callId) };
 }

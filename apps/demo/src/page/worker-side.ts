@@ -1,6 +1,6 @@
 import { connectRun } from '@toolctx/browser/remote';
 import type { CallableRun, CallRequest, ErrorInfo, ToolEvent, ToolResult } from '@toolctx/core';
-import type { ArtifactRow, CallHandle, Side } from './side.js';
+import { type ArtifactRow, type CallHandle, rememberingArgs, type Side } from './side.js';
 
 const API = '/api';
 /** Where the page keeps the Worker run's id, so a reload reconnects instead of starting over. */
@@ -10,8 +10,8 @@ export const WORKER_RUN_KEY = 'toolctx-demo-worker-run';
  * The same tools on the Cloudflare Worker: calls through the HTTP door, events through its SSE
  * stream (`connectRun`), artifacts in R2 and KV. The server decides who we are; the page sends
  * no identity. After a reload it reconnects to the run it kept in sessionStorage: the stream
- * replays the run's events, so calls still running keep their lines and earlier artifacts are
- * listed again.
+ * replays the run's events, so calls still running keep their lines, and the door's listing
+ * shows earlier artifacts again.
  */
 export async function createWorkerSide(): Promise<Side> {
   const kept = await keptRun();
@@ -21,28 +21,21 @@ export async function createWorkerSide(): Promise<Side> {
   const listeners = new Set<(event: ToolEvent) => void>();
   // Every event so far, for a listener that subscribes after the stream started (the widget).
   const seen: ToolEvent[] = [];
-  // The run's artifacts, from its own artifact.put events (the door has no listing route).
-  const artifacts = new Map<string, ArtifactRow>();
-  const deliver = async (event: ToolEvent) => {
-    if (event.type === 'artifact.put') {
-      const { ref, kind, bytes } = event.data as ArtifactRow;
-      const label = await labelOf(ref);
-      artifacts.set(ref, label ? { ref, kind, bytes, label } : { ref, kind, bytes });
-    }
+  const deliver = (event: ToolEvent) => {
     // An ended run cannot take calls: the next reload starts a new one.
     if (event.type === 'run.finished') sessionStorage.removeItem(WORKER_RUN_KEY);
     seen.push(event);
     for (const listener of listeners) listener(event);
   };
   void (async () => {
-    if (kept) await deliver(kept.first);
-    for (let step = await stream.next(); !step.done; step = await stream.next()) await deliver(step.value);
+    if (kept) deliver(kept.first);
+    for (let step = await stream.next(); !step.done; step = await stream.next()) deliver(step.value);
   })().catch((error: unknown) => console.warn("The Worker run's event stream stopped:", error));
 
   const cancel = async (callId: string) => {
     await request('POST', `/runs/${runId}/calls/${callId}/cancel`);
   };
-  const run: CallableRun = {
+  const { run, argsOf } = rememberingArgs<CallableRun>({
     runId,
     events: connectRun(API, runId),
     async call(call: CallRequest): Promise<ToolResult> {
@@ -58,7 +51,7 @@ export async function createWorkerSide(): Promise<Side> {
         .catch((error: unknown): ToolResult => ({ ok: false, error: asErrorInfo(error) }))
         .finally(() => call.signal?.removeEventListener('abort', onAbort));
     },
-  };
+  });
 
   return {
     runId,
@@ -80,7 +73,15 @@ export async function createWorkerSide(): Promise<Side> {
         runId,
         ...decision,
       }).catch((error: unknown): ToolResult => ({ ok: false, error: asErrorInfo(error) })),
-    listArtifacts: async () => [...artifacts.values()],
+    // The door's listing of this identity's artifacts, labels included: one request however many
+    // there are, and nothing that holds up the events (the column refreshes on each artifact.put).
+    argsOf,
+    listArtifacts: async () =>
+      (
+        await request<{ artifacts: (ArtifactRow & { createdAt: number })[] }>('GET', '/artifacts?limit=100')
+      ).artifacts
+        .sort((a, b) => a.createdAt - b.createdAt)
+        .map(({ ref, kind, bytes, label }) => (label ? { ref, kind, bytes, label } : { ref, kind, bytes })),
     async download(ref) {
       const response = await fetch(`${API}/artifacts/${encodeURIComponent(ref)}`);
       if (!response.ok) throw new DoorError(await errorOf(response));
@@ -111,16 +112,6 @@ class DoorError extends Error {
   constructor(readonly info: ErrorInfo) {
     super(info.message);
   }
-}
-
-/** An artifact's label, from the file name the door gives it (events carry no labels). */
-async function labelOf(ref: string): Promise<string | undefined> {
-  const response = await fetch(`${API}/artifacts/${encodeURIComponent(ref)}`, { method: 'HEAD' }).catch(
-    () => undefined,
-  );
-  if (!response?.ok) return undefined;
-  const name = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1];
-  return name ? decodeURIComponent(name) : undefined;
 }
 
 async function request<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -169,11 +169,14 @@ export function createLineActions(
         ask.textContent = describeAsk(tool, details?.({ callId, tool }));
         const decide = (approved: boolean) => () => resume(approvalId, { approved });
         box.dataset.ask = '';
-        box.append(
-          ask,
+        // The two buttons wrap as one, never Approve on one row and Deny on the next.
+        const pair = doc.createElement('span');
+        pair.className = 'toolctx-status__pair';
+        pair.append(
           button('Approve', tool, 'approve', decide(true), callId),
           button('Deny', tool, 'deny', decide(false), callId),
         );
+        box.append(ask, pair);
       } else if (can.cancel) {
         const cancel = can.cancel;
         box.append(button('Cancel', tool, 'cancel', () => cancel(callId), callId));
@@ -196,11 +199,13 @@ export function createLineActions(
 
 /**
  * The controls' styles: at least 24 × 24 CSS px whatever the font (WCAG 2.2 target size), the
- * description and its buttons on a row of their own under the line's words.
+ * description and its buttons on a row of their own under the line's words; the description takes
+ * the room the buttons leave, so the two buttons stay together.
  */
 export const actionsCss = `.toolctx-status__actions{display:flex;flex-wrap:wrap;align-items:center;gap:.4em}
-.toolctx-status__actions[data-ask]{flex:1 0 100%;padding-inline-start:1.1em}
-.toolctx-status__ask{color:var(--_fg);overflow-wrap:anywhere}
+.toolctx-status__actions[data-ask]{flex:1 0 100%;box-sizing:border-box;padding-inline-start:1.1em}
+.toolctx-status__ask{flex:1 1 10em;color:var(--_fg);overflow-wrap:anywhere}
+.toolctx-status__pair{display:flex;gap:.4em}
 .toolctx-status__action{font:inherit;min-inline-size:24px;min-block-size:24px;color:var(--_fg);background:none;border:1px solid var(--_muted);border-radius:.4em;padding:.1em .7em;cursor:pointer}
 .toolctx-status__action--approve{color:var(--_bg);background:var(--_accent);border-color:var(--_accent)}
 .toolctx-status__action[aria-disabled=true]{opacity:.6;cursor:default}

@@ -47,7 +47,7 @@ function pauseForApproval(tools: ToolSet, hooks: AgentHooks): ToolSet {
           return await execute(args, options);
         } catch (error) {
           if (!isApprovalPending(error)) throw error;
-          hooks.note(`Paused: ${name} waits for your approval (Approve or Deny above).`);
+          hooks.note(`Paused: ${name} waits for your approval: Approve or Deny it on its status line.`);
           const result = await hooks.approval(String(error.info?.details?.approvalId), options.toolCallId);
           if (!result.ok) throw new ToolctxError(result.error.kind, result.error.message);
           hooks.note(`Approved: ${name} ran, the agent goes on.`);
