@@ -34,6 +34,12 @@ export { ArtifactAdmissions };
 const app = createToolServer<Env>({
   runtimeFor,
   runs: (env) => durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS }),
+  // Pages on these origins (comma-separated, e.g. https://app.example.com) may call the Worker;
+  // their preflights are answered before authenticate. Unset: only same-origin pages can.
+  cors: (env) => {
+    const origins = env.TOOLCTX_ALLOWED_ORIGINS?.split(',').filter(Boolean);
+    return origins?.length ? { origins } : undefined;
+  },
   // Identity comes only from here, never from a request body; null or { refused } answers 401.
   authenticate: (request, env) => {
     if (!env.TOOLCTX_TOKEN)

@@ -1,12 +1,17 @@
 // The Cloudflare quick start in a fresh npm project on hono 4.12: src/worker.ts, wrangler.jsonc
 // and the .dev.vars step copied verbatim from the README, type-checked strictly with the Workers
-// types, built with `wrangler deploy --dry-run`, and served by `wrangler dev` on loopback.
+// types, built with `wrangler deploy --dry-run`, and served by `wrangler dev` on loopback; a page
+// on another origin, built from the @toolctx/browser tarball, calls it in headless Chromium.
 import { readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
+import { chromiumArgs, chromiumPath } from '../chromium.js';
+import { freePort, startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
 import {
   installedNames,
   npmProject,
@@ -38,6 +43,36 @@ const mcpConfig = {
 let dir = '';
 let dev: WranglerDev | undefined;
 let token = '';
+// The page on another origin: 127.0.0.1 at this port is let in by TOOLCTX_ALLOWED_ORIGINS;
+// localhost at the same port is another origin.
+let pagePort = 0;
+let pages: Server | undefined;
+
+// What the page does, as an app on another origin would: start a run, follow it with connectRun,
+// call a tool, end the run, all with the token (so every request is preflighted); what it saw goes
+// to `window.seen`.
+const pageScript = `
+import { connectRun } from '@toolctx/browser/remote';
+const query = new URLSearchParams(location.search);
+const worker = query.get('worker');
+const headers = { authorization: 'Bearer ' + query.get('token'), 'content-type': 'application/json' };
+window.seen = { types: [], done: false };
+try {
+  const { runId } = await (await fetch(worker + '/runs', { method: 'POST', headers, body: '{}' })).json();
+  const events = connectRun(worker, runId, { headers: { authorization: headers.authorization }, retry: { attempts: 0 } });
+  const followed = (async () => { for await (const event of events) window.seen.types.push(event.type); })();
+  const call = await fetch(worker + '/runs/' + runId + '/calls', {
+    method: 'POST', headers, body: JSON.stringify({ tool: 'summarise', args: { pages: ['One page', 'Two'] } }),
+  });
+  window.seen.callId = call.headers.get('x-toolctx-call-id');
+  window.seen.result = await call.json();
+  await fetch(worker + '/runs/' + runId, { method: 'DELETE', headers });
+  await followed;
+} catch (error) {
+  window.seen.error = error.name + ': ' + error.message;
+}
+window.seen.done = true;
+`;
 
 beforeAll(async () => {
   dir = await npmProject(
@@ -45,6 +80,8 @@ beforeAll(async () => {
     {
       '@toolctx/core': await tarball('core'),
       '@toolctx/edge': await tarball('edge'),
+      // For the page on another origin (not in the quick start's install line).
+      '@toolctx/browser': await tarball('browser'),
       hono: versions.hono,
       zod: versions.zod,
       // A peer of @toolctx/edge that npm would add by itself; named here so the run is repeatable.
@@ -60,9 +97,30 @@ beforeAll(async () => {
   for (const [file, example] of Object.entries(examples))
     files[file] = await readmeBlock(`example: ${example}`);
   await writeFiles(dir, { ...files, 'wrangler.mcp.json': JSON.stringify(mcpConfig, null, 2) });
+  // The page's script is bundled from the project's own node_modules: the tarballs' code.
+  const bundle = await build({
+    stdin: { contents: pageScript, resolveDir: dir, loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    write: false,
+    conditions: ['browser'],
+    logLevel: 'silent',
+  });
+  const script = bundle.outputFiles[0]!.text;
+  pagePort = await freePort();
+  pages = createServer((request, response) => {
+    if (request.url?.startsWith('/page.js'))
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    else
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><script type="module" src="/page.js"></script>');
+  });
+  await new Promise<void>((resolve) => pages!.listen(pagePort, '127.0.0.1', resolve));
 });
 
 afterAll(async () => {
+  await new Promise((resolve) => pages?.close(resolve));
   await dev?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
@@ -122,6 +180,7 @@ describe('the Cloudflare quick start from the tarballs', () => {
       cwd: dir,
       wrangler: join(dir, 'node_modules/.bin/wrangler'),
       args: ['--test-scheduled'],
+      vars: { TOOLCTX_ALLOWED_ORIGINS: `http://127.0.0.1:${pagePort}` },
       readyPath: '/tools',
     });
     expect((await fetch(`${dev.url}/tools`)).status).toBe(401);
@@ -147,6 +206,45 @@ describe('the Cloudflare quick start from the tarballs', () => {
     const listing = await fetch(`${dev.url}/artifacts`, { headers: auth });
     const { artifacts } = (await listing.json()) as { artifacts: { ref: string }[] };
     expect(artifacts.map((artifact) => artifact.ref)).toContain(result.value?.ref);
+  });
+
+  it('lets a page on an allowed origin start a run, follow it with connectRun and call a tool; keeps another origin out', async () => {
+    if (!dev) throw new Error('wrangler dev did not start');
+    const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    const visit = async (host: string) => {
+      const page = await browser.newPage();
+      const query = new URLSearchParams({ worker: dev!.url, token });
+      await page.goto(`http://${host}:${pagePort}/?${query}`);
+      await page.waitForFunction(() => (window as { seen?: { done: boolean } }).seen?.done, undefined, {
+        timeout: 30_000,
+      });
+      return page.evaluate(() => (window as unknown as { seen: Record<string, unknown> }).seen);
+    };
+    try {
+      const allowed = await visit('127.0.0.1');
+      expect(allowed.error).toBeUndefined();
+      expect(allowed.result).toMatchObject({
+        ok: true,
+        value: { ref: expect.stringMatching(/^art_/), pages: 2 },
+      });
+      // A header the page's script may read only because the door exposes it.
+      expect(allowed.callId).toMatch(/\S/);
+      expect(allowed.types).toEqual(
+        expect.arrayContaining([
+          'run.started',
+          'tool.started',
+          'artifact.put',
+          'tool.finished',
+          'run.finished',
+        ]),
+      );
+      // The same page from another origin: the browser withholds every answer.
+      const elsewhere = await visit('localhost');
+      expect(elsewhere.error).toMatch(/^TypeError: Failed to fetch/);
+      expect(elsewhere.types).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('runs the retention sweep from the cron trigger', async () => {
