@@ -130,6 +130,42 @@ describe('the demo page', () => {
     },
   );
 
+  it.each(sides)(
+    '%s side: with two builds running, each line’s Cancel cancels that build and no other',
+    async (side) => {
+      const line = (state: string) => column(side).locator(`.toolctx-status__line[data-state="${state}"]`);
+      const cancelledBefore = await line('cancelled').count();
+      await column(side).locator('[data-field="steps"]').fill('60');
+      await action(side, 'build').click();
+      await action(side, 'build').click();
+      await expect.poll(() => line('running').count()).toBe(2);
+      await line('running').first().getByText('Cancel').click();
+      await expect.poll(() => line('cancelled').count()).toBe(cancelledBefore + 1);
+      // The other build goes on: still running, still reporting.
+      expect(await line('running').count()).toBe(1);
+      const before = await line('running').textContent();
+      await expect.poll(() => line('running').textContent(), { timeout: 5000 }).not.toBe(before);
+      await line('running').getByText('Cancel').click();
+      await expect.poll(() => line('cancelled').count()).toBe(cancelledBefore + 2);
+      expect(await line('running').count()).toBe(0);
+    },
+  );
+
+  it.each(sides)('%s side: with two approvals waiting, each is settled from its own line', async (side) => {
+    const waiting = () => column(side).locator('.toolctx-status__line[data-state="pending"]');
+    await action(side, 'publish').click();
+    await resultIn(side, 'approval-pending');
+    await action(side, 'publish').click();
+    await expect.poll(() => waiting().count()).toBe(2);
+    // The second one first: its line's Deny, then the first one's Approve.
+    await waiting().nth(1).getByText('Deny').click();
+    await expect.poll(() => waiting().count()).toBe(1);
+    await waiting().first().getByText('Approve').click();
+    await expect.poll(() => waiting().count()).toBe(0);
+    expect(await resultIn(side, 'ok')).toContain('"published": true');
+    expect(await action(side, 'approve').isDisabled()).toBe(true);
+  });
+
   it.each(sides)('%s side: an artifact downloads with the bytes the tool stored', async (side) => {
     const link = column(side)
       .locator('[data-role="artifacts"] a', { hasText: /report/ })
