@@ -32,6 +32,7 @@ export {
 } from './http/index.js';
 export { type DnsRebindingOptions, type McpRouteOptions, mcpFetch, mountMcp } from './mcp/index.js';
 export {
+  type CallAnswer,
   type CallFormat,
   type CancelInfo,
   createMemoryRunDirectory,

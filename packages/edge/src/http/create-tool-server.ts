@@ -2,12 +2,13 @@ import { type ArtifactStore, artifactScope, type Identity, type Runtime, Toolctx
 import { sseHeaders } from '@toolctx/core/sse';
 import { type Context, Hono } from 'hono';
 import type { Reply } from '../door-error.js';
+import type { CallAnswer, CallFormat } from '../run-host/index.js';
 import { createMemoryRunDirectory, type RunDirectory } from '../run-host/index.js';
 import { runtimeOf } from '../runtime-for.js';
 import { artifactResponse } from './artifact-response.js';
 import { corsMiddleware, type ToolServerCors } from './cors.js';
 import { errorResponse, HttpError } from './http-error.js';
-import { jsonStreamHeaders } from './json-stream.js';
+import { jsonHeaders, jsonStreamHeaders } from './json-stream.js';
 import { answerOneShot } from './one-shot-call.js';
 import {
   idOf,
@@ -200,22 +201,21 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     const runs = runsOf(c.env);
     const identity = c.get('identity');
     // Both answers are streams that start once the call is admitted (a refusal is still a real
-    // 4xx): SSE of its events, or JSON after whitespace heartbeats. Where the run lives, a failed
-    // heartbeat write finds a client that hung up and cancels the call — which local workerd
-    // needs, since it never fires `request.signal` on a hang-up.
+    // 4xx): SSE of its events, or JSON after whitespace heartbeats — or, for a JSON call that
+    // settled at once, its result alone. Where the run lives, a failed heartbeat write finds a
+    // client that hung up and cancels the call — which local workerd needs, since it never fires
+    // `request.signal` on a hang-up.
     const format = wantsSse(c.req.header('accept')) ? 'sse' : 'json';
-    const stream = unwrap(await runs.streamCall(runId, identity, call, format));
-    // On Cloudflare (`enable_request_signal`) the request's signal also cancels it; the cancel
-    // travels like any other, so it reaches the call wherever the run lives.
-    c.req.raw.signal.addEventListener(
-      'abort',
-      () => keepAlive(c, runs.cancel(runId, identity, call.toolCallId)),
-      { once: true },
-    );
-    const headers = { 'x-toolctx-call-id': call.toolCallId };
-    return new Response(stream, {
-      headers: { ...(format === 'sse' ? sseHeaders : jsonStreamHeaders), ...headers },
-    });
+    const answer = unwrap(await runs.streamCall(runId, identity, call, format));
+    // On Cloudflare (`enable_request_signal`) the request's signal also cancels a call still
+    // running; the cancel travels like any other, so it reaches the call wherever the run lives.
+    if (typeof answer !== 'string')
+      c.req.raw.signal.addEventListener(
+        'abort',
+        () => keepAlive(c, runs.cancel(runId, identity, call.toolCallId)),
+        { once: true },
+      );
+    return callResponse(answer, format, { 'x-toolctx-call-id': call.toolCallId });
   });
 
   // One call outside any run: no Durable Object, no run state (see one-shot-call.ts).
@@ -256,13 +256,18 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     // Answered as a call is (a stream once the decision is taken): a decider that hangs up is
     // found by a failed heartbeat write and cancels the resumed call, as a call's caller does.
     const format = wantsSse(c.req.header('accept')) ? 'sse' : 'json';
-    const stream = unwrap(await runs.streamResume(runId, identity, approvalId, decision, format));
+    const answer = unwrap(await runs.streamResume(runId, identity, approvalId, decision, format));
     // Where the platform fires the request's signal, it cancels too; the run knows the call by
     // the approval that resumed it.
-    c.req.raw.signal.addEventListener('abort', () => keepAlive(c, runs.cancel(runId, identity, approvalId)), {
-      once: true,
-    });
-    return new Response(stream, { headers: format === 'sse' ? sseHeaders : jsonStreamHeaders });
+    if (typeof answer !== 'string')
+      c.req.raw.signal.addEventListener(
+        'abort',
+        () => keepAlive(c, runs.cancel(runId, identity, approvalId)),
+        {
+          once: true,
+        },
+      );
+    return callResponse(answer, format);
   });
 
   app.get('/artifacts', async (c) => {
@@ -289,6 +294,18 @@ export function createToolServer<E extends object = object>(options: ToolServerO
   });
 
   return app;
+}
+
+/** A call's answer as the response: SSE, a JSON stream after heartbeats, or JSON sent whole. */
+function callResponse(
+  answer: CallAnswer,
+  format: CallFormat,
+  headers: Record<string, string> = {},
+): Response {
+  if (typeof answer === 'string') return new Response(answer, { headers: { ...jsonHeaders, ...headers } });
+  return new Response(answer, {
+    headers: { ...(format === 'sse' ? sseHeaders : jsonStreamHeaders), ...headers },
+  });
 }
 
 function unwrap<T>(reply: Reply<T>): T {

@@ -8,3 +8,6 @@ export const jsonStreamHeaders = {
   'cache-control': 'no-store, no-transform',
   'x-accel-buffering': 'no',
 };
+
+/** The headers of a JSON answer sent whole: a call that settled at once. */
+export const jsonHeaders = { 'content-type': 'application/json', 'cache-control': 'no-store' };

@@ -4,10 +4,11 @@
 import { type Identity, type Runtime, type ToolResult, unknownToolError } from '@toolctx/core';
 import { encodeSseBytes, sseHeaders } from '@toolctx/core/sse';
 import { httpCallDoor } from '../run-host/doors.js';
-import { eventMessage, jsonSafe, lostOutcome, utf8 } from '../run-host/wire-format.js';
+import { settledWithin } from '../run-host/settled-within.js';
+import { eventMessage, lostOutcome, resultJson, utf8 } from '../run-host/wire-format.js';
 import { createChannel, defaultHeartbeatMs, jsonHeartbeat, sseHeartbeat } from '../sse/channel.js';
 import { HttpError } from './http-error.js';
-import { jsonStreamHeaders } from './json-stream.js';
+import { jsonHeaders, jsonStreamHeaders } from './json-stream.js';
 import type { CallBody } from './parse-request.js';
 
 /** The runtime served as the one-shot door, made once per runtime: same tools, ports and sessions. */
@@ -82,11 +83,9 @@ export async function answerOneShot({
     streamInto(channel, settled, abort, (data) => encodeSseBytes({ event: 'result', data }));
     return new Response(channel.readable, { headers: { ...sseHeaders, ...headers } });
   }
-  const quick = await settledWithin(settled, quickTurns);
+  const quick = await settledWithin(settled);
   if (quick) {
-    return new Response(resultJson(quick), {
-      headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
-    });
+    return new Response(resultJson(quick), { headers: { ...jsonHeaders, ...headers } });
   }
   listen();
   const json = createChannel(defaultHeartbeatMs, jsonHeartbeat);
@@ -95,9 +94,6 @@ export async function answerOneShot({
 }
 
 type Channel = ReturnType<typeof createChannel>;
-
-/** Microtask turns a call may take and still be answered as plain JSON (a computing tool takes under 20). */
-const quickTurns = 64;
 
 /** Writes the result into `channel` when it comes and closes it; a reader that leaves aborts the call. */
 function streamInto(
@@ -111,29 +107,6 @@ function streamInto(
     channel.write(encode(resultJson(result)));
     channel.close();
   });
-}
-
-/**
- * The result if the call settles within `turns` microtask turns — it waited on no I/O or timer,
- * as a tool that only computes does — else `undefined`. Counted in turns rather than timed with a
- * timer of 0: workerd charges for a timer on every request, a turn costs next to nothing.
- */
-async function settledWithin(settled: Promise<ToolResult>, turns: number): Promise<ToolResult | undefined> {
-  let result: ToolResult | undefined;
-  void settled.then((value) => {
-    result = value;
-  });
-  for (let turn = 0; turn < turns && result === undefined; turn++) await undefined;
-  return result;
-}
-
-/** The result as JSON text; a value JSON cannot carry becomes an error, not a 500. */
-function resultJson(result: ToolResult): string {
-  try {
-    return JSON.stringify(result);
-  } catch {
-    return JSON.stringify(jsonSafe(result));
-  }
 }
 
 /**

@@ -21,7 +21,7 @@ export async function readJson(request: Request, maxBytes: number, optional = fa
   }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    text = utf8Strict.decode(bytes);
   } catch {
     throw new HttpError(400, 'bad-request', 'The body is not valid UTF-8.');
   }
@@ -39,6 +39,9 @@ export async function readJson(request: Request, maxBytes: number, optional = fa
     throw new HttpError(400, 'bad-request', 'The body is not valid JSON.');
   }
 }
+
+// One decoder for every request: a whole-buffer decode keeps no state between calls.
+const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 // JSON.parse itself copes with deep nesting, but what walks the value next (schema validation,
 // structured clone across Durable Object RPC) recurses and overflows the stack: a 500. No tool's

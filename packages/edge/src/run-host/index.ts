@@ -7,4 +7,4 @@ export {
   type RunDirectory,
 } from './run-directory.js';
 export type { RunStorage, RunStorageListOptions } from './run-storage.js';
-export type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+export type { CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';

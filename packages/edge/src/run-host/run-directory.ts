@@ -5,7 +5,7 @@ import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import { RunLog } from './run-log.js';
 import { RunState } from './run-state.js';
 import { createMemoryRunStorage } from './run-storage.js';
-import type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /**
  * Where the HTTP door's runs live. Every method takes the caller's identity: a run answers only
@@ -28,15 +28,15 @@ export interface RunDirectory {
   call(runId: string, caller: Identity, call: DoorCall): Promise<Reply<ToolResult>>;
   /**
    * Calls a tool and answers a stream sent at once: as `sse` (the default) the call's events, then an
-   * `event: result` message; as `json`, whitespace heartbeats, then the `ToolResult` as JSON. A
-   * reader that hangs up cancels the call.
+   * `event: result` message; as `json`, whitespace heartbeats, then the `ToolResult` as JSON, or
+   * that JSON text alone when the call settled at once. A reader that hangs up cancels the call.
    */
   streamCall(
     runId: string,
     caller: Identity,
     call: DoorCall,
     format?: CallFormat,
-  ): Promise<Reply<ReadableStream<Uint8Array>>>;
+  ): Promise<Reply<CallAnswer>>;
   /** The run's events after `after` as SSE bytes, then live ones until the run finishes. */
   events(runId: string, caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>>;
   /**
@@ -52,7 +52,7 @@ export interface RunDirectory {
     approvalId: string,
     decision: ApprovalDecision,
     format?: CallFormat,
-  ): Promise<Reply<ReadableStream<Uint8Array>>>;
+  ): Promise<Reply<CallAnswer>>;
   /**
    * Cancels one call of the caller's run: a running one is aborted, one that waits for approval is
    * settled as aborted and can no longer be approved. `callId` may also be the id of the approval

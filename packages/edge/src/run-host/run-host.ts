@@ -8,7 +8,7 @@ import { releaseOnFinish } from './identity-slots.js';
 import type { RunLimits } from './limits.js';
 import { RunLog, type RunRecord } from './run-log.js';
 import { RunState } from './run-state.js';
-import type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /**
  * Options of {@link createRunHost}.
@@ -112,11 +112,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
   }
 
   /** Calls a tool and streams its answer, SSE or JSON after heartbeats (RPC from {@link index!RunDirectory.streamCall}). */
-  async streamCall(
-    caller: Identity,
-    call: DoorCall,
-    format?: CallFormat,
-  ): Promise<Reply<ReadableStream<Uint8Array>>> {
+  async streamCall(caller: Identity, call: DoorCall, format?: CallFormat): Promise<Reply<CallAnswer>> {
     await this.touchFor(caller);
     return this.run.streamCall(caller, call, format);
   }
@@ -135,7 +131,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     approvalId: string,
     decision: ApprovalDecision,
     format?: CallFormat,
-  ): Promise<Reply<ReadableStream<Uint8Array>>> {
+  ): Promise<Reply<CallAnswer>> {
     await this.touchFor(caller);
     return this.run.streamResume(caller, approvalId, decision, format);
   }

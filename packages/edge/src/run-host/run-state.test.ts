@@ -1,5 +1,6 @@
-import { createRuntime } from '@toolctx/core';
+import { createRuntime, defineTool } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { countSteps } from '../example/index.js';
 import { httpDoor } from './doors.js';
 import { RunLog } from './run-log.js';
@@ -23,7 +24,7 @@ describe('RunState retention', () => {
     const calls = 120;
     for (let i = 0; i < calls; i++) {
       const call = { tool: 'count_steps', args: { steps: 3, delayMs: 0 }, toolCallId: `call_${i}` };
-      const reply = state.streamCall(identity, call);
+      const reply = await state.streamCall(identity, call);
       if (!reply.ok) throw new Error(reply.error.message);
       expect(await new Response(reply.value).text()).toContain('event: result');
     }
@@ -77,16 +78,63 @@ describe('RunState: a server failure after the answer began', () => {
     const state = new RunState(failing, new RunLog(createMemoryRunStorage(), 50), { heartbeatMs: 0 });
     expect(state.start({ runId: 'run_failing', identity }).ok).toBe(true);
     const call = { tool: 'count_steps', args: { steps: 1, delayMs: 0 } };
-    const json = state.streamCall(identity, { ...call, toolCallId: 'json' }, 'json');
+    const json = await state.streamCall(identity, { ...call, toolCallId: 'json' }, 'json');
     if (!json.ok) throw new Error(json.error.message);
     expect(JSON.parse(await new Response(json.value).text())).toMatchObject({
       ok: false,
       error: { kind: 'internal', retryable: true },
     });
-    const sse = state.streamCall(identity, { ...call, toolCallId: 'sse' }, 'sse');
+    const sse = await state.streamCall(identity, { ...call, toolCallId: 'sse' }, 'sse');
     if (!sse.ok) throw new Error(sse.error.message);
     expect(await new Response(sse.value).text()).toMatch(
       /event: result\ndata: \{"ok":false,"error":\{"kind":"internal"/,
     );
+  });
+});
+
+describe('RunState: how a JSON call is answered', () => {
+  const add = defineTool({
+    name: 'add',
+    description: 'Adds two numbers.',
+    inputSchema: z.object({ a: z.number(), b: z.number() }),
+    execute: ({ a, b }) => ({ sum: a + b }),
+  });
+  const state = new RunState(
+    createRuntime({ tools: [add, countSteps] }).withDoor(httpDoor),
+    new RunLog(createMemoryRunStorage(), 100),
+    { heartbeatMs: 5 },
+  );
+  state.start({ runId: 'run_json', identity });
+
+  it('a call that only computes is answered as its JSON text, with no stream to pay for', async () => {
+    const reply = await state.streamCall(
+      identity,
+      { tool: 'add', args: { a: 1, b: 2 }, toolCallId: 'quick' },
+      'json',
+    );
+    if (!reply.ok) throw new Error(reply.error.message);
+    expect(typeof reply.value).toBe('string');
+    expect(JSON.parse(reply.value as string)).toMatchObject({ ok: true, value: { sum: 3 } });
+    expect(state.busy).toBe(false);
+  });
+
+  it('a call that waits on a timer is streamed: heartbeats first, then the result, and its reader leaving cancels it', async () => {
+    const reply = await state.streamCall(
+      identity,
+      { tool: 'count_steps', args: { steps: 2, delayMs: 30 }, toolCallId: 'slow' },
+      'json',
+    );
+    if (!reply.ok || typeof reply.value === 'string') throw new Error('expected a stream');
+    const text = await new Response(reply.value).text();
+    expect(text).toMatch(/^\n+\{"ok":true/);
+    const leaving = await state.streamCall(
+      identity,
+      { tool: 'count_steps', args: { steps: 50, delayMs: 50 }, toolCallId: 'left' },
+      'json',
+    );
+    if (!leaving.ok || typeof leaving.value === 'string') throw new Error('expected a stream');
+    expect(state.busy).toBe(true);
+    await leaving.value.cancel();
+    await expect.poll(() => state.busy).toBe(false);
   });
 });

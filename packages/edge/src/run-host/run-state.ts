@@ -10,11 +10,18 @@ import {
 import { encodeSseBytes } from '@toolctx/core/sse';
 import { ok, type Reply, refuse } from '../door-error.js';
 import { sameIdentity } from '../same-identity.js';
-import { createChannel, defaultHeartbeatMs, jsonHeartbeat, sseHeartbeat } from '../sse/channel.js';
+import {
+  type Channel,
+  createChannel,
+  defaultHeartbeatMs,
+  jsonHeartbeat,
+  sseHeartbeat,
+} from '../sse/channel.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import type { RunLog, RunRecord } from './run-log.js';
-import type { CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
-import { eventMessage, jsonSafe, lostOutcome, utf8 } from './wire-format.js';
+import { settledWithin } from './settled-within.js';
+import type { CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import { eventMessage, jsonSafe, lostOutcome, resultJson, utf8 } from './wire-format.js';
 
 /** A reader of the run's events; `message` is the event as SSE bytes, encoded once for all readers. */
 type Listener = (event: ToolEvent, message: Uint8Array) => void;
@@ -127,19 +134,16 @@ export class RunState {
   /**
    * Calls a tool and answers a stream that is sent at once: as `sse`, the call's events (its child
    * calls' too), then a `result` message; as `json`, whitespace heartbeats while the call runs, then
-   * its `ToolResult` as JSON (leading whitespace is valid JSON). Either way a reader that hangs up
-   * is found by the first write that fails, a heartbeat or two later, and cancels the call. A call that cannot
-   * be admitted is refused before any stream exists, so its status is a real 4xx.
+   * its `ToolResult` as JSON (leading whitespace is valid JSON) — or, for a call that settled at
+   * once (it waited on no I/O), that JSON text alone, with no stream to pay for. A reader of a stream
+   * that hangs up is found by the first write that fails, a heartbeat or two later, and cancels the
+   * call. A call that cannot be admitted is refused before any stream exists, so its status is a real 4xx.
    */
-  streamCall(
-    caller: Identity,
-    call: DoorCall,
-    format: CallFormat = 'sse',
-  ): Reply<ReadableStream<Uint8Array>> {
+  async streamCall(caller: Identity, call: DoorCall, format: CallFormat = 'sse'): Promise<Reply<CallAnswer>> {
     const checked = this.admit(caller, call);
     if (!checked.ok) return checked;
     if (format === 'sse' && this.listeners.size >= this.maxStreams) return this.tooManyStreams();
-    return ok(this.answer(call.toolCallId, format, () => this.execute(checked.value, call)).readable);
+    return ok((await this.answer(call.toolCallId, format, () => this.execute(checked.value, call))).body);
   }
 
   /**
@@ -204,7 +208,7 @@ export class RunState {
     approvalId: string,
     decision: ApprovalDecision,
     format: CallFormat = 'json',
-  ): Promise<Reply<ReadableStream<Uint8Array>>> {
+  ): Promise<Reply<CallAnswer>> {
     const owned = this.owned(caller);
     if (!owned.ok) return owned;
     if (owned.value.ended) return refuse(409, 'conflict', 'The run has ended; its approvals lapsed with it.');
@@ -216,7 +220,7 @@ export class RunState {
     if (callId === undefined) return decisionRefused(await run.resume(approvalId, decision));
     if (format === 'sse' && this.listeners.size >= this.maxStreams) return this.tooManyStreams();
     let finished!: Promise<ToolResult>;
-    const answer = this.answer(callId, format, () => {
+    const answering = this.answer(callId, format, () => {
       const controller = new AbortController();
       this.inflight.set(callId, controller);
       this.resumedBy.set(approvalId, callId);
@@ -229,7 +233,10 @@ export class RunState {
     });
     // Core takes a decision it accepts out of the store before its first await: an approval still
     // there was refused, nothing ran, and the answer is a real 4xx rather than a stream.
-    if (pendingApprovals.get(approvalId) === undefined) return ok(answer.readable);
+    // (`answer` starts the call before its first await, so this is read right after core's turn.)
+    const accepted = pendingApprovals.get(approvalId) === undefined;
+    const answer = await answering;
+    if (accepted) return ok(answer.body);
     answer.discard();
     return decisionRefused(await finished);
   }
@@ -303,51 +310,58 @@ export class RunState {
   }
 
   /**
-   * The streamed answer of one call, the one implementation behind {@link RunState.streamCall} and
+   * The answer of one call, the one implementation behind {@link RunState.streamCall} and
    * {@link RunState.streamResume}: subscribes (for `sse`) before `start` runs the call, so none of
-   * its events is missed; a reader that hangs up cancels the call. `discard` drops an answer whose
-   * call turned out not to run.
+   * its events is missed; a reader that hangs up cancels the call. As `json`, a call that settles
+   * within a few dozen microtask turns is answered as its JSON text, without a stream. `start` is
+   * called before the first await. `discard` drops an answer whose call turned out not to run.
    */
-  private answer(
+  private async answer(
     callId: string,
     format: CallFormat,
     start: () => Promise<ToolResult>,
-  ): { readable: ReadableStream<Uint8Array>; discard: () => void } {
-    const channel = createChannel(this.heartbeatMs, format === 'sse' ? sseHeartbeat : jsonHeartbeat);
+  ): Promise<{ body: CallAnswer; discard: () => void }> {
     let unsubscribe = () => {};
+    let channel: Channel | undefined;
     if (format === 'sse') {
+      const sse = createChannel(this.heartbeatMs, sseHeartbeat);
       const ids = new Set([callId]);
       unsubscribe = this.subscribe((event, message) => {
         if (!event.callId) return;
         if (!ids.has(event.callId) && !(event.parentId && ids.has(event.parentId))) return;
         ids.add(event.callId);
-        channel.write(message);
+        sse.write(message);
       });
+      channel = sse;
     }
+    const settled = start()
+      .catch(lostOutcome)
+      .finally(() => unsubscribe());
+    if (!channel) {
+      const quick = await settledWithin(settled);
+      if (quick) return { body: resultJson(quick), discard: () => {} };
+      channel = createChannel(this.heartbeatMs, jsonHeartbeat);
+    }
+    const open = channel;
     // A reader that goes away cancels the call it was watching.
-    channel.onGone(() => {
+    open.onGone(() => {
       unsubscribe();
       this.inflight.get(callId)?.abort();
     });
     let discarded = false;
-    void start()
-      .catch(lostOutcome)
+    void settled
       .then((result) => {
-        unsubscribe();
         if (discarded) return;
-        const data = JSON.stringify(result);
-        channel.write(format === 'sse' ? encodeSseBytes({ event: 'result', data }) : utf8(data));
+        const data = resultJson(result);
+        open.write(format === 'sse' ? encodeSseBytes({ event: 'result', data }) : utf8(data));
       })
-      .finally(() => {
-        unsubscribe();
-        channel.close();
-      });
+      .finally(() => open.close());
     const discard = () => {
       discarded = true;
       unsubscribe();
-      channel.close();
+      open.close();
     };
-    return { readable: channel.readable, discard };
+    return { body: open.readable, discard };
   }
 
   /**

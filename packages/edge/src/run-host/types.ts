@@ -77,3 +77,9 @@ export interface CancelInfo {
  * `ToolResult` as JSON after whitespace heartbeats (which find a client that hung up).
  */
 export type CallFormat = 'sse' | 'json';
+
+/**
+ * A call's answer as the run sends it: a stream (SSE, or JSON after heartbeats), or — for a `json`
+ * call that settled at once, having waited on no I/O — its `ToolResult` as JSON text, sent whole.
+ */
+export type CallAnswer = ReadableStream<Uint8Array> | string;

@@ -33,6 +33,15 @@ export function lostOutcome(): ToolResult {
   };
 }
 
+/** The result as JSON text; a value JSON cannot carry becomes an error, not a 500. */
+export function resultJson(result: ToolResult): string {
+  try {
+    return JSON.stringify(result);
+  } catch {
+    return JSON.stringify(jsonSafe(result));
+  }
+}
+
 /** The result as it will cross JSON: a value JSON cannot carry becomes an error, not a 500. */
 export function jsonSafe(result: ToolResult): ToolResult {
   try {
