@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRunner, node22 } from '../conformance/runner.js';
+import { chatToolsCheck } from './chat-tools-check.js';
 import {
   installedNames,
   npmProject,
@@ -86,6 +87,7 @@ beforeAll(async () => {
   ]);
   await copyExamples(node, Object.keys(examples) as (keyof typeof examples)[]);
   await copyExamples(ai7, ['src/tools.ts', 'src/ai-sdk.ts']);
+  for (const dir of [node, ai7]) await writeFiles(dir, { 'src/chat-tools.ts': chatToolsCheck });
 });
 
 afterAll(async () => {
@@ -189,6 +191,24 @@ describe('the Node quick starts from the tarballs', () => {
     });
     expect(stdout.trim()).toBe('count_words said {"type":"text","value":"6"}');
   });
+
+  it.each([
+    [6, () => node, process.execPath],
+    [7, () => ai7, node22],
+  ] as const)(
+    'run chatTools with ai %s’s own AbstractChat and a scripted transport',
+    async (_major, dir, nodeBinary) => {
+      const checks = { ...nodeChecks, exactOptionalPropertyTypes: false };
+      await typecheck(dir(), 'chat-tools', ['src/chat-tools.ts'], checks);
+      await typecheck(dir(), 'chat-tools-build', ['src/chat-tools.ts'], build);
+      const { stdout } = await sh(nodeBinary, ['dist/chat-tools.js'], { cwd: dir() });
+      expect(stdout.split('\n')).toEqual([
+        'output-available 6 2 six words',
+        'output-error The call was cancelled by its caller. true 1',
+        '',
+      ]);
+    },
+  );
 
   it('run the OpenAI/Anthropic example: the model’s tool call goes through a run', async () => {
     const { stdout } = await sh('node', ['--import', './shim-openai.mjs', 'dist/provider-tools.js'], {

@@ -1,7 +1,8 @@
 /**
  * `@toolctx/core/ai-sdk`: toolctx tools as an AI SDK tool set (`ai`, a peer dependency), so
  * `generateText` and `streamText` call them through a toolctx run with its signal, progress and
- * events.
+ * events; and `chatTools`, which runs the client-side tool calls of an AI SDK UI chat (`useChat`,
+ * `Chat`) through a run.
  *
  * @example
  * ```ts
@@ -12,4 +13,13 @@
  * ```
  * @module
  */
+export {
+  type ChatRun,
+  type ChatToolCall,
+  type ChatToolOutput,
+  type ChatTools,
+  type ChatToolsOptions,
+  chatTools,
+  type ToolOutputChat,
+} from './chat-tools.js';
 export { type AiSdkToolsOptions, toAiSdkTools } from './to-ai-sdk-tools.js';

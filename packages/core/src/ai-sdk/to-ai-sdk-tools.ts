@@ -1,9 +1,10 @@
 import { jsonSchema, type ToolSet, tool } from 'ai';
-import { type ContentPart, isToolParts, withParts } from '../content/content-part.js';
+import { type ContentPart, isToolParts } from '../content/content-part.js';
 import { ToolctxError } from '../errors.js';
 import type { CallableRun, Run } from '../runtime/run-api.js';
 import type { ToolSchema } from '../tools/define-tool.js';
 import { toModelContent } from './to-model-output.js';
+import { aiSdkOutput } from './tool-output.js';
 
 /** Options of {@link toAiSdkTools}. */
 export interface AiSdkToolsOptions {
@@ -86,7 +87,7 @@ export function toAiSdkTools(
         }
         const { content, parts } = result;
         transcripts.set(toolCallId, parts ? { content, parts } : { content });
-        return parts ? withParts(parts, result.value) : result.value;
+        return aiSdkOutput(result);
       },
       toModelOutput({ toolCallId, output }) {
         const transcript = transcripts.get(toolCallId);
