@@ -137,9 +137,16 @@ export function connectWorker(worker: Worker): WorkerConnection {
             failed(lost ?? notCloneable),
           );
         },
-        resume: async (approvalId, decision) => {
+        resume: async (approvalId, decision, cancel) => {
           const [result] = await request<ToolResult[]>(
-            (id) => ({ t: 'resume', id, runId, approvalId, decision }),
+            (id) => ({
+              t: 'resume',
+              id,
+              runId,
+              approvalId,
+              decision,
+              ...(cancel === undefined ? {} : { cancel }),
+            }),
             (resolve) => ({ runId, kind: 'call', size: 1, resolve }),
             [{ ok: false, error: lost ?? workerLost('terminated') }],
           );

@@ -100,6 +100,19 @@ const tools = [
     needsApproval: true,
     execute: ({ amount }, ctx) => ({ paid: amount, approvalId: ctx.approval?.approvalId }),
   }),
+  defineTool({
+    name: 'approved_wait',
+    description: 'Needs approval, then waits until its signal fires (as wait_for_abort).',
+    inputSchema: z.object({}),
+    effect: 'write',
+    needsApproval: true,
+    execute: async (_args, ctx) => {
+      ctx.progress({ message: 'waiting' });
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+      abortSeen = true;
+      return 'saw the abort';
+    },
+  }),
 ];
 
 // Every approval waits for the page, which resumes it through the run.

@@ -26,7 +26,14 @@ export interface WireStats {
 export type ToWorker =
   | { t: 'start'; runId: string; options: WorkerStartOptions }
   | { t: 'call'; id: number; runId: string; calls: WireCall[] }
-  | { t: 'resume'; id: number; runId: string; approvalId: string; decision: ApprovalDecision }
+  | {
+      t: 'resume';
+      id: number;
+      runId: string;
+      approvalId: string;
+      decision: ApprovalDecision;
+      cancel?: number;
+    }
   | { t: 'cancel'; key: number }
   | { t: 'abort'; id: number; runId: string; reason?: string }
   | { t: 'end'; id: number; runId: string };

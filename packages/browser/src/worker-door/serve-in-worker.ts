@@ -88,9 +88,16 @@ export function serveInWorker(
       }
       case 'resume': {
         const run = runs.get(message.runId);
+        const controller = message.cancel === undefined ? undefined : new AbortController();
+        if (controller) cancels.set(message.cancel!, controller);
         const result: ToolResult = run
-          ? await run.resume(message.approvalId, message.decision)
+          ? await run.resume(
+              message.approvalId,
+              message.decision,
+              controller ? { signal: controller.signal } : {},
+            )
           : { ok: false, error: runGone(message.runId) };
+        if (controller) cancels.delete(message.cancel!);
         send({ t: 'results', id: message.id, results: [cloneable(result)], stats: stats(run) });
         return;
       }

@@ -105,6 +105,19 @@ describe('the Web Worker door', () => {
     });
   });
 
+  it('cancels a resumed call in the Worker when the signal given to resume fires', async () => {
+    const run = connect().startRun();
+    const pending = await run.call({ tool: 'approved_wait', args: {} });
+    const approvalId = String(!pending.ok && pending.error.details?.approvalId);
+    const controller = new AbortController();
+    const started = reports(run, 1);
+    const resumed = run.resume(approvalId, { approved: true }, { signal: controller.signal });
+    await started;
+    controller.abort();
+    expect(await resumed).toMatchObject({ ok: false, error: { kind: 'aborted' } });
+    expect(await run.call({ tool: 'was_aborted', args: {} })).toMatchObject({ ok: true, value: true });
+  });
+
   it('carries an ErrorInfo across intact', async () => {
     const run = connect().startRun();
     expect(await run.call({ tool: 'fail_typed', args: {} })).toEqual({

@@ -13,7 +13,7 @@ export interface WorkerRun extends Omit<Run, 'listTools' | 'cancelPending'> {}
 /** How a Worker run reaches its Worker; supplied by `connectWorker`. */
 export interface WorkerRunWire {
   call(requests: readonly CallRequest[], cancelKeys: (number | undefined)[]): Promise<ToolResult[]>;
-  resume(approvalId: string, decision: ApprovalDecision): Promise<ToolResult>;
+  resume(approvalId: string, decision: ApprovalDecision, cancelKey?: number): Promise<ToolResult>;
   cancel(key: number): void;
   finish(how: 'abort' | 'end', reason?: string): Promise<void>;
   forget(): void;
@@ -88,7 +88,21 @@ export function createWorkerRun(runId: string, wire: WorkerRunWire): WorkerRunLi
         for (const stop of stops) stop();
       }
     },
-    resume: (approvalId, decision) => wire.resume(approvalId, decision),
+    async resume(approvalId, decision, options) {
+      // As for a call: the signal cancels the resumed call in the Worker by its key.
+      const signal = options?.signal;
+      if (!signal) return wire.resume(approvalId, decision);
+      const key = wire.nextCancelKey();
+      const onAbort = () => wire.cancel(key);
+      signal.addEventListener('abort', onAbort, { once: true });
+      const result = wire.resume(approvalId, decision, key);
+      if (signal.aborted) wire.cancel(key);
+      try {
+        return await result;
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
     abort(reason) {
       finishing ??= wire.finish('abort', reason);
       controller.abort();

@@ -135,8 +135,8 @@ export function chatTools(chat: ToolOutputChat, run: ChatRun, options: ChatTools
   };
   /**
    * Cancels an open call and answers it now, with the message the run gives a cancelled call: a
-   * door may settle it later (a Worker run's resumed call cannot be cancelled) or never (a call
-   * waiting for approval has no answer to come).
+   * door settles it later (once its tool has seen the abort) or never (a call waiting for approval
+   * has no answer to come).
    */
   const cancelNow = (call: OpenCall) => {
     call.controller.abort();
