@@ -18,6 +18,9 @@ export function isDecision(value: unknown): value is ApprovalDecision {
   );
 }
 
+/** A person's reason as a sentence the next one can follow: ended with a full stop if it has none. */
+const sentence = (reason: string) => (/[.!?…]$/.test(reason.trim()) ? reason.trim() : `${reason.trim()}.`);
+
 /**
  * The ErrorInfo of a denied call: kind `approval-denied`, with the decision's reason if any.
  */
@@ -27,7 +30,7 @@ export function approvalDenial(toolName: string, decision: ApprovalDecision): Er
   return {
     kind: 'approval-denied',
     message:
-      `\`${toolName}\` was not approved${decision.reason ? `: ${decision.reason}` : '.'} ` +
+      `\`${toolName}\` was not approved${decision.reason ? `: ${sentence(decision.reason)}` : '.'} ` +
       'Do not call it again unchanged; ask the user how to proceed.',
     retryable: false,
     details,

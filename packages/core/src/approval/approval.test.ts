@@ -91,4 +91,12 @@ describe('approval ErrorInfos', () => {
     expect(info.message).toContain('Too much.');
     expect(approvalDenial('pay', { approved: false }).details).toEqual({ toolName: 'pay' });
   });
+
+  it('a reason without a full stop still reads as two sentences, and the reason in details is as given', () => {
+    const info = approvalDenial('pay', { approved: false, reason: 'not today' });
+    expect(info.message).toBe(
+      '`pay` was not approved: not today. Do not call it again unchanged; ask the user how to proceed.',
+    );
+    expect(info.details).toEqual({ toolName: 'pay', reason: 'not today' });
+  });
 });
