@@ -3,15 +3,14 @@
 // types, built with `wrangler deploy --dry-run`, and served by `wrangler dev` on loopback; a page
 // on another origin, built from the @toolctx/browser tarball, calls it in headless Chromium.
 import { readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../chromium.js';
-import { freePort, startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
+import { type ServedPage, servePage } from '../page-server.js';
+import { startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
 import {
   installedNames,
   npmProject,
@@ -46,7 +45,7 @@ let token = '';
 // The page on another origin: 127.0.0.1 at this port is let in by TOOLCTX_ALLOWED_ORIGINS;
 // localhost at the same port is another origin.
 let pagePort = 0;
-let pages: Server | undefined;
+let pages: ServedPage | undefined;
 
 // What the page does, as an app on another origin would: start a run, follow it with connectRun,
 // call a tool, end the run, all with the token (so every request is preflighted); what it saw goes
@@ -98,29 +97,12 @@ beforeAll(async () => {
     files[file] = await readmeBlock(`example: ${example}`);
   await writeFiles(dir, { ...files, 'wrangler.mcp.json': JSON.stringify(mcpConfig, null, 2) });
   // The page's script is bundled from the project's own node_modules: the tarballs' code.
-  const bundle = await build({
-    stdin: { contents: pageScript, resolveDir: dir, loader: 'js' },
-    bundle: true,
-    format: 'esm',
-    write: false,
-    conditions: ['browser'],
-    logLevel: 'silent',
-  });
-  const script = bundle.outputFiles[0]!.text;
-  pagePort = await freePort();
-  pages = createServer((request, response) => {
-    if (request.url?.startsWith('/page.js'))
-      response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-    else
-      response
-        .writeHead(200, { 'content-type': 'text/html' })
-        .end('<!doctype html><script type="module" src="/page.js"></script>');
-  });
-  await new Promise<void>((resolve) => pages!.listen(pagePort, '127.0.0.1', resolve));
+  pages = await servePage(pageScript, dir);
+  pagePort = pages.port;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => pages?.close(resolve));
+  await pages?.close();
   await dev?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });

@@ -1,13 +1,11 @@
 // A page on another origin follows a run of the example Worker under `wrangler dev`: its
 // `TOOLCTX_ALLOWED_ORIGINS` lets the page's origin in, so `connectRun` in headless Chromium reads
 // the run's event stream (the preflight needs no token), and a page on any other origin is kept out.
-import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../chromium.js';
-import { freePort } from '../wrangler-dev.js';
+import { type ServedPage, servePage } from '../page-server.js';
 import { type ExampleWorker, startExampleWorker, workerToken } from './example-worker.js';
 
 // The page: follows the run named in its query string with connectRun and attachStatus, and
@@ -31,31 +29,17 @@ window.seen.done = true;
 `;
 
 let worker: ExampleWorker;
-let pages: Server;
+let pages: ServedPage;
 let pagePort: number;
 let browser: Browser;
 
 beforeAll(async () => {
-  const bundle = await build({
-    stdin: { contents: pageScript, resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'js' },
-    bundle: true,
-    format: 'esm',
-    write: false,
-    conditions: ['browser'],
-    logLevel: 'silent',
-  });
-  const script = bundle.outputFiles[0]!.text;
-  pagePort = await freePort();
-  pages = createServer((request, response) => {
-    if (request.url?.startsWith('/page.js')) {
-      response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-    } else {
-      response
-        .writeHead(200, { 'content-type': 'text/html' })
-        .end('<!doctype html><div id="status"></div><script type="module" src="/page.js"></script>');
-    }
-  });
-  await new Promise<void>((resolve) => pages.listen(pagePort, '127.0.0.1', resolve));
+  pages = await servePage(
+    pageScript,
+    fileURLToPath(new URL('.', import.meta.url)),
+    '<div id="status"></div>',
+  );
+  pagePort = pages.port;
   // Only the page served from 127.0.0.1 is allowed; the same page from localhost is another origin.
   worker = await startExampleWorker({ TOOLCTX_ALLOWED_ORIGINS: `http://127.0.0.1:${pagePort}` });
   browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
@@ -63,7 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await worker?.dev.stop();
-  await new Promise((resolve) => pages?.close(resolve));
+  await pages?.close();
 });
 
 /** Opens the page on `host`, following `runId`; answers what it saw once its stream ended. */

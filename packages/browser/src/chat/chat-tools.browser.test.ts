@@ -1,13 +1,13 @@
-import { createRuntime, defineTool, ToolctxError, type ToolEvent } from '@toolctx/core';
+import { createRuntime, type ToolEvent } from '@toolctx/core';
 import { chatTools } from '@toolctx/core/ai-sdk';
 import { createMemoryApprovalPort } from '@toolctx/core/memory';
 import { lastAssistantMessageIsCompleteWithToolCalls } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import { attachStatus } from '../status/attach-status.js';
 import { container, lineTexts } from '../status/test-helpers.js';
 import { createIdbArtifactStore } from '../stores/idb-artifact-store.js';
 import { Chat, gate, lastText, scriptedTransport, type Turn, toolPart } from './test-helpers.js';
+import { chatFixtureTools } from './tools.fixture.js';
 
 afterEach(() => document.body.replaceChildren());
 
@@ -18,53 +18,7 @@ function setUp(turns: Turn[]) {
   const step = gate();
   const seen = { ran: 0, aborted: false };
   const artifacts = createIdbArtifactStore({ name: `chat-tools-${crypto.randomUUID()}` });
-  const tools = [
-    defineTool({
-      name: 'getCity',
-      description: "The user's city.",
-      inputSchema: z.object({ country: z.string() }),
-      execute: async ({ country }, ctx) => {
-        seen.ran++;
-        ctx.progress({ message: `looking up a city in ${country}`, done: 1, total: 2 });
-        await step.opened;
-        return { city: country === 'PT' ? 'Lisbon' : 'Paris' };
-      },
-    }),
-    defineTool({
-      name: 'saveNote',
-      description: 'Saves a note.',
-      inputSchema: z.object({ text: z.string() }),
-      effect: 'write',
-      execute: async ({ text }, ctx) => (await ctx.artifacts.put({ kind: 'note', data: text })).ref,
-    }),
-    defineTool({
-      name: 'sendMail',
-      description: 'Sends a mail.',
-      inputSchema: z.object({ to: z.string() }),
-      effect: 'send',
-      needsApproval: true,
-      execute: ({ to }) => `sent to ${to}`,
-    }),
-    defineTool({
-      name: 'watch',
-      description: 'Runs until cancelled.',
-      inputSchema: z.object({}),
-      execute: async (_args, ctx) => {
-        ctx.progress({ message: 'watching' });
-        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
-        seen.aborted = true;
-        return 'stopped';
-      },
-    }),
-    defineTool({
-      name: 'failing',
-      description: 'Fails.',
-      inputSchema: z.object({}),
-      execute: () => {
-        throw new ToolctxError('tool-error', 'The mail server refused the address; ask for another.');
-      },
-    }),
-  ];
+  const tools = chatFixtureTools(seen, () => step.opened);
   const runtime = createRuntime({ tools, artifacts, approval: createMemoryApprovalPort() });
   const run = runtime.startRun({ identity });
   const events: ToolEvent[] = [];
