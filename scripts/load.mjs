@@ -33,7 +33,13 @@
 import { memoryPhase } from './load/memory.mjs';
 import { bounds, levelFigures, loadNow, printTable, writeBenchmarks } from './load/report.mjs';
 import { scaleLevel, storageOf, waitForDeletion, windowRuns } from './load/scale.mjs';
-import { connectInspector, startWorker, storageBytes, waitUntilUp } from './load/worker-process.mjs';
+import {
+  connectInspector,
+  identityStorageBytes,
+  startWorker,
+  storageBytes,
+  waitUntilUp,
+} from './load/worker-process.mjs';
 
 const env = process.env;
 const settings = {
@@ -94,10 +100,19 @@ try {
   const sizes = await storageOf(options, ended);
   const retained = deleted.map((run, i) => ({ ...run, bytes: sizes[i].bytes }));
   const figures = levels.map((level) => levelFigures(level, retained));
+  // Every identity of the load has no live run left: its counter should keep nothing.
+  const principals = ['load', ...settings.levels.map((n) => `load-${n}`), 'load-window', 'load-limit'];
+  const identities = {
+    neverUsed: await identityStorageBytes(worker.base, worker.headersAs(`load-never-${port}`)),
+    largest: Math.max(
+      ...(await Promise.all(principals.map((p) => identityStorageBytes(worker.base, worker.headersAs(p))))),
+    ),
+    count: principals.length,
+  };
 
   printTable(figures, floorBytes);
-  const list = bounds({ levels: figures, floorBytes, window, memory });
-  const args = { levels: figures, floorBytes, window, memory, settings, loadAtStart, list };
+  const list = bounds({ levels: figures, floorBytes, window, memory, identities });
+  const args = { levels: figures, floorBytes, window, memory, identities, settings, loadAtStart, list };
   console.log(`\n${writeBenchmarks(args)}`);
   console.error('Wrote the Scale section of BENCHMARKS.md.');
   for (const problem of [...(memory?.problems ?? []), ...figures.flatMap((l) => l.problems)].slice(0, 10))

@@ -20,7 +20,7 @@ export function levelFigures(level, retained) {
 }
 
 /** The bounds issue 18 (filed as "issue 14") sets, each with its figure; `ok` false fails the run. */
-export function bounds({ levels, floorBytes, window, memory }) {
+export function bounds({ levels, floorBytes, window, memory, identities }) {
   const [small, large] = window;
   const list = levels.flatMap((level) => [
     {
@@ -45,6 +45,11 @@ export function bounds({ levels, floorBytes, window, memory }) {
     name: "a run's storage levels off at its kept log (the last 1,000 events): 3× the events hold ≤ 1.1× the bytes",
     figure: `${large.events} events ${large.bytes} B, ${small.events} events ${small.bytes} B (${(large.bytes / small.bytes).toFixed(2)}×)`,
     ok: large.bytes <= 1.1 * small.bytes && [...small.problems, ...large.problems].length === 0,
+  });
+  list.push({
+    name: 'identities with no live run keep no counter: each holds no more than one never used',
+    figure: `largest of ${identities.count} ${identities.largest} B, never used ${identities.neverUsed} B`,
+    ok: identities.largest <= identities.neverUsed,
   });
   if (memory) {
     list.push({
@@ -77,7 +82,16 @@ export function printTable(levels, floorBytes) {
 }
 
 /** Rewrites the "## Scale" section of BENCHMARKS.md (the rest is `pnpm bench`'s). */
-export function writeBenchmarks({ levels, floorBytes, window, memory, settings, loadAtStart, list }) {
+export function writeBenchmarks({
+  levels,
+  floorBytes,
+  window,
+  memory,
+  identities,
+  settings,
+  loadAtStart,
+  list,
+}) {
   const l16 = levels[0];
   const [small, large] = window;
   const verdict = (ok) => (ok ? 'met' : '**missed**');
@@ -124,6 +138,14 @@ export function writeBenchmarks({ levels, floorBytes, window, memory, settings, 
     `${(large.bytes / small.bytes).toFixed(2)}×`,
     '≤ 1.1× (the last 1,000 kept)',
     verdict(boundOk("a run's storage")),
+  ]);
+  rows.push([
+    `the run counters of the ${identities.count} identities once their runs ended`,
+    `largest ${kib(identities.largest)}`,
+    `an identity never used: ${kib(identities.neverUsed)}`,
+    `${(identities.largest / identities.neverUsed).toFixed(2)}×`,
+    '≤ never used: nothing kept',
+    verdict(boundOk('identities with no live run')),
   ]);
   if (memory) {
     const gc = memory.figures.workerdRuntimeAfterGc;

@@ -166,3 +166,10 @@ export async function storageBytes(base, headers, runId) {
   if (!response.ok) throw new Error(`storage of ${runId}: status ${response.status}`);
   return (await response.json()).bytes;
 }
+
+/** Bytes of the Durable Object that counts the live runs of the identity `headers` name. */
+export async function identityStorageBytes(base, headers) {
+  const response = await fetch(`${base}/__load/identity-storage`, { headers });
+  if (!response.ok) throw new Error(`identity storage: status ${response.status}`);
+  return (await response.json()).bytes;
+}
