@@ -37,8 +37,14 @@ export class IdentityRunsObject extends DurableObject {
     return { ok: true, value: { live: live + 1, taken: true } };
   }
 
-  /** Gives back the slot of `runId`; giving it back twice changes nothing. */
+  /**
+   * Gives back the slot of `runId`; giving it back twice changes nothing. The last slot given
+   * back deletes the object's storage: an identity with no live run keeps nothing (an emptied
+   * table would still be billed, one object for every identity ever seen).
+   */
   async release(runId: string): Promise<void> {
-    this.ctx.storage.kv.delete(`r:${runId}`);
+    const kv = this.ctx.storage.kv;
+    kv.delete(`r:${runId}`);
+    if ([...kv.list({ prefix: 'r:', limit: 1 })].length === 0) await this.ctx.storage.deleteAll();
   }
 }

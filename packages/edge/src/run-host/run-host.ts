@@ -164,8 +164,10 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     if (record.ended) {
       const due = (record.endedAt ?? record.createdAt) + this.retentionMs;
       if (Date.now() < due) return this.ctx.storage.setAlarm(due);
-      await this.ctx.storage.deleteAll();
+      // The alarm first: deleteAlarm after deleteAll would write the alarm's metadata back into
+      // the emptied database, and an object with any storage left is billed for it.
       await this.ctx.storage.deleteAlarm();
+      await this.ctx.storage.deleteAll();
       this.run.forget();
       // The slot was given back when the run finished; again here, in case that release failed.
       this.releaseSlot?.(record);
