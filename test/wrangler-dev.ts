@@ -49,6 +49,9 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   const stateDir = join(work, 'state');
   args.push('--persist-to', stateDir);
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn');
+  // An inspector port of its own: parallel tests would otherwise meet on 9229, and a restart
+  // fails with "Address already in use" when another wrangler dev holds it.
+  if (!options.args?.includes('--inspector-port')) args.push('--inspector-port', String(await freePort()));
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
   args.push(...(options.args ?? []));
   const url = `http://127.0.0.1:${port}`;

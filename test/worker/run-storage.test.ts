@@ -3,7 +3,7 @@
 // (`ctx.storage.sql.databaseSize`). The Worker is the one `pnpm load` runs
 // (scripts/load/worker.js): the example Worker plus routes that read that size.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
+import { startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
 import { edgeDir, workerToken } from './example-worker.js';
 
 let dev: WranglerDev;
@@ -17,8 +17,6 @@ beforeAll(async () => {
       TOOLCTX_RUN_RETENTION_MS: '2000',
       TOOLCTX_MAX_RUNS_PER_IDENTITY: '2',
     },
-    // A port of its own: wrangler's default (9229) may be another wrangler dev's on this machine.
-    args: ['--inspector-port', String(await freePort())],
   });
 });
 afterAll(async () => {
