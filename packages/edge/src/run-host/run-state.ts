@@ -128,7 +128,8 @@ export class RunState {
   async call(caller: Identity, call: DoorCall): Promise<Reply<ToolResult>> {
     const checked = this.admit(caller, call);
     if (!checked.ok) return checked;
-    return ok(await this.execute(checked.value, call));
+    // Crosses RPC as a value: shaped as JSON would carry it, as every other answer is.
+    return ok(jsonSafe(await this.execute(checked.value, call)));
   }
 
   /**
@@ -229,7 +230,7 @@ export class RunState {
         this.resumedBy.delete(approvalId);
         this.options.onCallSettled?.();
       });
-      return finished.then(jsonSafe);
+      return finished;
     });
     // Core takes a decision it accepts out of the store before its first await: an approval still
     // there was refused, nothing ran, and the answer is a real 4xx rather than a stream.
@@ -389,7 +390,7 @@ export class RunState {
     try {
       const run = this.ensureLive(record);
       const { tool, args, toolCallId } = call;
-      return jsonSafe(await run.call({ tool, args, toolCallId, signal: controller.signal }));
+      return await run.call({ tool, args, toolCallId, signal: controller.signal });
     } finally {
       this.inflight.delete(call.toolCallId);
       this.options.onCallSettled?.();
