@@ -2,7 +2,7 @@ import { ToolctxError } from '../errors.js';
 import { decodeArtifactData, encodeArtifactData } from './encoding.js';
 import { admitArtifactSize, admitToScope, checkArtifactLimits } from './limits.js';
 import { createArtifactMeta, isArtifactExpired, verifyArtifactBytes } from './meta.js';
-import { isRef, newRef } from './ref.js';
+import { newRef } from './ref.js';
 import { scopeKey } from './scope-key.js';
 import { readAllBytes, streamBytes } from './stream-bytes.js';
 import type { ArtifactLimits, ArtifactMeta, ArtifactPut, ArtifactScope, ArtifactStore } from './types.js';
@@ -24,9 +24,14 @@ interface ScopeState {
   nextSeq: number;
   bytes: number;
   expired: Set<string>;
+  /** The earliest `expiresAt` among the entries (Infinity when none expires), so a sweep that could find nothing is skipped. */
+  soonest: number;
 }
 
 const CURSOR = /^cur_([0-9a-z]{1,11})$/;
+
+/** A caller's own copy of a meta (its one nested object too), far cheaper than structuredClone. */
+const copyMeta = (meta: ArtifactMeta): ArtifactMeta => ({ ...meta, origin: { ...meta.origin } });
 const MAX_REMEMBERED_EXPIRED = 1000;
 
 /**
@@ -54,7 +59,13 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
     const key = scopeKey(scope);
     let state = scopes.get(key);
     if (!state) {
-      state = { entries: new Map(), nextSeq: 1, bytes: 0, expired: new Set() };
+      state = {
+        entries: new Map(),
+        nextSeq: 1,
+        bytes: 0,
+        expired: new Set(),
+        soonest: Number.POSITIVE_INFINITY,
+      };
       scopes.set(key, state);
     }
     return { key, state };
@@ -77,13 +88,19 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
   };
 
   const sweep = (key: string, state: ScopeState, now: number): void => {
-    for (const [ref, entry] of state.entries) if (isArtifactExpired(entry.meta, now)) expire(key, state, ref);
+    if (now < state.soonest) return;
+    let soonest = Number.POSITIVE_INFINITY;
+    for (const [ref, { meta }] of state.entries) {
+      if (isArtifactExpired(meta, now)) expire(key, state, ref);
+      else if (meta.expiresAt !== undefined && meta.expiresAt < soonest) soonest = meta.expiresAt;
+    }
+    state.soonest = soonest;
   };
 
   /** The live entry for `ref`, or null; an expired one is dropped on sight. */
   const live = (scope: ArtifactScope, ref: string) => {
     const { key, state } = stateOf(scope);
-    if (!isRef(ref)) return null;
+    // Only refs this store made are keys, so a malformed one finds nothing without a pattern test.
     const entry = state.entries.get(ref);
     if (!entry) return null;
     if (isArtifactExpired(entry.meta, clock())) {
@@ -96,19 +113,23 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
   const store = async (
     scope: ArtifactScope,
     input: Omit<ArtifactPut, 'data'>,
-    encoded: { bytes: Uint8Array; encoding: ArtifactMeta['encoding'] },
+    streamed?: Uint8Array,
   ): Promise<ArtifactMeta> => {
+    // Encoded here rather than by the caller: one async step fewer on every put.
+    const { bytes, encoding } = streamed
+      ? { bytes: streamed, encoding: 'binary' as const }
+      : encodeArtifactData((input as ArtifactPut)?.data);
     const { key, state } = stateOf(scope);
-    const { bytes } = encoded;
     admitArtifactSize(limits, bytes.byteLength);
-    const meta = await createArtifactMeta(input, { ...encoded, ref: newRef(), now: clock() });
+    const meta = await createArtifactMeta(input, { bytes, encoding, ref: newRef(), now: clock() });
     // Checked after the await, right before storing, so concurrent puts cannot both slip under a cap.
     sweep(key, state, clock());
     admitToScope(limits, { count: state.entries.size, bytes: state.bytes }, bytes.byteLength);
     state.entries.set(meta.ref, { meta, seq: state.nextSeq++ });
     state.bytes += bytes.byteLength;
+    if (meta.expiresAt !== undefined && meta.expiresAt < state.soonest) state.soonest = meta.expiresAt;
     blobs.set(`${key}/${meta.ref}`, bytes);
-    return structuredClone(meta);
+    return copyMeta(meta);
   };
 
   const readVerified = async (scope: ArtifactScope, ref: string) => {
@@ -116,17 +137,17 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
     if (!found) return null;
     const bytes = new Uint8Array(blobs.get(`${found.key}/${ref}`) ?? new Uint8Array());
     await verifyArtifactBytes(found.entry.meta, bytes);
-    return { meta: structuredClone(found.entry.meta), bytes };
+    return { meta: copyMeta(found.entry.meta), bytes };
   };
 
   return {
     capabilities: Object.freeze({ streaming: true, limits }),
 
-    put: async (scope, input) => store(scope, input, encodeArtifactData(input?.data)),
+    put: (scope, input) => store(scope, input),
 
     async head(scope, ref) {
       const found = live(scope, ref);
-      return found ? structuredClone(found.entry.meta) : null;
+      return found ? copyMeta(found.entry.meta) : null;
     },
 
     async get(scope, ref) {
@@ -167,7 +188,7 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
           more = true;
           break;
         }
-        artifacts.push(structuredClone(meta));
+        artifacts.push(copyMeta(meta));
         last = seq;
       }
       return more ? { artifacts, cursor: `cur_${last.toString(36)}` } : { artifacts };
@@ -175,7 +196,7 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
 
     async putStream(scope, input) {
       const bytes = await readAllBytes(input?.data, limits.maxArtifactBytes);
-      return store(scope, input, { bytes, encoding: 'binary' });
+      return store(scope, input, bytes);
     },
 
     async getStream(scope, ref) {
