@@ -55,8 +55,27 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
   const blobs = options.blobs ?? new Map<string, Uint8Array>();
   const scopes = new Map<string, ScopeState>();
 
-  const stateOf = (scope: ArtifactScope): { key: string; state: ScopeState } => {
+  // The last scope seen, field by field: a run asks about one scope over and over, and equal
+  // fields give the same key, so it is encoded once.
+  let last: { tenant: string; principal: string; conversation: string; key: string } | undefined;
+  const keyOf = (scope: ArtifactScope): string => {
+    if (
+      last &&
+      scope !== null &&
+      typeof scope === 'object' &&
+      scope.tenant === last.tenant &&
+      scope.principal === last.principal &&
+      scope.conversation === last.conversation
+    ) {
+      return last.key;
+    }
     const key = scopeKey(scope);
+    last = { tenant: scope.tenant, principal: scope.principal, conversation: scope.conversation, key };
+    return key;
+  };
+
+  const stateOf = (scope: ArtifactScope): { key: string; state: ScopeState } => {
+    const key = keyOf(scope);
     let state = scopes.get(key);
     if (!state) {
       state = {
