@@ -20,7 +20,8 @@ export interface MemoryArtifactStoreOptions {
 }
 
 interface ScopeState {
-  entries: Map<string, { meta: ArtifactMeta; seq: number }>;
+  /** By ref: the meta, its place in list order, and its key in `blobs` (made once, at put). */
+  entries: Map<string, { meta: ArtifactMeta; seq: number; blob: string }>;
   nextSeq: number;
   bytes: number;
   expired: Set<string>;
@@ -90,27 +91,27 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
     return { key, state };
   };
 
-  const remove = (key: string, state: ScopeState, ref: string): void => {
+  const remove = (state: ScopeState, ref: string): void => {
     const entry = state.entries.get(ref);
     if (!entry) return;
     state.entries.delete(ref);
     state.bytes -= entry.meta.bytes;
-    blobs.delete(`${key}/${ref}`);
+    blobs.delete(entry.blob);
   };
 
-  const expire = (key: string, state: ScopeState, ref: string): void => {
-    remove(key, state, ref);
+  const expire = (state: ScopeState, ref: string): void => {
+    remove(state, ref);
     state.expired.add(ref);
     if (state.expired.size > MAX_REMEMBERED_EXPIRED) {
       state.expired.delete(state.expired.values().next().value as string);
     }
   };
 
-  const sweep = (key: string, state: ScopeState, now: number): void => {
+  const sweep = (state: ScopeState, now: number): void => {
     if (now < state.soonest) return;
     let soonest = Number.POSITIVE_INFINITY;
     for (const [ref, { meta }] of state.entries) {
-      if (isArtifactExpired(meta, now)) expire(key, state, ref);
+      if (isArtifactExpired(meta, now)) expire(state, ref);
       else if (meta.expiresAt !== undefined && meta.expiresAt < soonest) soonest = meta.expiresAt;
     }
     state.soonest = soonest;
@@ -118,15 +119,15 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
 
   /** The live entry for `ref`, or null; an expired one is dropped on sight. */
   const live = (scope: ArtifactScope, ref: string) => {
-    const { key, state } = stateOf(scope);
+    const { state } = stateOf(scope);
     // Only refs this store made are keys, so a malformed one finds nothing without a pattern test.
     const entry = state.entries.get(ref);
     if (!entry) return null;
     if (isArtifactExpired(entry.meta, clock())) {
-      expire(key, state, ref);
+      expire(state, ref);
       return null;
     }
-    return { key, state, entry };
+    return { state, entry };
   };
 
   const store = async (
@@ -142,19 +143,20 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
     admitArtifactSize(limits, bytes.byteLength);
     const meta = await createArtifactMeta(input, { bytes, encoding, ref: newRef(), now: clock() });
     // Checked after the await, right before storing, so concurrent puts cannot both slip under a cap.
-    sweep(key, state, clock());
+    sweep(state, clock());
     admitToScope(limits, { count: state.entries.size, bytes: state.bytes }, bytes.byteLength);
-    state.entries.set(meta.ref, { meta, seq: state.nextSeq++ });
+    const blob = `${key}/${meta.ref}`;
+    state.entries.set(meta.ref, { meta, seq: state.nextSeq++, blob });
     state.bytes += bytes.byteLength;
     if (meta.expiresAt !== undefined && meta.expiresAt < state.soonest) state.soonest = meta.expiresAt;
-    blobs.set(`${key}/${meta.ref}`, bytes);
+    blobs.set(blob, bytes);
     return copyMeta(meta);
   };
 
   const readVerified = async (scope: ArtifactScope, ref: string) => {
     const found = live(scope, ref);
     if (!found) return null;
-    const bytes = new Uint8Array(blobs.get(`${found.key}/${ref}`) ?? new Uint8Array());
+    const bytes = new Uint8Array(blobs.get(found.entry.blob) ?? new Uint8Array());
     await verifyArtifactBytes(found.entry.meta, bytes);
     return { meta: copyMeta(found.entry.meta), bytes };
   };
@@ -177,7 +179,7 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
     async delete(scope, ref) {
       const found = live(scope, ref);
       if (!found) return false;
-      remove(found.key, found.state, ref);
+      remove(found.state, ref);
       return true;
     },
 
@@ -196,8 +198,8 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
         }
         after = Number.parseInt(match[1]!, 36);
       }
-      const { key, state } = stateOf(scope);
-      sweep(key, state, clock());
+      const { state } = stateOf(scope);
+      sweep(state, clock());
       const artifacts: ArtifactMeta[] = [];
       let last = after;
       let more = false;
