@@ -109,20 +109,30 @@ row(
 row('(c) DOM write batches per frame', `max ${maxWrites}`, '—', '', '1', maxWrites <= 1);
 
 console.error('(d) memory store…');
-// Both store rows judge the goal against the raw baseline; the second baseline adds the sha-256
-// digest the artifact contract demands, to show what the store costs beyond it.
-const storeRow = (name, r, rawName, digits) =>
+// Each store against the same work done by hand (issue 23): the memory store against a Map with
+// the copies and sha-256 digests the contract demands; the IndexedDB store against raw idb doing
+// the same work (digest, scope index, caps' totals) and, from 1 MB, plain raw idb as well.
+for (const r of await isolated('memory-store.mjs', 'memoryStore', SIZES)) {
   row(
-    `(d) ${name} put+get ${sizeName(r.bytes)}`,
-    `${r.store.toFixed(digits)} ms`,
-    `${rawName} ${r.raw.toFixed(digits)} ms; with sha-256 ${r.hashed.toFixed(digits)} ms`,
-    `${ratio(r.raw / r.store)} of raw; ${ratio(r.hashed / r.store)} of raw + sha-256`,
-    '≥ 0.8',
-    r.raw / r.store >= 0.8,
+    `(d) memory store put+get+delete ${sizeName(r.bytes)}`,
+    `${r.store.toFixed(3)} ms`,
+    `Map + copy in and out + sha-256 on put and get ${r.hashed.toFixed(3)} ms; Map + copy alone ${r.raw.toFixed(3)} ms`,
+    `${ratio(r.hashed / r.store)} of Map + copy + sha-256`,
+    '≥ 0.9',
+    r.hashed / r.store >= 0.9,
   );
-for (const r of await isolated('memory-store.mjs', 'memoryStore', SIZES))
-  storeRow('memory store', r, 'Map + copy', 3);
-for (const r of idb) storeRow('IndexedDB store', r, 'raw idb', 2);
+}
+for (const r of idb) {
+  const plainGoal = r.bytes >= 1 << 20;
+  row(
+    `(d) IndexedDB store put+get+delete ${sizeName(r.bytes)}`,
+    `${r.store.toFixed(2)} ms`,
+    `raw idb, same work (sha-256, scope index, caps' totals) ${r.same.toFixed(2)} ms; plain raw idb ${r.raw.toFixed(2)} ms`,
+    `${ratio(r.same / r.store)} of the same work; ${ratio(r.raw / r.store)} of plain raw`,
+    plainGoal ? '≥ 0.9 of the same work; ≥ 0.8 of plain raw' : '≥ 0.9 of the same work',
+    r.same / r.store >= 0.9 && (!plainGoal || r.raw / r.store >= 0.8),
+  );
+}
 
 console.error('(d, e) workerd…');
 const { kvR2, door } = await withBenchWorker(async (url) => ({
@@ -133,10 +143,10 @@ for (const r of kvR2) {
   row(
     `(d) KV+R2 store put+get ${sizeName(r.bytes)} (workerd)`,
     `${r.store.toFixed(2)} ms`,
-    `raw KV + R2 calls ${r.raw.toFixed(2)} ms`,
+    `the store's KV + R2 binding calls by hand ${r.raw.toFixed(2)} ms`,
     `${ratio(r.raw / r.store)} of raw`,
-    '≥ 0.8',
-    r.raw / r.store >= 0.8,
+    '≥ 0.85',
+    r.raw / r.store >= 0.85,
   );
 }
 const cpu = door.cpuMsPerCall;

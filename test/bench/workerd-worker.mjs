@@ -80,29 +80,47 @@ async function storePutGet(env, data) {
   leftovers.push(() => store.delete(scope, meta.ref));
 }
 
+const hex = (buffer) =>
+  Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, '0')).join('');
+
 /**
- * The same binding calls by hand, no more no less: put the R2 object (meta copy in its custom
- * metadata), then the KV key by ref and the KV listing key (meta in its metadata), in parallel as
- * the store does; get reads the ref key, then the object's bytes. No sha-256: hashing on put and
- * verifying on get is work the store adds, so the ratio charges it to the store.
+ * The binding calls the store makes, by hand, with the same keys and metadata: put the R2 object
+ * (the meta as JSON in its custom metadata, the content type, the sha-256 R2 checks the upload
+ * against, so the digest is computed), then the KV key by ref (the meta as its value) and the KV
+ * listing key (the meta as its metadata), in parallel; get reads the ref key, then the object's
+ * bytes. Verifying the digest on get, and the copy in on put, is work the store adds, so the ratio
+ * charges it to the store.
  */
 async function rawPutGet(env, data) {
-  const ref = crypto.randomUUID();
-  const meta = { ref, kind: 'bench', mediaType: 'application/octet-stream', bytes: data.byteLength };
-  const json = JSON.stringify({ ...meta, createdAt: Date.now(), encoding: 'binary' });
-  const object = `raw/${ref}`;
-  const listing = `raw/list/${Date.now().toString(16)}.${ref}`;
+  const ref = `art_${crypto.randomUUID().replaceAll('-', '').slice(0, 22)}`;
+  const createdAt = Date.now();
+  const meta = {
+    ref,
+    kind: 'bench',
+    mediaType: 'application/octet-stream',
+    bytes: data.byteLength,
+    createdAt,
+    digest: hex(await crypto.subtle.digest('SHA-256', data)),
+    origin: {},
+    encoding: 'binary',
+  };
+  const json = JSON.stringify(meta);
+  const part = 'bench/bench/bench';
+  const object = `raw/${part}/${ref}`;
+  const refKey = `raw/ref/${part}/${ref}`;
+  const listing = `raw/list/${part}/${createdAt.toString(16).padStart(13, '0')}.${ref}`;
   await env.BUCKET.put(object, data, {
-    customMetadata: { meta: json },
+    customMetadata: { 'toolctx-artifact': json },
     httpMetadata: { contentType: meta.mediaType },
+    sha256: meta.digest,
   });
-  await Promise.all([env.KV.put(`raw/ref/${ref}`, json), env.KV.put(listing, json, { metadata: meta })]);
-  const found = await env.KV.get(`raw/ref/${ref}`, 'json');
-  const stored = await env.BUCKET.get(`raw/${found.ref}`);
+  await Promise.all([env.KV.put(refKey, json, {}), env.KV.put(listing, json, { metadata: meta })]);
+  const found = await env.KV.get(refKey, 'json');
+  const stored = await env.BUCKET.get(`raw/${part}/${found.ref}`);
   const bytes = new Uint8Array(await stored.arrayBuffer());
   if (bytes.byteLength !== data.byteLength) throw new Error('R2 returned the wrong bytes.');
   leftovers.push(() =>
-    Promise.all([env.BUCKET.delete(object), env.KV.delete(`raw/ref/${ref}`), env.KV.delete(listing)]),
+    Promise.all([env.BUCKET.delete(object), env.KV.delete(refKey), env.KV.delete(listing)]),
   );
 }
 

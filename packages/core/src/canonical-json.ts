@@ -22,8 +22,11 @@ export function canonicalJson(value: unknown): string {
  */
 export async function sha256Hex(data: string | Uint8Array): Promise<string> {
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-  const hash = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
+  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
   let hex = '';
-  for (const byte of new Uint8Array(hash)) hex += byte.toString(16).padStart(2, '0');
+  for (let i = 0; i < hash.length; i++) hex += HEX[hash[i]!];
   return hex;
 }
+
+// Two hex digits per byte value, so a digest's 32 bytes become text without a call per byte.
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));

@@ -51,6 +51,11 @@ interface ScopeTotals {
   count: number;
   bytes: number;
   seq: number;
+  /**
+   * No record expires before this (epoch ms; Infinity when none expires), so a sweep that could
+   * find nothing is skipped. Absent in totals written before it existed: those sweep.
+   */
+  soonest?: number;
 }
 type Tx = IDBPTransaction<unknown, string[], 'readwrite'>;
 type ReadTx = IDBPTransaction<unknown, string[], 'readonly'>;
@@ -102,7 +107,12 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
     transaction([IDB_STORES.meta, IDB_STORES.bytes], 'readonly', work);
 
   const totalsOf = async (tx: Tx, key: string): Promise<ScopeTotals> =>
-    (await tx.objectStore(IDB_STORES.scopes).get(key)) ?? { count: 0, bytes: 0, seq: 0 };
+    (await tx.objectStore(IDB_STORES.scopes).get(key)) ?? {
+      count: 0,
+      bytes: 0,
+      seq: 0,
+      soonest: Number.POSITIVE_INFINITY,
+    };
 
   /**
    * Deletes `records` and gives the scope's updated totals (read here unless the caller has them);
@@ -130,11 +140,14 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
 
   /** Deletes the scope's expired artifacts (through the expiry index) and gives its totals. */
   const sweep = async (tx: Tx, key: string, now: number): Promise<ScopeTotals> => {
-    const range = IDBKeyRange.bound([key, Number.NEGATIVE_INFINITY], [key, now]);
-    const [expired, totals] = await Promise.all([
-      tx.objectStore(IDB_STORES.meta).index('expiry').getAll(range),
-      totalsOf(tx, key),
+    const totals = await totalsOf(tx, key);
+    if (totals.soonest !== undefined && now < totals.soonest) return totals;
+    const expiry = tx.objectStore(IDB_STORES.meta).index('expiry');
+    const [expired, [next]] = await Promise.all([
+      expiry.getAll(IDBKeyRange.bound([key, Number.NEGATIVE_INFINITY], [key, now])),
+      expiry.getAll(IDBKeyRange.bound([key, now], [key, Number.POSITIVE_INFINITY], true), 1),
     ]);
+    totals.soonest = (next as MetaRecord | undefined)?.e ?? Number.POSITIVE_INFINITY;
     return remove(tx, key, expired, totals);
   };
 
@@ -182,9 +195,15 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
         () => tx.objectStore(IDB_STORES.bytes).put(encoded.bytes, [key, meta.ref]),
         () => tx.objectStore(IDB_STORES.meta).put(record, [key, meta.ref]),
         () =>
-          tx
-            .objectStore(IDB_STORES.scopes)
-            .put({ count: totals.count + 1, bytes: totals.bytes + size, seq }, key),
+          tx.objectStore(IDB_STORES.scopes).put(
+            {
+              count: totals.count + 1,
+              bytes: totals.bytes + size,
+              seq,
+              soonest: Math.min(totals.soonest!, meta.expiresAt ?? Number.POSITIVE_INFINITY),
+            },
+            key,
+          ),
       ]);
       return meta;
     });

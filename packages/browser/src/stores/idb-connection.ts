@@ -63,9 +63,10 @@ export function idbConnection(
   };
 
   /**
-   * Runs `work` in one transaction and resolves once it has committed. Any failure aborts the
-   * whole transaction, so nothing `work` wrote stays; the browser's quota error becomes a
-   * `quota-exceeded` ToolctxError. `work` may await only IndexedDB requests of `tx`.
+   * Runs `work` in one transaction and resolves once it has committed (a read-only one: once
+   * `work` has its answers). Any failure aborts the whole transaction, so nothing `work` wrote
+   * stays; the browser's quota error becomes a `quota-exceeded` ToolctxError. `work` may await
+   * only IndexedDB requests of `tx`.
    */
   return async <T, Mode extends IDBTransactionMode>(
     stores: readonly string[],
@@ -77,7 +78,8 @@ export function idbConnection(
     done.catch(() => {});
     try {
       const result = await work(tx);
-      await done;
+      // A read has its answers once its requests succeeded; only a write waits for its commit.
+      if (mode !== 'readonly') await done;
       return result;
     } catch (error) {
       try {

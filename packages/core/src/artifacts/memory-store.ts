@@ -2,7 +2,7 @@ import { ToolctxError } from '../errors.js';
 import { decodeArtifactData, encodeArtifactData } from './encoding.js';
 import { admitArtifactSize, admitToScope, checkArtifactLimits } from './limits.js';
 import { createArtifactMeta, isArtifactExpired, verifyArtifactBytes } from './meta.js';
-import { isRef, newRef } from './ref.js';
+import { newRef } from './ref.js';
 import { scopeKey } from './scope-key.js';
 import { readAllBytes, streamBytes } from './stream-bytes.js';
 import type { ArtifactLimits, ArtifactMeta, ArtifactPut, ArtifactScope, ArtifactStore } from './types.js';
@@ -20,13 +20,19 @@ export interface MemoryArtifactStoreOptions {
 }
 
 interface ScopeState {
-  entries: Map<string, { meta: ArtifactMeta; seq: number }>;
+  /** By ref: the meta, its place in list order, and its key in `blobs` (made once, at put). */
+  entries: Map<string, { meta: ArtifactMeta; seq: number; blob: string }>;
   nextSeq: number;
   bytes: number;
   expired: Set<string>;
+  /** The earliest `expiresAt` among the entries (Infinity when none expires), so a sweep that could find nothing is skipped. */
+  soonest: number;
 }
 
 const CURSOR = /^cur_([0-9a-z]{1,11})$/;
+
+/** A caller's own copy of a meta (its one nested object too), far cheaper than structuredClone. */
+const copyMeta = (meta: ArtifactMeta): ArtifactMeta => ({ ...meta, origin: { ...meta.origin } });
 const MAX_REMEMBERED_EXPIRED = 1000;
 
 /**
@@ -50,83 +56,119 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
   const blobs = options.blobs ?? new Map<string, Uint8Array>();
   const scopes = new Map<string, ScopeState>();
 
-  const stateOf = (scope: ArtifactScope): { key: string; state: ScopeState } => {
+  // The last scope seen, field by field: a run asks about one scope over and over, and equal
+  // fields give the same key, so it is encoded once.
+  let last: { tenant: string; principal: string; conversation: string; key: string } | undefined;
+  const keyOf = (scope: ArtifactScope): string => {
+    if (
+      last &&
+      scope !== null &&
+      typeof scope === 'object' &&
+      scope.tenant === last.tenant &&
+      scope.principal === last.principal &&
+      scope.conversation === last.conversation
+    ) {
+      return last.key;
+    }
     const key = scopeKey(scope);
+    last = { tenant: scope.tenant, principal: scope.principal, conversation: scope.conversation, key };
+    return key;
+  };
+
+  const stateOf = (scope: ArtifactScope): { key: string; state: ScopeState } => {
+    const key = keyOf(scope);
     let state = scopes.get(key);
     if (!state) {
-      state = { entries: new Map(), nextSeq: 1, bytes: 0, expired: new Set() };
+      state = {
+        entries: new Map(),
+        nextSeq: 1,
+        bytes: 0,
+        expired: new Set(),
+        soonest: Number.POSITIVE_INFINITY,
+      };
       scopes.set(key, state);
     }
     return { key, state };
   };
 
-  const remove = (key: string, state: ScopeState, ref: string): void => {
+  const remove = (state: ScopeState, ref: string): void => {
     const entry = state.entries.get(ref);
     if (!entry) return;
     state.entries.delete(ref);
     state.bytes -= entry.meta.bytes;
-    blobs.delete(`${key}/${ref}`);
+    blobs.delete(entry.blob);
   };
 
-  const expire = (key: string, state: ScopeState, ref: string): void => {
-    remove(key, state, ref);
+  const expire = (state: ScopeState, ref: string): void => {
+    remove(state, ref);
     state.expired.add(ref);
     if (state.expired.size > MAX_REMEMBERED_EXPIRED) {
       state.expired.delete(state.expired.values().next().value as string);
     }
   };
 
-  const sweep = (key: string, state: ScopeState, now: number): void => {
-    for (const [ref, entry] of state.entries) if (isArtifactExpired(entry.meta, now)) expire(key, state, ref);
+  const sweep = (state: ScopeState, now: number): void => {
+    if (now < state.soonest) return;
+    let soonest = Number.POSITIVE_INFINITY;
+    for (const [ref, { meta }] of state.entries) {
+      if (isArtifactExpired(meta, now)) expire(state, ref);
+      else if (meta.expiresAt !== undefined && meta.expiresAt < soonest) soonest = meta.expiresAt;
+    }
+    state.soonest = soonest;
   };
 
   /** The live entry for `ref`, or null; an expired one is dropped on sight. */
   const live = (scope: ArtifactScope, ref: string) => {
-    const { key, state } = stateOf(scope);
-    if (!isRef(ref)) return null;
+    const { state } = stateOf(scope);
+    // Only refs this store made are keys, so a malformed one finds nothing without a pattern test.
     const entry = state.entries.get(ref);
     if (!entry) return null;
     if (isArtifactExpired(entry.meta, clock())) {
-      expire(key, state, ref);
+      expire(state, ref);
       return null;
     }
-    return { key, state, entry };
+    return { state, entry };
   };
 
   const store = async (
     scope: ArtifactScope,
     input: Omit<ArtifactPut, 'data'>,
-    encoded: { bytes: Uint8Array; encoding: ArtifactMeta['encoding'] },
+    streamed?: Uint8Array,
   ): Promise<ArtifactMeta> => {
+    // Encoded here rather than by the caller: one async step fewer on every put.
+    const { bytes, encoding } = streamed
+      ? { bytes: streamed, encoding: 'binary' as const }
+      : encodeArtifactData((input as ArtifactPut)?.data);
     const { key, state } = stateOf(scope);
-    const { bytes } = encoded;
     admitArtifactSize(limits, bytes.byteLength);
-    const meta = await createArtifactMeta(input, { ...encoded, ref: newRef(), now: clock() });
+    const meta = await createArtifactMeta(input, { bytes, encoding, ref: newRef(), now: clock() });
     // Checked after the await, right before storing, so concurrent puts cannot both slip under a cap.
-    sweep(key, state, clock());
+    sweep(state, clock());
     admitToScope(limits, { count: state.entries.size, bytes: state.bytes }, bytes.byteLength);
-    state.entries.set(meta.ref, { meta, seq: state.nextSeq++ });
+    const blob = `${key}/${meta.ref}`;
+    state.entries.set(meta.ref, { meta, seq: state.nextSeq++, blob });
     state.bytes += bytes.byteLength;
-    blobs.set(`${key}/${meta.ref}`, bytes);
-    return structuredClone(meta);
+    if (meta.expiresAt !== undefined && meta.expiresAt < state.soonest) state.soonest = meta.expiresAt;
+    blobs.set(blob, bytes);
+    return copyMeta(meta);
   };
 
   const readVerified = async (scope: ArtifactScope, ref: string) => {
     const found = live(scope, ref);
     if (!found) return null;
-    const bytes = new Uint8Array(blobs.get(`${found.key}/${ref}`) ?? new Uint8Array());
+    const bytes = new Uint8Array(blobs.get(found.entry.blob) ?? new Uint8Array());
     await verifyArtifactBytes(found.entry.meta, bytes);
-    return { meta: structuredClone(found.entry.meta), bytes };
+    return { meta: copyMeta(found.entry.meta), bytes };
   };
 
   return {
     capabilities: Object.freeze({ streaming: true, limits }),
 
-    put: async (scope, input) => store(scope, input, encodeArtifactData(input?.data)),
+    put: (scope, input) => store(scope, input),
 
     async head(scope, ref) {
       const found = live(scope, ref);
-      return found ? structuredClone(found.entry.meta) : null;
+      return found ? copyMeta(found.entry.meta) : null;
     },
 
     async get(scope, ref) {
@@ -137,7 +179,7 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
     async delete(scope, ref) {
       const found = live(scope, ref);
       if (!found) return false;
-      remove(found.key, found.state, ref);
+      remove(found.state, ref);
       return true;
     },
 
@@ -156,8 +198,8 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
         }
         after = Number.parseInt(match[1]!, 36);
       }
-      const { key, state } = stateOf(scope);
-      sweep(key, state, clock());
+      const { state } = stateOf(scope);
+      sweep(state, clock());
       const artifacts: ArtifactMeta[] = [];
       let last = after;
       let more = false;
@@ -167,7 +209,7 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
           more = true;
           break;
         }
-        artifacts.push(structuredClone(meta));
+        artifacts.push(copyMeta(meta));
         last = seq;
       }
       return more ? { artifacts, cursor: `cur_${last.toString(36)}` } : { artifacts };
@@ -175,7 +217,7 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
 
     async putStream(scope, input) {
       const bytes = await readAllBytes(input?.data, limits.maxArtifactBytes);
-      return store(scope, input, { bytes, encoding: 'binary' });
+      return store(scope, input, bytes);
     },
 
     async getStream(scope, ref) {
