@@ -22,6 +22,7 @@ export type ChatToolOutput =
  * `@ai-sdk/svelte`, or any subclass of `AbstractChat` from `ai`.
  */
 export interface ToolOutputChat {
+  /** Hands a tool call's output (or its error) back to the chat, which then may send again. */
   addToolOutput(answer: ChatToolOutput): unknown;
   /** Replaced by {@link ChatTools.stop}, which calls it: so the chat's own stop cancels tools too. */
   stop?: () => Promise<void>;
