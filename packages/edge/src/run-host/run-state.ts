@@ -7,21 +7,14 @@ import {
   type ToolResult,
   unknownToolError,
 } from '@toolctx/core';
-import { encodeSseBytes } from '@toolctx/core/sse';
 import { ok, type Reply, refuse } from '../door-error.js';
 import { sameIdentity } from '../same-identity.js';
-import {
-  type Channel,
-  createChannel,
-  defaultHeartbeatMs,
-  jsonHeartbeat,
-  sseHeartbeat,
-} from '../sse/channel.js';
+import { createChannel, defaultHeartbeatMs } from '../sse/channel.js';
+import { answerCall, type CallAnswerOf } from './call-answer.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import type { RunLog, RunRecord } from './run-log.js';
-import { settledWithin } from './settled-within.js';
 import type { CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
-import { eventMessage, jsonSafe, lostOutcome, resultJson, utf8 } from './wire-format.js';
+import { eventMessage, jsonSafe } from './wire-format.js';
 
 /** A reader of the run's events; `message` is the event as SSE bytes, encoded once for all readers. */
 type Listener = (event: ToolEvent, message: Uint8Array) => void;
@@ -312,57 +305,22 @@ export class RunState {
 
   /**
    * The answer of one call, the one implementation behind {@link RunState.streamCall} and
-   * {@link RunState.streamResume}: subscribes (for `sse`) before `start` runs the call, so none of
-   * its events is missed; a reader that hangs up cancels the call. As `json`, a call that settles
-   * within a few dozen microtask turns is answered as its JSON text, without a stream. `start` is
-   * called before the first await. `discard` drops an answer whose call turned out not to run.
+   * {@link RunState.streamResume} (see {@link answerCall}): its events are this run's, and a
+   * reader that hangs up cancels the call in flight.
    */
-  private async answer(
+  private answer(
     callId: string,
     format: CallFormat,
     start: () => Promise<ToolResult>,
-  ): Promise<{ body: CallAnswer; discard: () => void }> {
-    let unsubscribe = () => {};
-    let channel: Channel | undefined;
-    if (format === 'sse') {
-      const sse = createChannel(this.heartbeatMs, sseHeartbeat);
-      const ids = new Set([callId]);
-      unsubscribe = this.subscribe((event, message) => {
-        if (!event.callId) return;
-        if (!ids.has(event.callId) && !(event.parentId && ids.has(event.parentId))) return;
-        ids.add(event.callId);
-        sse.write(message);
-      });
-      channel = sse;
-    }
-    const settled = start()
-      .catch(lostOutcome)
-      .finally(() => unsubscribe());
-    if (!channel) {
-      const quick = await settledWithin(settled);
-      if (quick) return { body: resultJson(quick), discard: () => {} };
-      channel = createChannel(this.heartbeatMs, jsonHeartbeat);
-    }
-    const open = channel;
-    // A reader that goes away cancels the call it was watching.
-    open.onGone(() => {
-      unsubscribe();
-      this.inflight.get(callId)?.abort();
+  ): Promise<CallAnswerOf> {
+    return answerCall({
+      callId,
+      format,
+      start,
+      heartbeatMs: this.heartbeatMs,
+      subscribe: (listener) => this.subscribe(listener),
+      cancel: () => this.inflight.get(callId)?.abort(),
     });
-    let discarded = false;
-    void settled
-      .then((result) => {
-        if (discarded) return;
-        const data = resultJson(result);
-        open.write(format === 'sse' ? encodeSseBytes({ event: 'result', data }) : utf8(data));
-      })
-      .finally(() => open.close());
-    const discard = () => {
-      discarded = true;
-      unsubscribe();
-      open.close();
-    };
-    return { body: open.readable, discard };
   }
 
   /**

@@ -1,0 +1,80 @@
+import type { ToolEvent, ToolResult } from '@toolctx/core';
+import { encodeSseBytes } from '@toolctx/core/sse';
+import { type Channel, createChannel, jsonHeartbeat, sseHeartbeat } from '../sse/channel.js';
+import { settledWithin } from './settled-within.js';
+import type { CallAnswer, CallFormat } from './types.js';
+import { lostOutcome, resultJson, utf8 } from './wire-format.js';
+
+/** A call's answer, and how to drop it when the call turned out not to run. */
+export interface CallAnswerOf {
+  body: CallAnswer;
+  discard(): void;
+}
+
+/** What {@link answerCall} needs from the run whose call it answers. */
+export interface AnswerCallOptions {
+  callId: string;
+  format: CallFormat;
+  /** Runs the call; called before the first await. */
+  start(): Promise<ToolResult>;
+  heartbeatMs: number;
+  /** Hears each of the run's events with its SSE bytes; returns the unsubscribe. */
+  subscribe(listener: (event: ToolEvent, message: Uint8Array) => void): () => void;
+  /** Cancels the call (its reader hung up). */
+  cancel(): void;
+}
+
+/**
+ * One call's answer on the wire. As `sse`: subscribed before `start` runs the call, so none of its
+ * events (its child calls' too) is missed, then an `event: result` message. As `json`: a call that
+ * settles within a few dozen microtask turns (it waited on no I/O) is its `ToolResult` as JSON
+ * text, with no stream to pay for; a longer one is whitespace heartbeats, then the `ToolResult`.
+ * A reader of a stream that hangs up is found by the first write that fails and cancels the call.
+ */
+export async function answerCall(options: AnswerCallOptions): Promise<CallAnswerOf> {
+  const { callId, format, heartbeatMs } = options;
+  let unsubscribe = () => {};
+  let channel: Channel | undefined;
+  if (format === 'sse') {
+    const sse = createChannel(heartbeatMs, sseHeartbeat);
+    const ids = new Set([callId]);
+    unsubscribe = options.subscribe((event, message) => {
+      if (!event.callId) return;
+      if (!ids.has(event.callId) && !(event.parentId && ids.has(event.parentId))) return;
+      ids.add(event.callId);
+      sse.write(message);
+    });
+    channel = sse;
+  }
+  const settled = options
+    .start()
+    .catch(lostOutcome)
+    .finally(() => unsubscribe());
+  if (!channel) {
+    const quick = await settledWithin(settled);
+    if (quick) return { body: resultJson(quick), discard: () => {} };
+    channel = createChannel(heartbeatMs, jsonHeartbeat);
+  }
+  const open = channel;
+  // A reader that goes away cancels the call it was watching.
+  open.onGone(() => {
+    unsubscribe();
+    options.cancel();
+  });
+  let discarded = false;
+  void settled
+    .then((result) => {
+      if (discarded) return;
+      const data = resultJson(result);
+      open.write(format === 'sse' ? encodeSseBytes({ event: 'result', data }) : utf8(data));
+    })
+    .finally(() => open.close());
+  return {
+    body: open.readable,
+    discard() {
+      discarded = true;
+      unsubscribe();
+      open.close();
+    },
+  };
+}
