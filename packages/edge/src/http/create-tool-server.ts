@@ -2,8 +2,12 @@ import { type ArtifactStore, artifactScope, type Identity, type Runtime, Toolctx
 import { sseHeaders } from '@toolctx/core/sse';
 import { type Context, Hono } from 'hono';
 import type { Reply } from '../door-error.js';
-import type { CallAnswer, CallFormat } from '../run-host/index.js';
-import { createMemoryRunDirectory, type RunDirectory } from '../run-host/index.js';
+import {
+  type CallAnswer,
+  type CallFormat,
+  createMemoryRunDirectory,
+  type RunDirectory,
+} from '../run-host/index.js';
 import { runtimeOf } from '../runtime-for.js';
 import { artifactResponse } from './artifact-response.js';
 import { corsMiddleware, type ToolServerCors } from './cors.js';
