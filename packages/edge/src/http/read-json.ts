@@ -69,14 +69,20 @@ function nestingDepth(text: string): number {
 
 /**
  * A request body's bytes, or `undefined` when it is larger than `maxBytes`: a declared
- * `Content-Length` over the limit is refused before reading, and the bytes are counted while
- * reading (a chunked body declares no length), so no more than the limit is ever held. Every door
- * that reads a body whole reads it through this.
+ * `Content-Length` over the limit is refused before reading; a body within its declared length is
+ * read in one step (the HTTP parser, workerd's or Node's, ends a body at its declared length); a
+ * chunked body, which declares none, is counted while read, so no more than the limit is held.
+ * Every door that reads a body whole reads it through this.
  */
 export async function readBoundedBody(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) return undefined;
   if (!request.body) return new Uint8Array(0);
+  if (declared !== null && /^\d+$/.test(declared)) {
+    // A Request made in code may still carry more than it declares: checked after the read.
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    return bytes.byteLength > maxBytes ? undefined : bytes;
+  }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
