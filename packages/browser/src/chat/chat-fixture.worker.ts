@@ -4,9 +4,11 @@ import { createIdbArtifactStore } from '../stores/idb-artifact-store.js';
 import { serveInWorker } from '../worker-door/serve-in-worker.js';
 import { chatFixtureTools } from './tools.fixture.js';
 
+// getCity waits until the page says go (on this channel), so the page sees its progress first.
+const go = new BroadcastChannel('chat-fixture-go');
 const tools = chatFixtureTools(
   { ran: 0, aborted: false },
-  () => new Promise((resolve) => setTimeout(resolve, 150)),
+  () => new Promise((resolve) => go.addEventListener('message', resolve, { once: true })),
 );
 
 // Every approval waits for the page, which resumes it through the run.

@@ -46,6 +46,7 @@ describe('chatTools through the Web Worker door', () => {
     attachStatus(element, t.run, { actions: t.helper });
     await t.chat.sendMessage({ text: 'Where am I?' });
     await vi.waitFor(() => expect(lineTexts(element).join()).toContain('looking up a city in PT'));
+    new BroadcastChannel('chat-fixture-go').postMessage('go');
     await vi.waitFor(() => expect(lastText(t.chat)).toBe('You are in Lisbon.'));
     expect(toolPart(t.chat, 'tc_1')).toMatchObject({ state: 'output-available', output: { city: 'Lisbon' } });
     expect(t.requests).toHaveLength(2);
