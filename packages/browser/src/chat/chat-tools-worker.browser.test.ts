@@ -6,7 +6,15 @@ import { attachStatus } from '../status/attach-status.js';
 import { container, lineTexts } from '../status/test-helpers.js';
 import { createIdbArtifactStore } from '../stores/idb-artifact-store.js';
 import { connectWorker, type WorkerConnection } from '../worker-door/connect-worker.js';
-import { Chat, lastText, scriptedTransport, type Turn, toolPart } from './test-helpers.js';
+import {
+  actionButton,
+  Chat,
+  call,
+  lastText,
+  scriptedTransport,
+  type Turn,
+  toolPart,
+} from './test-helpers.js';
 
 const open: WorkerConnection[] = [];
 afterEach(() => {
@@ -34,10 +42,6 @@ function setUp(turns: Turn[]) {
   const helper = chatTools(chat, run);
   return { chat, helper, run, events, requests };
 }
-
-const call = (toolCallId: string, toolName: string, input: unknown): Turn => ({
-  calls: [{ toolCallId, toolName, input }],
-});
 
 describe('chatTools through the Web Worker door', () => {
   it('runs the call in the Worker, shows its progress, and the chat gets the output and sends again', async () => {
@@ -68,11 +72,7 @@ describe('chatTools through the Web Worker door', () => {
     const element = container();
     attachStatus(element, t.run, { expanded: true, actions: t.helper });
     await t.chat.sendMessage({ text: 'Mail Bo' });
-    const approve = await vi.waitFor(() => {
-      const button = element.querySelector<HTMLButtonElement>('.toolctx-status__action--approve');
-      expect(button).not.toBeNull();
-      return button!;
-    });
+    const approve = await actionButton(element, 'approve');
     expect(toolPart(t.chat, 'tc_1')).toMatchObject({ state: 'input-available' });
     approve.click();
     await vi.waitFor(() => expect(lastText(t.chat)).toBe('Sent.'));

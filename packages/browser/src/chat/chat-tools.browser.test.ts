@@ -6,7 +6,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { attachStatus } from '../status/attach-status.js';
 import { container, lineTexts } from '../status/test-helpers.js';
 import { createIdbArtifactStore } from '../stores/idb-artifact-store.js';
-import { Chat, gate, lastText, scriptedTransport, type Turn, toolPart } from './test-helpers.js';
+import {
+  actionButton,
+  Chat,
+  call,
+  gate,
+  lastText,
+  scriptedTransport,
+  type Turn,
+  toolPart,
+} from './test-helpers.js';
 import { chatFixtureTools } from './tools.fixture.js';
 
 afterEach(() => document.body.replaceChildren());
@@ -32,10 +41,6 @@ function setUp(turns: Turn[]) {
   const helper = chatTools(chat, run);
   return { chat, helper, run, events, requests, step, seen, artifacts };
 }
-
-const call = (toolCallId: string, toolName: string, input: unknown): Turn => ({
-  calls: [{ toolCallId, toolName, input }],
-});
 
 describe('chatTools with the AI SDK Chat', () => {
   it('answers the chat with the output, names the call by its toolCallId, and the chat sends again', async () => {
@@ -80,11 +85,7 @@ describe('chatTools with the AI SDK Chat', () => {
     const element = container();
     attachStatus(element, t.run, { expanded: true, actions: t.helper });
     await t.chat.sendMessage({ text: 'Mail Bo' });
-    const approve = await vi.waitFor(() => {
-      const button = element.querySelector<HTMLButtonElement>('.toolctx-status__action--approve');
-      expect(button).not.toBeNull();
-      return button!;
-    });
+    const approve = await actionButton(element, 'approve');
     expect(toolPart(t.chat, 'tc_1')).toMatchObject({ state: 'input-available' });
     expect(t.chat.status).toBe('ready');
     approve.click();
@@ -152,11 +153,7 @@ describe('chatTools with the AI SDK Chat', () => {
     const element = container();
     attachStatus(element, t.run, { actions: t.helper });
     await t.chat.sendMessage({ text: 'Watch' });
-    const cancel = await vi.waitFor(() => {
-      const button = element.querySelector<HTMLButtonElement>('.toolctx-status__action--cancel');
-      expect(button).not.toBeNull();
-      return button!;
-    });
+    const cancel = await actionButton(element, 'cancel');
     cancel.click();
     await vi.waitFor(() => expect(lastText(t.chat)).toBe('Stopped watching.'));
     expect(t.seen.aborted).toBe(true);

@@ -7,6 +7,7 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
+import { vi } from 'vitest';
 
 /** The chat's state in memory, kept the way `@ai-sdk/react` keeps it: a new array per change. */
 class MemoryChatState implements ChatState<UIMessage> {
@@ -109,4 +110,18 @@ export function gate() {
     open = resolve;
   });
   return { open, opened };
+}
+
+/** A turn in which the model calls one client-side tool. */
+export const call = (toolCallId: string, toolName: string, input: unknown): Turn => ({
+  calls: [{ toolCallId, toolName, input }],
+});
+
+/** Waits until the widget in `element` shows a line action (`approve`, `deny`, `cancel`); returns its button. */
+export function actionButton(element: HTMLElement, action: string): Promise<HTMLButtonElement> {
+  return vi.waitFor(() => {
+    const button = element.querySelector<HTMLButtonElement>(`.toolctx-status__action--${action}`);
+    if (!button) throw new Error(`no ${action} button yet`);
+    return button;
+  });
 }
