@@ -1,4 +1,5 @@
 import { inProcessDoor, type Run, type Runtime, type ToolEvent, type ToolResult } from '@toolctx/core';
+import { plainJson } from '@toolctx/core/sse';
 import { webWorkerDoor } from './door.js';
 import {
   type Envelope,
@@ -54,7 +55,7 @@ export function serveInWorker(
       send({ t: 'event', event });
     } catch {
       // Core checks progress for clone safety; anything else that slipped through crosses as JSON.
-      send({ t: 'event', event: JSON.parse(JSON.stringify(event)) });
+      send({ t: 'event', event: JSON.parse(plainJson(event)) });
     }
   };
 

@@ -63,7 +63,7 @@ describe('serveMcp and ctx.log', () => {
     await client.close();
   });
 
-  it('writes data JSON cannot hold as JSON (a bigint as its digits, a Map as an object, a Set as an array), and a cycle as the message alone', async () => {
+  it('writes data JSON cannot hold as JSON (a bigint as its digits, a Map as an object, a Set as an array, a cycle as "[cycle]")', async () => {
     const odd = defineTool({
       name: 'odd',
       description: 'Logs data that is plain but not JSON.',
@@ -84,7 +84,7 @@ describe('serveMcp and ctx.log', () => {
     await client.callTool({ name: 'odd', arguments: {} });
     expect(received).toEqual([
       { message: 'sizes', data: { big: '1180591620717411303424', map: { a: 1 }, set: [1] } },
-      'a loop',
+      { message: 'a loop', data: { self: '[cycle]' } },
     ]);
     await client.close();
   });

@@ -1,5 +1,6 @@
 import type { LogEntry } from '../context/log-entry.js';
 import type { ErrorInfo } from '../errors.js';
+import { plainJson } from '../plain-json.js';
 
 /**
  * Where a failed call's `ErrorInfo` travels in an MCP `isError` result: in `_meta` under this key
@@ -25,8 +26,9 @@ export function toMcpProgress(
 /**
  * The `notifications/message` params for a `tool.log` entry: the tool is the logger, and the data
  * is the message alone, or `{ message, data }` when the entry carries data. The data is made JSON
- * (a bigint as its digits, a Map as an object, a Set as an array; with a cycle, the message goes
- * alone): plain data that JSON cannot write would otherwise lose the whole notification.
+ * as every door writes event data (`plainJson`: a bigint as its digits, a Map as an object, a Set
+ * as an array, a cycle as `"[cycle]"`): plain data that JSON cannot write would otherwise lose the
+ * whole notification.
  */
 export function toMcpLogMessage(entry: LogEntry): {
   level: LogEntry['level'];
@@ -35,19 +37,7 @@ export function toMcpLogMessage(entry: LogEntry): {
 } {
   const alone = { level: entry.level, logger: entry.tool, data: entry.message };
   if (entry.data === undefined) return alone;
-  try {
-    const data: unknown = JSON.parse(JSON.stringify(entry.data, asJson) ?? 'null');
-    return { ...alone, data: { message: entry.message, data } };
-  } catch {
-    return alone; // a cycle: the message still goes
-  }
-}
-
-function asJson(_key: string, value: unknown): unknown {
-  if (typeof value === 'bigint') return value.toString();
-  if (value instanceof Map) return Object.fromEntries(value);
-  if (value instanceof Set) return [...value];
-  return value;
+  return { ...alone, data: { message: entry.message, data: JSON.parse(plainJson(entry.data)) } };
 }
 
 /** The toolctx progress report for an MCP progress notification. */

@@ -1,7 +1,8 @@
 /**
  * `@toolctx/core/sse`: server-sent events, written and read by one module — the encoder a door
  * writes a run's events with, and the reader (on `eventsource-parser`) a client reads them back
- * with, both by the WHATWG rules. Web standards only, so a Worker, a page and Node share it.
+ * with, both by the WHATWG rules — and `plainJson`, the JSON text an event's data is written as.
+ * Web standards only, so a Worker, a page and Node share it.
  *
  * @example
  * ```ts
@@ -11,5 +12,7 @@
  * ```
  * @module
  */
+
+export { plainJson } from '../plain-json.js';
 export { encodeSse, encodeSseBytes, hasLineBreak, type SseMessage, sseHeaders } from './encode-sse.js';
 export { parseSse, type ReadSseOptions, readSse, type SseEvent } from './read-sse.js';

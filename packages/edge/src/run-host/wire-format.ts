@@ -1,16 +1,20 @@
 // How a run's events and call results cross the wire: SSE messages, JSON that always parses,
 // and the answer when the server failed mid-stream.
 import type { ToolEvent, ToolResult } from '@toolctx/core';
-import { encodeSseBytes, hasLineBreak } from '@toolctx/core/sse';
+import { encodeSseBytes, hasLineBreak, plainJson } from '@toolctx/core/sse';
 
 const encoder = new TextEncoder();
 
 /** Text as UTF-8 bytes, such as a JSON answer's result. */
 export const utf8 = (text: string): Uint8Array => encoder.encode(text);
 
-/** An event as the SSE message a reader of the run gets: `id` is its `seq`, `event` its type. */
+/**
+ * An event as the SSE message a reader of the run gets: `id` is its `seq`, `event` its type, and
+ * its data plain data written as JSON (`plainJson`: a bigint, a Map, a Set or a cycle in a
+ * progress report does not lose the event).
+ */
 export function eventMessage(event: ToolEvent): Uint8Array {
-  const data = JSON.stringify(event);
+  const data = plainJson(event);
   // Core refuses event types that are not one line; one that got into a log anyway (an older
   // runtime, a hand-written log) goes out as a plain message rather than breaking the stream.
   if (hasLineBreak(event.type)) return encodeSseBytes({ id: String(event.seq), data });
