@@ -1,4 +1,4 @@
-import { REDACTED } from '../credentials/credential.js';
+import { redactSecrets } from '../credentials/redact-secrets.js';
 import { cloneSafetyProblem } from '../progress/clone-safe.js';
 import { cutMessage } from '../status/grapheme-cut.js';
 
@@ -40,15 +40,15 @@ export interface LogEntry {
 /**
  * The `tool.log` data for a tool's `ctx.log` arguments, or why they are refused: a level outside
  * {@link logLevels}, a message that is not a string, or data that would not survive a structured
- * clone. `secret`, the value of the call's credential, is replaced by `[redacted]` wherever it
- * occurs in the message or in a string of the data.
+ * clone. `secrets`, the values of the call's credentials, are replaced by `[redacted]` wherever
+ * they occur in the message or in a string of the data.
  */
 export function logEntry(
   tool: string,
   level: unknown,
   message: unknown,
   data: unknown,
-  secret: string | undefined,
+  secrets: readonly string[] | undefined,
 ): LogEntry | { problem: string } {
   if (typeof level !== 'string' || !(logLevels as readonly string[]).includes(level)) {
     return {
@@ -63,35 +63,8 @@ export function logEntry(
   const entry: LogEntry = {
     tool,
     level: level as LogLevel,
-    message: cutMessage(redact(message, secret), logMessageMax),
+    message: cutMessage(secrets ? (redactSecrets(message, secrets) as string) : message, logMessageMax),
   };
-  if (data !== undefined) entry.data = secret ? redactData(data, secret, new Map()) : data;
+  if (data !== undefined) entry.data = secrets ? redactSecrets(data, secrets) : data;
   return entry;
-}
-
-function redact(text: string, secret: string | undefined): string {
-  return secret && text.includes(secret) ? text.split(secret).join(REDACTED) : text;
-}
-
-/**
- * `data` with the secret redacted from its strings: plain objects and arrays are copied (a cycle
- * stays a cycle of copies), everything else is kept as it is.
- */
-function redactData(data: unknown, secret: string, copies: Map<object, unknown>): unknown {
-  if (typeof data === 'string') return redact(data, secret);
-  if (typeof data !== 'object' || data === null) return data;
-  if (copies.has(data)) return copies.get(data);
-  if (Array.isArray(data)) {
-    const copy: unknown[] = [];
-    copies.set(data, copy);
-    for (const item of data) copy.push(redactData(item, secret, copies));
-    return copy;
-  }
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return data;
-  const copy: Record<string, unknown> = {};
-  copies.set(data, copy);
-  for (const [key, value] of Object.entries(data))
-    copy[redact(key, secret)] = redactData(value, secret, copies);
-  return copy;
 }

@@ -96,7 +96,10 @@ export interface ToolExecutionContext {
    * passes. Made on first read. A tool that ignores it is still settled when it fires.
    */
   readonly signal: AbortSignal;
-  /** Reports live progress. Synchronous; never throws, blocks or changes the result. */
+  /**
+   * Reports live progress. Synchronous; never throws, blocks or changes the result. The values of
+   * the credentials the call holds are replaced by `[redacted]` wherever they occur in the report.
+   */
   progress(payload: ProgressPayload): void;
   /**
    * Files a log entry as a `tool.log` event: MCP clients receive it as `notifications/message`
@@ -105,8 +108,9 @@ export interface ToolExecutionContext {
    * at 1,000 graphemes; `data` must be plain data. An entry with an unknown level, a message that
    * is not a string or data that is not plain is dropped, counted in `stats.progressRejected` and
    * said why in a `tool.progress_rejected` event; one filed after the call settled is dropped and
-   * counted in `stats.progressDropped`. The value of the call's credential is replaced by
-   * `[redacted]` wherever it occurs.
+   * counted in `stats.progressDropped`. The values of the credentials the call holds (its
+   * `needs`, and any `ctx.credentials.get` gave it) are replaced by `[redacted]` wherever they
+   * occur, as in `progress` and `emit`.
    *
    * @example
    * ```ts
@@ -129,7 +133,8 @@ export interface ToolExecutionContext {
    * The name is 1 to 64 characters of `a-z`, `0-9`, `_`, `.` and `-`, the first a letter or digit
    * (`/^[a-z0-9][a-z0-9_.-]{0,63}$/`), so it is safe in an SSE `event:` line; `data` must be plain
    * data. Throws a TypeError naming the problem otherwise, and a `call-settled` ToolctxError once
-   * the call has ended.
+   * the call has ended. The values of the credentials the call holds are replaced by `[redacted]`
+   * wherever they occur in the data.
    *
    * @example
    * ```ts

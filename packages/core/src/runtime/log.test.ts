@@ -145,3 +145,84 @@ describe('ctx.log', () => {
     expect(reports).toEqual(['sink down on tool.log']);
   });
 });
+
+describe('credentials in what a tool reports', () => {
+  const secret = 'sk-SECRET-123';
+  async function reported(
+    execute: (args: object, ctx: ToolExecutionContext) => unknown,
+    needs = false,
+  ): Promise<ToolEvent[]> {
+    const events: ToolEvent[] = [];
+    const tool = defineTool({
+      name: 'reporter',
+      description: 'Reports.',
+      inputSchema: z.object({}),
+      ...(needs ? { needs: { credential: 'api' } } : {}),
+      execute,
+    });
+    const run = createRuntime({
+      tools: [tool],
+      credentials: staticCredentials({ api: secret, other: 'sk-OTHER-456' }),
+      sinks: [(event) => events.push(event)],
+    }).startRun();
+    expect(await run.call({ tool: 'reporter', args: {} })).toMatchObject({ ok: true });
+    return events;
+  }
+  const dataOf = (events: ToolEvent[], type: string) =>
+    events.filter((event) => event.type === type).map((event) => event.data);
+
+  it("replaces the declared credential's value in progress reports, strings and plain data alike (Map and Set included)", async () => {
+    const events = await reported((_args, ctx) => {
+      const key = ctx.credential!.value;
+      ctx.progress(`using ${key}`);
+      ctx.progress({
+        message: `Bearer ${key}`,
+        done: 1,
+        total: 2,
+        seen: new Map([[key, [key]]]),
+        tags: new Set([key]),
+      });
+    }, true);
+    expect(dataOf(events, 'tool.progress')).toEqual([
+      { tool: 'reporter', payload: 'using [redacted]', n: 1 },
+      {
+        tool: 'reporter',
+        payload: {
+          message: 'Bearer [redacted]',
+          done: 1,
+          total: 2,
+          seen: new Map([['[redacted]', ['[redacted]']]]),
+          tags: new Set(['[redacted]']),
+        },
+        n: 2,
+      },
+    ]);
+    expect(JSON.stringify(events)).not.toContain('SECRET');
+  });
+
+  it('replaces every value ctx.credentials.get gave the call in progress, ctx.log and ctx.emit, from the moment it was given', async () => {
+    const events = await reported(async (_args, ctx) => {
+      const first = (await ctx.credentials.get({ credential: 'api' })).value;
+      const second = (await ctx.credentials.get({ credential: 'other' })).value;
+      ctx.progress({ message: `${first} and ${second}` });
+      ctx.log('info', `key ${first}`, { other: second });
+      ctx.emit('keys', { list: [first, second] });
+      return 'ok';
+    });
+    expect(dataOf(events, 'tool.progress')).toEqual([
+      { tool: 'reporter', payload: { message: '[redacted] and [redacted]' }, n: 1 },
+    ]);
+    expect(dataOf(events, 'tool.log')).toEqual([
+      { tool: 'reporter', level: 'info', message: 'key [redacted]', data: { other: '[redacted]' } },
+    ]);
+    expect(dataOf(events, 'custom.keys')).toEqual([{ list: ['[redacted]', '[redacted]'] }]);
+    expect(JSON.stringify(events)).not.toMatch(/SECRET|OTHER/);
+  });
+
+  it('leaves reports of a call that holds no credential as they are: the same payload object', async () => {
+    const payload = { message: 'plain', done: 1 };
+    const events = await reported((_args, ctx) => ctx.progress(payload));
+    expect(dataOf(events, 'tool.progress')[0]).toMatchObject({ payload });
+    expect((dataOf(events, 'tool.progress')[0] as { payload: unknown }).payload).toBe(payload);
+  });
+});

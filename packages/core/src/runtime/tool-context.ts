@@ -13,6 +13,7 @@ import type {
 } from '../context/types.js';
 import type { Credential } from '../credentials/credential.js';
 import type { CredentialsAccess } from '../credentials/credentials-access.js';
+import { redactSecrets } from '../credentials/redact-secrets.js';
 import { ToolctxError } from '../errors.js';
 import { customNameProblem } from '../events/catalogue.js';
 import type { Phase } from '../policy/phase.js';
@@ -64,6 +65,8 @@ class ToolContext implements ToolExecutionContext {
   private guardedCache: CachePort | undefined;
   private guardedWorkspace: Workspace | undefined;
   private access: CredentialsAccess | undefined;
+  /** Credential values this call obtained through `ctx.credentials`, redacted from what it reports. */
+  private obtained: string[] | undefined;
   private guardedFetch:
     | Promise<(input: string | URL | Request, init?: RequestInit) => Promise<Response>>
     | undefined;
@@ -139,8 +142,25 @@ class ToolContext implements ToolExecutionContext {
     return this.run.services.credentials !== undefined;
   }
   get credentials(): CredentialsAccess {
-    this.access ??= runCredentials(this.run);
+    if (!this.access) {
+      const access = runCredentials(this.run);
+      this.access = {
+        get: async (request) => {
+          const credential = await access.get(request);
+          this.obtained ??= [];
+          this.obtained.push(credential.value);
+          return credential;
+        },
+      };
+    }
     return this.access;
+  }
+
+  /** The credential values this call holds, none of which may reach an event; undefined when none. */
+  private get secrets(): readonly string[] | undefined {
+    const declared = this.call.credential?.value;
+    if (!this.obtained) return declared === undefined ? undefined : [declared];
+    return declared === undefined ? this.obtained : [declared, ...this.obtained];
   }
   get teardownScopes(): readonly TeardownScope[] {
     return this.run.services.door.teardownScopes;
@@ -237,7 +257,9 @@ class ToolContext implements ToolExecutionContext {
         log.emit('tool.progress_rejected', data, this.call.toolCallId, this.call.parentId);
         return;
       }
-      const data = { tool: this.call.toolName, payload, n: ++this.reports };
+      const secrets = this.secrets;
+      const reported = secrets ? (redactSecrets(payload, secrets) as ProgressPayload) : payload;
+      const data = { tool: this.call.toolName, payload: reported, n: ++this.reports };
       log.emit('tool.progress', data, this.call.toolCallId, this.call.parentId);
     } catch {
       // Progress never throws into a tool; the event log already reports failing sinks.
@@ -252,7 +274,7 @@ class ToolContext implements ToolExecutionContext {
         stats.progressDropped++;
         return;
       }
-      const entry = logEntry(this.call.toolName, level, message, data, this.call.credential?.value);
+      const entry = logEntry(this.call.toolName, level, message, data, this.secrets);
       if ('problem' in entry) {
         stats.progressRejected++;
         const rejected = { tool: this.call.toolName, reason: entry.problem };
@@ -273,6 +295,8 @@ class ToolContext implements ToolExecutionContext {
     const problem = cloneSafetyProblem(data);
     if (problem) throw new TypeError(`ctx.emit("${name}") data holds ${problem}; send plain data.`);
     if (this.attempt.settled) throw this.guard.refusal(`ctx.emit("${name}")`);
-    this.run.log.emit(`custom.${name}`, data ?? null, this.call.toolCallId, this.call.parentId);
+    const secrets = this.secrets;
+    const written = secrets && data !== undefined ? redactSecrets(data, secrets) : (data ?? null);
+    this.run.log.emit(`custom.${name}`, written, this.call.toolCallId, this.call.parentId);
   }
 }

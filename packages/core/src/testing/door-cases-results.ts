@@ -122,12 +122,16 @@ export const resultCases: DoorCases = (kit) => [
     kit,
     kit.supplies.credentials,
     'credentials',
-    "ctx.credentials resolves the host's credential, and its value crosses nowhere",
+    "ctx.credentials resolves the host's credential, and its value crosses nowhere, not even in the tool's own progress, log and events",
     () =>
       kit.withClients(async (open) => {
         const outcome = await (await open()).call('door_credential', {});
         expect(successValue(outcome)).toEqual({ hasCredentials: true, matches: true });
         expect(JSON.stringify(outcome)).not.toContain(doorSuiteCredential.value);
+        if (kit.supplies.events) {
+          const progress = outcome.events.find((event) => event.type === 'tool.progress');
+          expect(progress?.data).toMatchObject({ payload: { message: 'using [redacted]' } });
+        }
       }),
     () =>
       kit.withClients(async (open) => {

@@ -245,11 +245,16 @@ export function doorSuiteTools(): AnyTool[] {
     }),
     defineTool({
       name: 'door_credential',
-      description: 'Asks for the suite credential and tells whether it matched, never its value.',
+      description:
+        'Asks for the suite credential, reports it carelessly (progress, log, a custom event) and tells whether it matched, never its value.',
       ...shape({}),
       execute: async (_args, ctx) => {
         if (!ctx.hasCredentials) return { hasCredentials: false, matches: false };
         const credential = await ctx.credentials.get({ credential: doorSuiteCredential.name });
+        // A careless tool: the runtime redacts the value from each report, at every door.
+        ctx.progress({ message: `using ${credential.value}` });
+        ctx.log('info', `token ${credential.value}`, { token: credential.value });
+        ctx.emit('token', { token: credential.value });
         return { hasCredentials: true, matches: credential.value === doorSuiteCredential.value };
       },
     }),
