@@ -1,5 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   type ElicitRequest,
   ElicitRequestSchema,
@@ -317,5 +319,39 @@ describe('serveMcp asks for approval by elicitation', () => {
     ]);
     expect(sent).toEqual(['before', 'after']);
     await client.close();
+  });
+
+  it('answers approval-pending at once, and asks nothing, over stateless HTTP, where no answer could reach the call', async () => {
+    const { runtime, runs } = setUp();
+    const started = Date.now();
+    // Stateless, as the SDK asks: a server and a transport per request, so the client's answer
+    // to a question would reach a server that never asked it.
+    const questions: unknown[] = [];
+    for (const enableJsonResponse of [false, true]) {
+      const client = new Client(
+        { name: 'stateless', version: '1.0.0' },
+        { capabilities: { elicitation: {} } },
+      );
+      client.setRequestHandler(ElicitRequestSchema, (request) => {
+        questions.push(request);
+        return { action: 'accept', content: {} };
+      });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL('http://mcp.test/mcp'), {
+          fetch: async (input, init) => {
+            const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse });
+            await serveMcp(runtime).connect(transport);
+            return transport.handleRequest(new Request(input, init));
+          },
+        }),
+      );
+      const result = await client.callTool(deleteNotes);
+      expect(errorOf(result).kind).toBe('approval-pending');
+      await client.close();
+    }
+    expect(questions).toEqual([]);
+    expect(runs).toEqual([]);
+    // Well within the tool's 2 s timeout, which an unanswerable question would wait out.
+    expect(Date.now() - started).toBeLessThan(1_500);
   });
 });
