@@ -1,7 +1,6 @@
 // MCP over streamable HTTP on a Cloudflare Worker: one Durable Object per MCP session, so a
 // client's cancel reaches the running tool. Bind `MCP_SESSIONS` to `ToolsMcpSession` in wrangler.jsonc.
 
-import { env } from 'cloudflare:workers';
 import { createRuntime } from '@toolctx/core';
 import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { mountMcp } from '@toolctx/edge';
@@ -16,14 +15,16 @@ export class ToolsMcpSession extends McpSession {
   }
 }
 
-const app = new Hono<{ Bindings: { MCP_SESSIONS: DurableObjectNamespace<ToolsMcpSession> } }>();
+type Bindings = { MCP_SESSIONS: DurableObjectNamespace<ToolsMcpSession>; MCP_TOKEN?: string };
+const app = new Hono<{ Bindings: Bindings }>();
 mountMcp(app, {
   binding: 'MCP_SESSIONS', // POST/GET/DELETE /mcp
   // Leave `authenticate` out and the endpoint is OPEN: anyone who can reach /mcp calls every tool.
-  // Identity comes only from here; null answers 401 with a `WWW-Authenticate: Bearer` challenge.
-  authenticate: (request) => {
-    const token = (env as { MCP_TOKEN?: string }).MCP_TOKEN;
-    return token && request.headers.get('authorization') === `Bearer ${token}`
+  // Identity comes only from here, given the request and the Worker's env; null answers 401 with
+  // a `WWW-Authenticate: Bearer` challenge, { refused } a 401 with its message.
+  authenticate: (request, env: Bindings) => {
+    if (!env.MCP_TOKEN) return { refused: 'MCP_TOKEN is not set: add it to .dev.vars or as a secret.' };
+    return request.headers.get('authorization') === `Bearer ${env.MCP_TOKEN}`
       ? { tenant: 'acme', principal: 'mcp-client' }
       : null;
   },

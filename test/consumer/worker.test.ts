@@ -236,7 +236,7 @@ describe('the Cloudflare quick start from the tarballs', () => {
     expect(dev.output()).not.toMatch(/Uncaught|Error:/);
   });
 
-  it('serves MCP on a Worker: the SDK client lists and calls the tools under wrangler dev', async () => {
+  it("serves MCP on a Worker: authenticate reads the token from the Worker's env, and the SDK client lists and calls the tools under wrangler dev", async () => {
     const mcp = await startWranglerDev({
       cwd: dir,
       wrangler: join(dir, 'node_modules/.bin/wrangler'),
@@ -246,6 +246,16 @@ describe('the Cloudflare quick start from the tarballs', () => {
     });
     const client = new Client({ name: 'consumer-test', version: '1.0.0' });
     try {
+      const guessed = await fetch(`${mcp.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer guess',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      });
+      expect(guessed.status).toBe(401);
       const headers = { authorization: 'Bearer mcp-token' };
       await client.connect(
         new StreamableHTTPClientTransport(new URL(`${mcp.url}/mcp`), { requestInit: { headers } }),

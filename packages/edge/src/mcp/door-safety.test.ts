@@ -108,6 +108,33 @@ describe('the 401 of the MCP door', () => {
   });
 });
 
+describe("the MCP door's authenticate", () => {
+  it("gets the Worker's env: the token kept there lets the caller in, any other is a 401", async () => {
+    const admitted = await post('http://toolctx.test/mcp-env', { authorization: 'Bearer token-from-env' });
+    expect(admitted.status).toBe(200);
+    const refused = await post('http://toolctx.test/mcp-env', { authorization: 'Bearer guess' });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32001, message: 'Unauthorized.' },
+      id: null,
+    });
+  });
+
+  it('answers a { refused } with a 401 carrying its message and the Bearer challenge', async () => {
+    const refused = await post('http://toolctx.test/mcp-env-unset', {
+      authorization: 'Bearer token-from-env',
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="mcp"');
+    expect(refused.body).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32001, message: 'MCP_TOKEN_UNSET is not set for this Worker.' },
+      id: null,
+    });
+  });
+});
+
 describe('the body bound of the MCP door', () => {
   const tooLarge = {
     jsonrpc: '2.0',

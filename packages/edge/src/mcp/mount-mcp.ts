@@ -1,5 +1,5 @@
-import type { Identity } from '@toolctx/core';
 import type { Hono } from 'hono';
+import type { Authenticate } from '../http/create-tool-server.js';
 import { type DnsRebindingOptions, refuseForeignHost } from './dns-rebinding.js';
 import type { McpSession } from './mcp-session.js';
 import {
@@ -12,18 +12,20 @@ import {
   unauthorized,
 } from './wire.js';
 
-/** Options of {@link mcpFetch} and {@link mountMcp}. */
-export interface McpRouteOptions extends DnsRebindingOptions {
+/** Options of {@link mcpFetch} and {@link mountMcp}; `E` is the Worker's env. */
+export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
   /**
-   * Establishes who calls, from the request (a bearer token, an Access header); `null` refuses
-   * with 401. Runs for every request; calls run with the identity it returns, and a session
+   * Establishes who calls, from the request (a bearer token, an Access header) and the Worker's
+   * env (where its secrets are): the same {@link Authenticate} the HTTP door takes, so one
+   * function serves both. `null` refuses with 401, `{ refused: message }` with 401 and that
+   * message. Runs for every request; calls run with the identity it returns, and a session
    * answers only the identity that initialized it.
    *
    * **Without it the endpoint is open**: every caller is anonymous, anyone who can reach the URL
    * can list and call every tool, and any caller who knows a session id can use that session.
    * Leave it out only for a Worker nobody else can reach (local development, a private network).
    */
-  authenticate?: (request: Request) => Identity | null | Promise<Identity | null>;
+  authenticate?: Authenticate<E>;
   /**
    * The URL of this endpoint's OAuth protected-resource metadata (RFC 9728), which the app
    * serves: a 401 names it in `WWW-Authenticate: Bearer resource_metadata="…"`, as the MCP
@@ -36,8 +38,8 @@ export interface McpRouteOptions extends DnsRebindingOptions {
 /**
  * Routes one MCP streamable HTTP request to its session's Durable Object. First, against DNS
  * rebinding, a `Host` not in `allowedHosts` (default: localhost, 127.0.0.1, [::1]) or an `Origin`
- * not allowed is a 403, before anything else; then `authenticate` (`null` is a 401 with a
- * `WWW-Authenticate` challenge). The Worker reads a POST body whole, at most 1 MiB counted as it
+ * not allowed is a 403, before anything else; then `authenticate(request, env)` (`null` or
+ * `{ refused }` is a 401 with a `WWW-Authenticate` challenge). The Worker reads a POST body whole, at most 1 MiB counted as it
  * arrives (else 413, before any object parses it), and answers a method other than POST, GET and
  * DELETE with 405 itself.
  *
@@ -49,6 +51,7 @@ export interface McpRouteOptions extends DnsRebindingOptions {
  *   or conversation; anonymous and identified count as different) gets the very 404 of a session
  *   id that names no session, same status, body and headers, and changes nothing in the session
  *   (see {@link McpSession}). On a 404 the MCP client starts a new session, as the protocol asks.
+ * - `env` is what `authenticate` gets as its second argument (pass the Worker's env).
  * - Without one, only a POST whose body is a single `initialize` starts a session: a new object,
  *   whose id becomes the session id. Anything else is refused here with the SDK transport's
  *   answer (400 "Mcp-Session-Id header is required", naming initialize; a parse error for a body
@@ -71,15 +74,19 @@ export interface McpRouteOptions extends DnsRebindingOptions {
  * } satisfies ExportedHandler<{ MCP_SESSIONS: DurableObjectNamespace }>; // bound to ToolsMcpSession in wrangler.jsonc
  * ```
  */
-export async function mcpFetch(
+export async function mcpFetch<E = unknown>(
   request: Request,
   sessions: DurableObjectNamespace,
-  options: McpRouteOptions = {},
+  options: McpRouteOptions<E> = {},
+  env?: E,
 ): Promise<Response> {
   const foreign = refuseForeignHost(request, options);
   if (foreign) return foreign;
-  const identity = options.authenticate ? await options.authenticate(request) : undefined;
+  const identity = options.authenticate ? await options.authenticate(request, env as E) : undefined;
   if (identity === null) return unauthorized(options.resourceMetadataUrl);
+  if (identity && 'refused' in identity) {
+    return unauthorized(options.resourceMetadataUrl, String(identity.refused));
+  }
   const headers = new Headers(request.headers);
   headers.delete(identityHeader);
   if (identity) headers.set(identityHeader, JSON.stringify(identity));
@@ -152,22 +159,26 @@ function sessionIdRequired(): Response {
  * ```ts
  * import { Hono } from 'hono';
  * import { mountMcp } from '@toolctx/edge';
- * declare function verifyToken(header: string | null): { tenant: string; principal: string } | null;
+ * type Bindings = { MCP_SESSIONS: DurableObjectNamespace; TOKEN_SECRET: string };
+ * declare function verifyToken(header: string | null, secret: string): { tenant: string; principal: string } | null;
  *
- * const app = new Hono<{ Bindings: { MCP_SESSIONS: DurableObjectNamespace } }>();
+ * const app = new Hono<{ Bindings: Bindings }>();
  * mountMcp(app, {
  *   binding: 'MCP_SESSIONS',
  *   allowedHosts: ['tools.example.com'],
  *   // Leave authenticate out and anyone who can reach /mcp can call every tool.
- *   authenticate: (request) => verifyToken(request.headers.get('authorization')),
+ *   authenticate: (request, env: Bindings) => {
+ *     if (!env.TOKEN_SECRET) return { refused: 'TOKEN_SECRET is not set for this Worker.' };
+ *     return verifyToken(request.headers.get('authorization'), env.TOKEN_SECRET);
+ *   },
  * });
  * export default app;
  * ```
  */
-export function mountMcp(
+export function mountMcp<E = unknown>(
   // biome-ignore lint/suspicious/noExplicitAny: any hono app whose bindings hold the namespace.
   app: Hono<any>,
-  options: McpRouteOptions & { binding: string; path?: string },
+  options: McpRouteOptions<E> & { binding: string; path?: string },
 ): void {
   app.all(options.path ?? '/mcp', (c) => {
     const sessions = (c.env as Record<string, unknown>)[options.binding];
@@ -176,6 +187,6 @@ export function mountMcp(
         `mountMcp: env.${options.binding} is not a Durable Object namespace. Bind your McpSession subclass under that name in wrangler.jsonc.`,
       );
     }
-    return mcpFetch(c.req.raw, sessions as DurableObjectNamespace, options);
+    return mcpFetch(c.req.raw, sessions as DurableObjectNamespace, options, c.env as E);
   });
 }

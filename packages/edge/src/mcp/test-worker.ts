@@ -173,6 +173,8 @@ type Env = {
   ARTIFACTS: R2Bucket;
   MCP_APPROVALS: DurableObjectNamespace<ApprovalMcpSession>;
   MCP_STREAM_SESSIONS: DurableObjectNamespace;
+  MCP_TOKEN?: string;
+  MCP_TOKEN_UNSET?: string;
 };
 
 const app = new Hono<{ Bindings: Env }>();
@@ -190,6 +192,18 @@ mountMcp(app, {
     return { tenant: token[2] ?? 'acme', principal: token[1], ...(conversationId ? { conversationId } : {}) };
   },
 });
+
+// Authentication from the Worker's env, as a deployed Worker keeps its secrets: `Bearer <MCP_TOKEN>`
+// is let in; at /mcp-env-unset the var it reads is not set, which it says in its refusal.
+const fromEnv = (name: 'MCP_TOKEN' | 'MCP_TOKEN_UNSET') => (request: Request, env: Env) => {
+  const token = env[name];
+  if (!token) return { refused: `${name} is not set for this Worker.` };
+  return request.headers.get('authorization') === `Bearer ${token}`
+    ? { tenant: 'acme', principal: 'env' }
+    : null;
+};
+mountMcp(app, { binding: 'MCP_SESSIONS', path: '/mcp-env', authenticate: fromEnv('MCP_TOKEN') });
+mountMcp(app, { binding: 'MCP_SESSIONS', path: '/mcp-env-unset', authenticate: fromEnv('MCP_TOKEN_UNSET') });
 
 // Sessions whose artifacts are resources: behind the same authentication, and open (anonymous).
 mountMcp(app, {

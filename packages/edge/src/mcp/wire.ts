@@ -22,15 +22,15 @@ export function readIdentity(request: Request): Identity | undefined {
 }
 
 /**
- * The 401 for a caller `authenticate` refused, with the challenge the MCP authorization spec asks
+ * The 401 for a caller `authenticate` refused (with its `{ refused }` message, if any), with the challenge the MCP authorization spec asks
  * for: `WWW-Authenticate: Bearer`, naming the protected-resource metadata (RFC 9728) when the
  * endpoint has one, so an MCP client can find where to get a token.
  */
-export function unauthorized(resourceMetadataUrl?: string): Response {
+export function unauthorized(resourceMetadataUrl?: string, message = 'Unauthorized.'): Response {
   const challenge = resourceMetadataUrl
     ? `Bearer realm="mcp", resource_metadata=${quoted(resourceMetadataUrl)}`
     : 'Bearer realm="mcp"';
-  return jsonRpcError(401, -32001, 'Unauthorized.', { 'www-authenticate': challenge });
+  return jsonRpcError(401, -32001, message, { 'www-authenticate': challenge });
 }
 
 /** An RFC 9110 quoted-string. */
