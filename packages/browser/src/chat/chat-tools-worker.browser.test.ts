@@ -96,7 +96,7 @@ describe('chatTools through the Web Worker door', () => {
     expect(t.requests).toHaveLength(1);
   });
 
-  it('stops waiting for an approval in the Worker when the chat stops: the widget no longer offers Approve', async () => {
+  it('cancels an approval waiting in the Worker when the chat stops: the call fails as aborted, nothing is decided, and the widget no longer offers Approve', async () => {
     const t = setUp([call('tc_1', 'sendMail', { to: 'bo@example.com' })]);
     const element = container();
     attachStatus(element, t.run, { expanded: true, actions: t.helper });
@@ -105,6 +105,13 @@ describe('chatTools through the Web Worker door', () => {
     await t.chat.stop();
     expect(toolPart(t.chat, 'tc_1')).toMatchObject({ state: 'output-error' });
     await vi.waitFor(() => expect(element.querySelector('.toolctx-status__action--approve')).toBeNull());
+    await vi.waitFor(() =>
+      expect(t.events.find((event) => event.type === 'tool.failed')).toMatchObject({
+        callId: 'tc_1',
+        data: { error: { kind: 'aborted' } },
+      }),
+    );
+    expect(t.events.some((event) => event.type === 'approval.decided')).toBe(false);
     expect(t.events.some((event) => event.type === 'tool.finished')).toBe(false);
   });
 

@@ -153,6 +153,7 @@ export function connectWorker(worker: Worker): WorkerConnection {
           return result!;
         },
         cancel: (key) => post({ t: 'cancel', key }),
+        cancelPending: (toolCallId) => post({ t: 'cancel-pending', runId, toolCallId }),
         finish: (how, reason) =>
           request<void>(
             (id) => (how === 'abort' ? { t: 'abort', id, runId, reason } : { t: 'end', id, runId }),

@@ -35,6 +35,7 @@ export type ToWorker =
       cancel?: number;
     }
   | { t: 'cancel'; key: number }
+  | { t: 'cancel-pending'; runId: string; toolCallId: string }
   | { t: 'abort'; id: number; runId: string; reason?: string }
   | { t: 'end'; id: number; runId: string };
 

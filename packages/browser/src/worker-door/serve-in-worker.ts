@@ -105,6 +105,9 @@ export function serveInWorker(
       case 'cancel':
         cancels.get(message.key)?.abort();
         return;
+      case 'cancel-pending':
+        runs.get(message.runId)?.cancelPending(message.toolCallId);
+        return;
       case 'abort':
       case 'end': {
         const run = runs.get(message.runId);

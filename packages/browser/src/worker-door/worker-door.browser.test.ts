@@ -105,6 +105,41 @@ describe('the Web Worker door', () => {
     });
   });
 
+  it('cancels a call waiting for approval: true once, the Worker files it aborted, and its approval can no longer be decided', async () => {
+    const run = connect().startRun();
+    const events: ToolEvent[] = [];
+    run.events.subscribe((event) => events.push(event));
+    const pending = await run.call({ tool: 'pay', args: { amount: 40 }, toolCallId: 'pay_1' });
+    const approvalId = String(!pending.ok && pending.error.details?.approvalId);
+    expect(run.cancelPending('nobody')).toBe(false);
+    expect(run.cancelPending('pay_1')).toBe(true);
+    expect(run.cancelPending('pay_1')).toBe(false);
+    expect(await run.resume(approvalId, { approved: true })).toMatchObject({
+      ok: false,
+      error: { kind: 'approval-invalid' },
+    });
+    expect(events.filter((event) => event.callId === 'pay_1').map((event) => event.type)).toEqual([
+      'tool.started',
+      'approval.requested',
+      'tool.pending',
+      'tool.failed',
+    ]);
+    expect(events.find((event) => event.type === 'tool.failed')).toMatchObject({
+      data: { error: { kind: 'aborted' } },
+    });
+  });
+
+  it('cannot cancel a waiting call this page is deciding already, nor one the run no longer holds', async () => {
+    const run = connect().startRun();
+    const first = await run.call({ tool: 'pay', args: { amount: 1 }, toolCallId: 'pay_1' });
+    const resumed = run.resume(String(!first.ok && first.error.details?.approvalId), { approved: true });
+    expect(run.cancelPending('pay_1')).toBe(false);
+    expect(await resumed).toMatchObject({ ok: true, value: { paid: 1 } });
+    await run.call({ tool: 'pay', args: { amount: 2 }, toolCallId: 'pay_2' });
+    await run.end();
+    expect(run.cancelPending('pay_2')).toBe(false);
+  });
+
   it('cancels a resumed call in the Worker when the signal given to resume fires', async () => {
     const run = connect().startRun();
     const pending = await run.call({ tool: 'approved_wait', args: {} });

@@ -3,18 +3,21 @@ import { createEventHub } from '../events/event-hub.js';
 import type { WireStats } from './protocol.js';
 
 /**
- * A run whose tools execute in a Worker: the same shape as core's `Run`, so `attachStatus` and
- * code written against a local run take it as it is. `listTools` is left out: the tool list lives
- * in the Worker and cannot be read synchronously from the page; so is `cancelPending`, whose answer
- * is synchronous too (a call waiting for approval in a Worker run stays until resumed or the run ends).
+ * A run whose tools execute in a Worker: the same shape as core's `Run`, so `attachStatus`,
+ * `chatTools` and code written against a local run take it as it is. `listTools` is left out: the
+ * tool list lives in the Worker and cannot be read synchronously from the page. `cancelPending`
+ * answers from what the page has seen: `true` for a call whose approval was requested and is not
+ * decided, settled or being decided from this page (`resume` called); the Worker then files it
+ * failed as `aborted`, as a local run does at once.
  */
-export interface WorkerRun extends Omit<Run, 'listTools' | 'cancelPending'> {}
+export interface WorkerRun extends Omit<Run, 'listTools'> {}
 
 /** How a Worker run reaches its Worker; supplied by `connectWorker`. */
 export interface WorkerRunWire {
   call(requests: readonly CallRequest[], cancelKeys: (number | undefined)[]): Promise<ToolResult[]>;
   resume(approvalId: string, decision: ApprovalDecision, cancelKey?: number): Promise<ToolResult>;
   cancel(key: number): void;
+  cancelPending(toolCallId: string): void;
   finish(how: 'abort' | 'end', reason?: string): Promise<void>;
   forget(): void;
   nextCancelKey(): number;
@@ -36,6 +39,8 @@ export function createWorkerRun(runId: string, wire: WorkerRunWire): WorkerRunLi
   const controller = new AbortController();
   const stats: WireStats = { progressDropped: 0, progressRejected: 0 };
   const inflight = new Map<string, { tool: string; startedAt: number; parentId?: string }>();
+  /** Calls waiting for approval, by call id: their approval's id. */
+  const waiting = new Map<string, string>();
   let lastSeq = 0;
   let calls = 0;
   let finished = false;
@@ -49,8 +54,16 @@ export function createWorkerRun(runId: string, wire: WorkerRunWire): WorkerRunLi
         calls++;
         const started = { tool: data.tool, startedAt: Date.now() };
         inflight.set(event.callId, event.parentId ? { ...started, parentId: event.parentId } : started);
-      } else if (event.type === 'tool.finished' || event.type === 'tool.failed')
+      } else if (event.type === 'approval.requested') {
+        waiting.set(event.callId, (event.data as { approvalId: string }).approvalId);
+      } else if (
+        event.type === 'tool.finished' ||
+        event.type === 'tool.failed' ||
+        event.type === 'approval.decided'
+      ) {
         inflight.delete(event.callId);
+        waiting.delete(event.callId);
+      }
     }
     hub.push(event);
     if (event.type === 'run.finished') {
@@ -89,6 +102,8 @@ export function createWorkerRun(runId: string, wire: WorkerRunWire): WorkerRunLi
       }
     },
     async resume(approvalId, decision, options) {
+      // Being decided: no longer one this page can cancel while it waits.
+      for (const [callId, waitingOn] of waiting) if (waitingOn === approvalId) waiting.delete(callId);
       // As for a call: the signal cancels the resumed call in the Worker by its key.
       const signal = options?.signal;
       if (!signal) return wire.resume(approvalId, decision);
@@ -102,6 +117,11 @@ export function createWorkerRun(runId: string, wire: WorkerRunWire): WorkerRunLi
       } finally {
         signal.removeEventListener('abort', onAbort);
       }
+    },
+    cancelPending(toolCallId) {
+      if (finished || !waiting.delete(toolCallId)) return false;
+      wire.cancelPending(toolCallId);
+      return true;
     },
     abort(reason) {
       finishing ??= wire.finish('abort', reason);

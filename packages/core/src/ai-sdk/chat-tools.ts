@@ -143,7 +143,8 @@ export function chatTools(chat: ToolOutputChat, run: ChatRun, options: ChatTools
     call.controller.abort();
     const { approvalId, toolCallId } = call;
     if (approvalId !== undefined && !run.cancelPending?.(toolCallId)) {
-      // A run that cannot cancel a waiting call (a Worker run) is told no, so it stops waiting.
+      // A run that cannot cancel a waiting call (one without cancelPending, or one that no longer
+      // holds it) is told no, so it stops waiting.
       void run.resume(approvalId, { approved: false, reason: cancelledByCaller.message }).catch(() => {});
     }
     answer(call, cancelledByCaller);
