@@ -24,9 +24,9 @@ export interface McpClientAs {
 
 export interface McpWorker {
   dev: WranglerDev;
-  /** The official SDK client on `/mcp-auth` with the bearer token `token` (the principal). */
+  /** The official SDK client on the Worker's path with the bearer token `token` (the principal). */
   connectAs(token: string): Promise<McpClientAs>;
-  /** A raw request to `/mcp-auth` as `token`, naming `sessionId` (none if `undefined`). */
+  /** A raw request to the Worker's path as `token`, naming `sessionId` (none if `undefined`). */
   raw(
     token: string,
     sessionId: string | undefined,
@@ -38,9 +38,10 @@ export interface McpWorker {
   sessionStubs(tag: string): Promise<number>;
 }
 
-export async function startMcpWorker(): Promise<McpWorker> {
+/** Starts the MCP test Worker; the client and raw requests go to `path` (default `/mcp-auth`). */
+export async function startMcpWorker(path = '/mcp-auth'): Promise<McpWorker> {
   const dev = await startWranglerDev({ cwd: edgeDir, config: 'src/mcp/wrangler.test.jsonc' });
-  const endpoint = `${dev.url}/mcp-auth`;
+  const endpoint = `${dev.url}${path}`;
   const raw: McpWorker['raw'] = (token, sessionId, init = {}) =>
     fetch(endpoint, {
       method: init.method ?? 'POST',

@@ -30,7 +30,13 @@ export {
   type ToolServerCors,
   type ToolServerOptions,
 } from './http/index.js';
-export { type DnsRebindingOptions, type McpRouteOptions, mcpFetch, mountMcp } from './mcp/index.js';
+export {
+  type DnsRebindingOptions,
+  type McpRouteOptions,
+  type McpSessionLimit,
+  mcpFetch,
+  mountMcp,
+} from './mcp/index.js';
 export {
   type CallAnswer,
   type CallFormat,

@@ -20,7 +20,7 @@
  */
 export type { McpEventStoreLimits } from '../mcp/event-store.js';
 export { McpSession } from '../mcp/mcp-session.js';
-export { IdentityRunsObject } from '../run-host/identity-runs.js';
+export { IdentityRunsObject, type SlotKind } from '../run-host/identity-runs.js';
 export {
   createRunHost,
   type RunHostClass,

@@ -1,2 +1,3 @@
 export type { DnsRebindingOptions } from './dns-rebinding.js';
 export { type McpRouteOptions, mcpFetch, mountMcp } from './mount-mcp.js';
+export type { McpSessionLimit } from './session-slots.js';

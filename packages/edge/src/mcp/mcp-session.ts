@@ -6,6 +6,7 @@ import { type ServeMcpOptions, serveMcp } from '@toolctx/core/mcp';
 import { sameIdentity } from '../same-identity.js';
 import { AnsweringTransport } from './answering-transport.js';
 import { createDurableEventStore, type DurableEventStore, type McpEventStoreLimits } from './event-store.js';
+import { releaseSessionSlot, slotHeader } from './session-slots.js';
 import {
   callIdsOf,
   isResponse,
@@ -145,9 +146,12 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
     if (!this.session) {
       // After an eviction only the store is left: a resume gets what it keeps, nothing else is served.
       if (lastEventId && this.owner) return this.replayStored(lastEventId, true);
+      // Its owner closing a lost session: its record and slot go now, not at the next alarm.
+      if (request.method === 'DELETE' && this.owner) await this.forget();
       if (request.headers.has('mcp-session-id') || this.owner) return sessionNotFound();
       this.session = await this.start();
-      this.owner = { identity: identity ?? null };
+      const slots = request.headers.get(slotHeader);
+      this.owner = { identity: identity ?? null, ...(slots ? { slots } : {}) };
     }
     const session = this.session;
     if (lastEventId) {
@@ -289,11 +293,16 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(Date.now() + recordCheckMs);
   }
 
+  /** Ends the session for good: its storage goes, and its slot (with `sessionLimit`) is given back. */
   private async forget(): Promise<void> {
+    const owner = this.owner ?? (await this.ctx.storage.get<Owner>(ownerKey));
     this.session = undefined;
     this.owner = undefined;
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    if (owner?.slots && owner.identity) {
+      await releaseSessionSlot(this.env, owner.slots, owner.identity, this.ctx.id.toString());
+    }
   }
 }
 
@@ -313,6 +322,8 @@ interface Session {
 /** The identity that initialized the session; `null` for anonymous. */
 interface Owner {
   identity: Identity | null;
+  /** The env binding that counts the identity's sessions, when the route caps them. */
+  slots?: string;
 }
 
 const ownerKey = 'owner';

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type { Authenticate } from '../http/create-tool-server.js';
 import { type DnsRebindingOptions, refuseForeignHost } from './dns-rebinding.js';
 import type { McpSession } from './mcp-session.js';
+import { type McpSessionLimit, releaseSessionSlot, slotHeader, takeSessionSlot } from './session-slots.js';
 import {
   bodyTooLarge,
   identityHeader,
@@ -33,6 +34,16 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
    * carries a plain `Bearer realm="mcp"` challenge.
    */
   resourceMetadataUrl?: string;
+  /**
+   * Caps the sessions one identity (tenant and principal) holds at once, counted by the
+   * `IdentityRunsObject` bound as `binding` (the object that counts the identity's runs; sessions
+   * are counted apart from runs). Past `maxSessionsPerIdentity` (default 100) an `initialize` is
+   * refused with 429, a JSON-RPC error naming the limit and the option, and `Retry-After`; other
+   * identities and the sessions already open carry on. A session gives its slot back when it is
+   * closed (DELETE) or lapses (its object's alarm, within an hour of its eviction). Anonymous callers
+   * are not counted. Needs the Worker's env: `mountMcp` passes it, `mcpFetch` takes it fourth.
+   */
+  sessionLimit?: McpSessionLimit;
 }
 
 /**
@@ -89,6 +100,7 @@ export async function mcpFetch<E = unknown>(
   }
   const headers = new Headers(request.headers);
   headers.delete(identityHeader);
+  headers.delete(slotHeader);
   if (identity) headers.set(identityHeader, JSON.stringify(identity));
   if (request.method !== 'POST' && request.method !== 'GET' && request.method !== 'DELETE') {
     return jsonRpcError(405, -32000, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
@@ -112,7 +124,23 @@ export async function mcpFetch<E = unknown>(
   }
   const refusal = refuseOpening(body);
   if (refusal) return refusal;
-  return sessions.get(sessions.newUniqueId()).fetch(new Request(request, { headers, body }));
+  const id = sessions.newUniqueId();
+  const limit = options.sessionLimit;
+  const full = await takeSessionSlot(limit, env, identity ?? undefined, id.toString());
+  if (full) return full;
+  if (!limit || !identity) return sessions.get(id).fetch(new Request(request, { headers, body }));
+  // The session object gives the slot back when its session ends; one that never started, here.
+  headers.set(slotHeader, limit.binding);
+  const giveBack = () => releaseSessionSlot(env, limit.binding, identity, id.toString());
+  let opened: Response;
+  try {
+    opened = await sessions.get(id).fetch(new Request(request, { headers, body }));
+  } catch (error) {
+    await giveBack();
+    throw error;
+  }
+  if (!opened.ok) await giveBack();
+  return opened;
 }
 
 /**

@@ -5,11 +5,14 @@ import { createRuntime, defineTool } from '@toolctx/core';
 import { createMemoryApprovalPort } from '@toolctx/core/memory';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { IdentityRunsObject } from '../run-host/identity-runs.js';
 import { createKvR2ArtifactStore } from '../stores/kv-r2-artifact-store.js';
 import { McpSession } from './mcp-session.js';
 import { mountMcp } from './mount-mcp.js';
 
 export { StreamsMcpSession } from './streams-test-session.js';
+/** Counts the sessions of /mcp-capped's identities. */
+export class TestIdentityRuns extends IdentityRunsObject {}
 
 /** Calls whose tool saw its signal fire, in this session object's isolate. */
 const aborted = new Set<string>();
@@ -174,6 +177,7 @@ type Env = {
   MCP_APPROVALS: DurableObjectNamespace<ApprovalMcpSession>;
   MCP_STREAM_SESSIONS: DurableObjectNamespace;
   MCP_TOKEN?: string;
+  IDENTITY_RUNS: DurableObjectNamespace<TestIdentityRuns>;
   MCP_TOKEN_UNSET?: string;
 };
 
@@ -204,6 +208,24 @@ const fromEnv = (name: 'MCP_TOKEN' | 'MCP_TOKEN_UNSET') => (request: Request, en
 };
 mountMcp(app, { binding: 'MCP_SESSIONS', path: '/mcp-env', authenticate: fromEnv('MCP_TOKEN') });
 mountMcp(app, { binding: 'MCP_SESSIONS', path: '/mcp-env-unset', authenticate: fromEnv('MCP_TOKEN_UNSET') });
+
+// At most two sessions per identity (`Bearer <principal>`), counted by IDENTITY_RUNS.
+mountMcp(app, {
+  binding: 'MCP_SESSIONS',
+  path: '/mcp-capped',
+  sessionLimit: { binding: 'IDENTITY_RUNS', maxSessionsPerIdentity: 2 },
+  authenticate: (request) => {
+    const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/);
+    return token?.[1] ? { tenant: 'acme', principal: token[1] } : null;
+  },
+});
+app.get('/test/session-slots', async (c) => {
+  const principal = c.req.query('principal') ?? '';
+  const stub = c.env.IDENTITY_RUNS.get(c.env.IDENTITY_RUNS.idFromName(JSON.stringify(['acme', principal])));
+  const taken = await stub.acquire('probe', 1_000, 'mcp-session');
+  await stub.release('probe', 'mcp-session');
+  return c.json({ live: taken.ok ? taken.value.live - 1 : -1 });
+});
 
 // Sessions whose artifacts are resources: behind the same authentication, and open (anonymous).
 mountMcp(app, {

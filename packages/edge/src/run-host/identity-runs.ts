@@ -2,11 +2,34 @@ import { DurableObject } from 'cloudflare:workers';
 import type { Reply } from '../door-error.js';
 import { limitExceeded } from './limits.js';
 
+/** What an identity's slots are held for: its runs, or its MCP sessions (counted apart). */
+export type SlotKind = 'run' | 'mcp-session';
+
+const slotPrefix: Record<SlotKind, string> = { run: 'r:', 'mcp-session': 'm:' };
+/** How a refusal names each kind's limit: what is counted, the option, the way out, the wait. */
+const refusal: Record<SlotKind, { what: string; option: string; advice: string; retryAfterSeconds: number }> =
+  {
+    run: {
+      what: 'live runs for this identity',
+      option: 'maxRunsPerIdentity',
+      advice: 'End a run (DELETE /runs/:id) or let an idle one end',
+      retryAfterSeconds: 30,
+    },
+    'mcp-session': {
+      what: 'live MCP sessions for this identity',
+      option: 'maxSessionsPerIdentity',
+      advice: 'Close a session (DELETE /mcp with its mcp-session-id) or let an idle one lapse',
+      retryAfterSeconds: 60,
+    },
+  };
+
 /**
- * Counts one identity's live runs, across all the run hosts: one object per identity
- * (`idFromName` of its tenant and principal), bound as `IDENTITY_RUNS` next to `RUNS`.
- * {@link index!durableObjectRuns} takes a slot before a run starts; the run host gives it back when the
- * run finishes, however it ends (a DELETE, the idle alarm).
+ * Counts one identity's live runs and MCP sessions, across all the run hosts and session objects:
+ * one object per identity (`idFromName` of its tenant and principal), bound as `IDENTITY_RUNS`
+ * next to `RUNS`. {@link index!durableObjectRuns} takes a slot before a run starts and the run
+ * host gives it back when the run finishes, however it ends (a DELETE, the idle alarm); with
+ * `sessionLimit`, {@link index!mcpFetch} takes one before a session starts and the session object
+ * gives it back when the session is closed or lapses.
  *
  * @example
  * ```ts
@@ -17,34 +40,35 @@ import { limitExceeded } from './limits.js';
  */
 export class IdentityRunsObject extends DurableObject {
   /**
-   * Takes a slot for `runId`, unless the identity already has `max` live runs; `taken` is false
-   * when `runId` held one already.
+   * Takes a slot of `kind` (default: a run) for `id`, unless the identity already holds `max` of
+   * that kind; `taken` is false when `id` held one already.
    */
-  async acquire(runId: string, max: number): Promise<Reply<{ live: number; taken: boolean }>> {
+  async acquire(
+    id: string,
+    max: number,
+    kind: SlotKind = 'run',
+  ): Promise<Reply<{ live: number; taken: boolean }>> {
     const kv = this.ctx.storage.kv;
-    const key = `r:${runId}`;
-    const live = [...kv.list({ prefix: 'r:' })].length;
+    const prefix = slotPrefix[kind];
+    const key = `${prefix}${id}`;
+    const live = [...kv.list({ prefix })].length;
     if (kv.get(key) !== undefined) return { ok: true, value: { live, taken: false } };
-    if (live >= max)
-      return limitExceeded(
-        'live runs for this identity',
-        max,
-        'maxRunsPerIdentity',
-        'End a run (DELETE /runs/:id) or let an idle one end',
-        30,
-      );
+    if (live >= max) {
+      const { what, option, advice, retryAfterSeconds } = refusal[kind];
+      return limitExceeded(what, max, option, advice, retryAfterSeconds);
+    }
     kv.put(key, Date.now());
     return { ok: true, value: { live: live + 1, taken: true } };
   }
 
   /**
-   * Gives back the slot of `runId`; giving it back twice changes nothing. The last slot given
-   * back deletes the object's storage: an identity with no live run keeps nothing (an emptied
-   * table would still be billed, one object for every identity ever seen).
+   * Gives back the slot of `kind` held for `id`; giving it back twice changes nothing. The last
+   * slot given back deletes the object's storage: an identity with no live run or session keeps
+   * nothing (an emptied table would still be billed, one object for every identity ever seen).
    */
-  async release(runId: string): Promise<void> {
+  async release(id: string, kind: SlotKind = 'run'): Promise<void> {
     const kv = this.ctx.storage.kv;
-    kv.delete(`r:${runId}`);
-    if ([...kv.list({ prefix: 'r:', limit: 1 })].length === 0) await this.ctx.storage.deleteAll();
+    kv.delete(`${slotPrefix[kind]}${id}`);
+    if ([...kv.list({ limit: 1 })].length === 0) await this.ctx.storage.deleteAll();
   }
 }

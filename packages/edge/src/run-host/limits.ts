@@ -39,8 +39,9 @@ export interface RunLimits {
 }
 
 /**
- * The defaults of {@link RunLimits} and of `maxRunsPerIdentity` (an option of
- * {@link durableObjectRuns} and {@link createMemoryRunDirectory}).
+ * The defaults of {@link RunLimits}, of `maxRunsPerIdentity` (an option of
+ * {@link durableObjectRuns} and {@link createMemoryRunDirectory}) and of the MCP routes'
+ * `sessionLimit.maxSessionsPerIdentity`.
  *
  * @example
  * ```ts
@@ -52,6 +53,7 @@ export interface RunLimits {
  */
 export const defaultLimits = Object.freeze({
   maxRunsPerIdentity: 100,
+  maxSessionsPerIdentity: 100,
   maxCallsPerRun: 16,
   maxStreamsPerRun: 8,
   maxPendingApprovalsPerRun: 16,
