@@ -57,13 +57,6 @@ export async function answerOneShot({
   const headers = { 'x-toolctx-call-id': toolCallId };
   const controller = new AbortController();
   const abort = () => controller.abort();
-  // The request's signal is listened to only by a call that outlasts the fast path: a quick call
-  // has no time to be hung up on, and workerd charges for the listener on every request.
-  let listening = false;
-  const listen = () => {
-    listening = true;
-    request.signal.addEventListener('abort', abort, { once: true });
-  };
   const channel = format === 'sse' ? createChannel(defaultHeartbeatMs, sseHeartbeat) : undefined;
   const settled = door
     .callOnce({
@@ -74,10 +67,13 @@ export async function answerOneShot({
       signal: controller.signal,
       ...(channel ? { onEvent: (event) => channel.write(eventMessage(event)) } : {}),
     })
-    .then(withoutRun, lostOutcome)
-    .finally(() => {
-      if (listening) request.signal.removeEventListener('abort', abort);
-    });
+    .then(withoutRun, lostOutcome);
+  // The request's signal is listened to only by a call that outlasts the fast path: a quick call
+  // has no time to be hung up on, and workerd charges for the listener on every request.
+  const listen = () => {
+    request.signal.addEventListener('abort', abort, { once: true });
+    void settled.then(() => request.signal.removeEventListener('abort', abort));
+  };
   if (channel) {
     listen();
     streamInto(channel, settled, abort, (data) => encodeSseBytes({ event: 'result', data }));

@@ -74,16 +74,26 @@ function nestingDepth(text: string): number {
  * chunked body, which declares none, is counted while read, so no more than the limit is held.
  * Every door that reads a body whole reads it through this.
  */
-export async function readBoundedBody(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+export function readBoundedBody(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > maxBytes) return undefined;
-  if (!request.body) return new Uint8Array(0);
-  if (declared !== null && /^\d+$/.test(declared)) {
-    // A Request made in code may still carry more than it declares: checked after the read.
-    const bytes = new Uint8Array(await request.arrayBuffer());
-    return bytes.byteLength > maxBytes ? undefined : bytes;
-  }
-  const reader = request.body.getReader();
+  if (declared !== null && Number(declared) > maxBytes) return Promise.resolve(undefined);
+  // A declared length is read without touching `request.body`: in workerd that getter makes a
+  // stream object on every request, and a request without a body reads as no bytes anyway.
+  // A Request made in code may still carry more than it declares: checked after the read.
+  if (declared !== null && /^\d+$/.test(declared))
+    return request
+      .arrayBuffer()
+      .then((buffer) => (buffer.byteLength > maxBytes ? undefined : new Uint8Array(buffer)));
+  return readCounted(request.body, maxBytes);
+}
+
+/** A chunked body, counted while read: no more than `maxBytes` is held. */
+async function readCounted(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<Uint8Array | undefined> {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   while (true) {
@@ -106,6 +116,7 @@ export async function readBoundedBody(request: Request, maxBytes: number): Promi
 }
 
 function isJsonType(header: string | null): boolean {
+  if (header === 'application/json') return true;
   const type = header?.split(';')[0]?.trim().toLowerCase();
   return type === 'application/json' || (type?.startsWith('application/') === true && type.endsWith('+json'));
 }
