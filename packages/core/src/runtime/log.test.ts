@@ -17,7 +17,7 @@ function harness(execute: (args: object, ctx: ToolExecutionContext) => unknown, 
   });
   const run = createRuntime({
     tools: [tool],
-    credentials: staticCredentials({ api: 'sk-SECRET-123' }),
+    credentials: staticCredentials({ api: 'sk-SECRET-123', other: 'sk-OTHER-456' }),
     sinks: [(event) => void events.push(event)],
   }).startRun();
   const call = () => run.call({ tool: 'logger', args: {} });
@@ -147,25 +147,12 @@ describe('ctx.log', () => {
 });
 
 describe('credentials in what a tool reports', () => {
-  const secret = 'sk-SECRET-123';
   async function reported(
     execute: (args: object, ctx: ToolExecutionContext) => unknown,
     needs = false,
   ): Promise<ToolEvent[]> {
-    const events: ToolEvent[] = [];
-    const tool = defineTool({
-      name: 'reporter',
-      description: 'Reports.',
-      inputSchema: z.object({}),
-      ...(needs ? { needs: { credential: 'api' } } : {}),
-      execute,
-    });
-    const run = createRuntime({
-      tools: [tool],
-      credentials: staticCredentials({ api: secret, other: 'sk-OTHER-456' }),
-      sinks: [(event) => events.push(event)],
-    }).startRun();
-    expect(await run.call({ tool: 'reporter', args: {} })).toMatchObject({ ok: true });
+    const { events, call } = harness(execute, needs);
+    expect(await call()).toMatchObject({ ok: true });
     return events;
   }
   const dataOf = (events: ToolEvent[], type: string) =>
@@ -184,9 +171,9 @@ describe('credentials in what a tool reports', () => {
       });
     }, true);
     expect(dataOf(events, 'tool.progress')).toEqual([
-      { tool: 'reporter', payload: 'using [redacted]', n: 1 },
+      { tool: 'logger', payload: 'using [redacted]', n: 1 },
       {
-        tool: 'reporter',
+        tool: 'logger',
         payload: {
           message: 'Bearer [redacted]',
           done: 1,
@@ -210,10 +197,10 @@ describe('credentials in what a tool reports', () => {
       return 'ok';
     });
     expect(dataOf(events, 'tool.progress')).toEqual([
-      { tool: 'reporter', payload: { message: '[redacted] and [redacted]' }, n: 1 },
+      { tool: 'logger', payload: { message: '[redacted] and [redacted]' }, n: 1 },
     ]);
     expect(dataOf(events, 'tool.log')).toEqual([
-      { tool: 'reporter', level: 'info', message: 'key [redacted]', data: { other: '[redacted]' } },
+      { tool: 'logger', level: 'info', message: 'key [redacted]', data: { other: '[redacted]' } },
     ]);
     expect(dataOf(events, 'custom.keys')).toEqual([{ list: ['[redacted]', '[redacted]'] }]);
     expect(JSON.stringify(events)).not.toMatch(/SECRET|OTHER/);

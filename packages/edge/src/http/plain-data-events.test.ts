@@ -33,6 +33,8 @@ function server() {
   return { app, post };
 }
 
+/** The events of one odd_data call, in order. */
+const callEvents = ['tool.started', 'tool.progress', 'custom.looped', 'tool.finished'];
 const progressData = { message: 'sizes', big: '1180591620717411303424', map: { a: 1 }, set: [1] };
 const loopData = { loop: { name: 'loop', self: '[cycle]' }, again: { name: 'loop', self: '[cycle]' } };
 
@@ -44,12 +46,7 @@ describe('HTTP door: event data that is plain but not JSON', () => {
     expect(call.status).toBe(200);
     const messages = await allMessages(call);
     const events = eventsOf(messages);
-    expect(events.map((event) => event.type)).toEqual([
-      'tool.started',
-      'tool.progress',
-      'custom.looped',
-      'tool.finished',
-    ]);
+    expect(events.map((event) => event.type)).toEqual(callEvents);
     expect(events[1]!.data).toMatchObject({ payload: progressData });
     expect(events[2]!.data).toEqual(loopData);
     expect(JSON.parse(messages.at(-1)!.data)).toMatchObject({ ok: true, content: 'done' });
@@ -61,14 +58,7 @@ describe('HTTP door: event data that is plain but not JSON', () => {
     await (await post(`/runs/${runId}/calls`, { tool: 'odd_data', args: {} }, 'application/json')).text();
     await app.request(`/runs/${runId}`, { method: 'DELETE' });
     const events = eventsOf(await allMessages(await app.request(`/runs/${runId}/events`)));
-    expect(events.map((event) => event.type)).toEqual([
-      'run.started',
-      'tool.started',
-      'tool.progress',
-      'custom.looped',
-      'tool.finished',
-      'run.finished',
-    ]);
+    expect(events.map((event) => event.type)).toEqual(['run.started', ...callEvents, 'run.finished']);
     expect(events[2]!.data).toMatchObject({ payload: progressData });
     expect(events[3]!.data).toEqual(loopData);
   });
@@ -76,12 +66,7 @@ describe('HTTP door: event data that is plain but not JSON', () => {
   it('a one-shot streamed call writes them the same way', async () => {
     const { post } = server();
     const events = eventsOf(await allMessages(await post('/calls', { tool: 'odd_data', args: {} })));
-    expect(events.map((event) => event.type)).toEqual([
-      'tool.started',
-      'tool.progress',
-      'custom.looped',
-      'tool.finished',
-    ]);
+    expect(events.map((event) => event.type)).toEqual(callEvents);
     expect(events[1]!.data).toMatchObject({ payload: progressData });
   });
 });
