@@ -55,18 +55,21 @@ export function runCredentials(run: RunFacts): CredentialsAccess {
   };
 }
 
+/** The parts of a context made on first use, kept apart so a call that uses none makes a smaller context. */
+class MadeParts {
+  dispatch: ToolDispatch | undefined;
+  boundArtifacts: ToolArtifacts | undefined;
+  guard: SettledGuard | undefined;
+  guardedLedger: RunLedger | undefined;
+  guardedCache: CachePort | undefined;
+  guardedWorkspace: Workspace | undefined;
+  access: CredentialsAccess | undefined;
+  guardedFetch: Promise<(input: string | URL | Request, init?: RequestInit) => Promise<Response>> | undefined;
+}
+
 class ToolContext implements ToolExecutionContext {
   private reports = 0;
-  private dispatch: ToolDispatch | undefined;
-  private boundArtifacts: ToolArtifacts | undefined;
-  private madeGuard: SettledGuard | undefined;
-  private guardedLedger: RunLedger | undefined;
-  private guardedCache: CachePort | undefined;
-  private guardedWorkspace: Workspace | undefined;
-  private access: CredentialsAccess | undefined;
-  private guardedFetch:
-    | Promise<(input: string | URL | Request, init?: RequestInit) => Promise<Response>>
-    | undefined;
+  private madeParts: MadeParts | undefined;
 
   constructor(
     private readonly run: RunFacts,
@@ -74,6 +77,11 @@ class ToolContext implements ToolExecutionContext {
     private readonly attempt: Attempt,
     private readonly makeDispatch: ((attempt: Attempt, call: CallFacts) => ToolDispatch) | undefined,
   ) {}
+
+  private get made(): MadeParts {
+    this.madeParts ??= new MadeParts();
+    return this.madeParts;
+  }
 
   get runId(): string | undefined {
     return this.run.runId;
@@ -113,8 +121,9 @@ class ToolContext implements ToolExecutionContext {
   }
   get tools(): ToolDispatch | undefined {
     if (!this.makeDispatch) return undefined;
-    this.dispatch ??= this.makeDispatch(this.attempt, this.call);
-    return this.dispatch;
+    const made = this.made;
+    made.dispatch ??= this.makeDispatch(this.attempt, this.call);
+    return made.dispatch;
   }
   get signal(): AbortSignal {
     return this.attempt.signal;
@@ -125,7 +134,8 @@ class ToolContext implements ToolExecutionContext {
   get artifacts(): ToolArtifacts {
     const store = this.run.services.artifacts;
     if (!store) return missingArtifacts;
-    this.boundArtifacts ??= bindArtifacts(store, {
+    const made = this.made;
+    made.boundArtifacts ??= bindArtifacts(store, {
       scope: this.run.scope,
       runId: this.run.runId,
       toolCallId: this.call.toolCallId,
@@ -133,38 +143,46 @@ class ToolContext implements ToolExecutionContext {
       log: this.run.log,
       guard: this.guard,
     });
-    return this.boundArtifacts;
+    return made.boundArtifacts;
   }
   get hasCredentials(): boolean {
     return this.run.services.credentials !== undefined;
   }
   get credentials(): CredentialsAccess {
-    this.access ??= runCredentials(this.run);
-    return this.access;
+    const made = this.made;
+    made.access ??= runCredentials(this.run);
+    return made.access;
   }
   get teardownScopes(): readonly TeardownScope[] {
     return this.run.services.door.teardownScopes;
   }
   get ledger(): RunLedger | undefined {
     const { ledger } = this.run;
-    if (ledger) this.guardedLedger ??= guardLedger(ledger, this.guard);
-    return this.guardedLedger;
+    if (!ledger) return undefined;
+    const made = this.made;
+    made.guardedLedger ??= guardLedger(ledger, this.guard);
+    return made.guardedLedger;
   }
   get cache(): CachePort | undefined {
     const { cache } = this.run.services;
-    if (cache) this.guardedCache ??= guardCache(cache, this.guard);
-    return this.guardedCache;
+    if (!cache) return undefined;
+    const made = this.made;
+    made.guardedCache ??= guardCache(cache, this.guard);
+    return made.guardedCache;
   }
   get workspace(): Workspace | undefined {
     const { workspace } = this.run;
-    if (workspace) this.guardedWorkspace ??= guardWorkspace(workspace, this.guard);
-    return this.guardedWorkspace;
+    if (!workspace) return undefined;
+    const made = this.made;
+    made.guardedWorkspace ??= guardWorkspace(workspace, this.guard);
+    return made.guardedWorkspace;
   }
 
   /** What refuses this call's writes once it has ended; made for the first port that needs it. */
   private get guard(): SettledGuard {
-    this.madeGuard ??= settledGuard(this.call.toolName, this.attempt);
-    return this.madeGuard;
+    const made = this.made;
+    made.guard ??= settledGuard(this.call.toolName, this.attempt);
+    return made.guard;
   }
 
   onTeardown(cleanup: () => unknown, { scope }: { scope: TeardownScope }): string {
@@ -209,7 +227,8 @@ class ToolContext implements ToolExecutionContext {
     }
     // The egress guard loads on the first fetch: only send tools use it, and a page whose tools
     // never fetch does not download it (it is a third of the runtime's code).
-    this.guardedFetch ??= import('../policy/guarded-fetch.js').then(({ createGuardedFetch }) =>
+    const made = this.made;
+    made.guardedFetch ??= import('../policy/guarded-fetch.js').then(({ createGuardedFetch }) =>
       createGuardedFetch({
         policy: this.run.services.egress,
         signal: () => this.attempt.signal,
@@ -220,7 +239,7 @@ class ToolContext implements ToolExecutionContext {
         },
       }),
     );
-    return this.guardedFetch.then((guarded) => guarded(input, init));
+    return made.guardedFetch.then((guarded) => guarded(input, init));
   }
 
   progress(payload: ProgressPayload): void {
