@@ -22,22 +22,23 @@ import { cloneSafetyProblem } from '../progress/clone-safe.js';
 import type { TeardownScope } from '../teardown/teardown-registry.js';
 import { toolSessionKey } from '../teardown/tool-session-key.js';
 import type { Workspace } from '../workspace/workspace.js';
-import type { Attempt } from './attempt.js';
+import { Attempt } from './attempt.js';
 import type { CallFacts, RunFacts } from './run-facts.js';
 
 /**
- * Builds the context a tool receives. The one place a `ToolExecutionContext` is made: every door
- * reaches tools through the runtime, and the runtime through here. Run-wide facts are read
- * through to the run and costly parts (the signal, bound stores, `ctx.tools`, the guarded fetch)
- * are made on first use, so a call that uses little pays little.
+ * Builds the context a tool receives, which is also the attempt it belongs to. The one place a
+ * `ToolExecutionContext` is made: every door reaches tools through the runtime, and the runtime
+ * through here. Run-wide facts are read through to the run and costly parts (the signal, bound
+ * stores, `ctx.tools`, the guarded fetch) are made on first use, so a call that uses little pays
+ * little; one object for both saves every call an allocation and a constructor call.
  */
-export function createToolContext(
+export function createAttemptContext(
   run: RunFacts,
   call: CallFacts,
-  attempt: Attempt,
+  timeoutMs: number | undefined,
   dispatch: ((attempt: Attempt, call: CallFacts) => ToolDispatch) | undefined,
-): ToolExecutionContext {
-  return new ToolContext(run, call, attempt, dispatch);
+): Attempt & ToolExecutionContext {
+  return new ToolContext(run, call, timeoutMs, dispatch);
 }
 
 /**
@@ -67,16 +68,18 @@ class MadeParts {
   guardedFetch: Promise<(input: string | URL | Request, init?: RequestInit) => Promise<Response>> | undefined;
 }
 
-class ToolContext implements ToolExecutionContext {
+class ToolContext extends Attempt implements ToolExecutionContext {
   private reports = 0;
   private madeParts: MadeParts | undefined;
 
   constructor(
     private readonly run: RunFacts,
     private readonly call: CallFacts,
-    private readonly attempt: Attempt,
+    timeoutMs: number | undefined,
     private readonly makeDispatch: ((attempt: Attempt, call: CallFacts) => ToolDispatch) | undefined,
-  ) {}
+  ) {
+    super(timeoutMs, call.toolName);
+  }
 
   private get made(): MadeParts {
     this.madeParts ??= new MadeParts();
@@ -122,11 +125,8 @@ class ToolContext implements ToolExecutionContext {
   get tools(): ToolDispatch | undefined {
     if (!this.makeDispatch) return undefined;
     const made = this.made;
-    made.dispatch ??= this.makeDispatch(this.attempt, this.call);
+    made.dispatch ??= this.makeDispatch(this, this.call);
     return made.dispatch;
-  }
-  get signal(): AbortSignal {
-    return this.attempt.signal;
   }
   get hasArtifacts(): boolean {
     return this.run.services.artifacts !== undefined;
@@ -181,7 +181,7 @@ class ToolContext implements ToolExecutionContext {
   /** What refuses this call's writes once it has ended; made for the first port that needs it. */
   private get guard(): SettledGuard {
     const made = this.made;
-    made.guard ??= settledGuard(this.call.toolName, this.attempt);
+    made.guard ??= settledGuard(this.call.toolName, this);
     return made.guard;
   }
 
@@ -215,7 +215,7 @@ class ToolContext implements ToolExecutionContext {
   }
 
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    if (this.attempt.settled) return Promise.reject(this.guard.refusal('ctx.fetch'));
+    if (this.settled) return Promise.reject(this.guard.refusal('ctx.fetch'));
     if (this.call.effect !== 'send') {
       return Promise.reject(
         new ToolctxError(
@@ -231,7 +231,7 @@ class ToolContext implements ToolExecutionContext {
     made.guardedFetch ??= import('../policy/guarded-fetch.js').then(({ createGuardedFetch }) =>
       createGuardedFetch({
         policy: this.run.services.egress,
-        signal: () => this.attempt.signal,
+        signal: () => this.signal,
         beforeSend: () => {
           const decision = trifectaDecision(this.taint, 'send', this.run.services.trifecta);
           if (decision === 'allow' || (decision === 'approve' && this.call.approval)) return null;
@@ -244,7 +244,7 @@ class ToolContext implements ToolExecutionContext {
 
   progress(payload: ProgressPayload): void {
     try {
-      if (this.attempt.settled) {
+      if (this.settled) {
         this.run.stats.progressDropped++;
         return;
       }
@@ -267,7 +267,7 @@ class ToolContext implements ToolExecutionContext {
     try {
       const { log, stats } = this.run;
       // A report like progress: dropped and counted in the same counters once the call settled.
-      if (this.attempt.settled) {
+      if (this.settled) {
         stats.progressDropped++;
         return;
       }
@@ -291,7 +291,7 @@ class ToolContext implements ToolExecutionContext {
     if (badName) throw new TypeError(`ctx.emit: ${badName}; such as ctx.emit("step", {...}).`);
     const problem = cloneSafetyProblem(data);
     if (problem) throw new TypeError(`ctx.emit("${name}") data holds ${problem}; send plain data.`);
-    if (this.attempt.settled) throw this.guard.refusal(`ctx.emit("${name}")`);
+    if (this.settled) throw this.guard.refusal(`ctx.emit("${name}")`);
     this.run.log.emit(`custom.${name}`, data ?? null, this.call.toolCallId, this.call.parentId);
   }
 }
