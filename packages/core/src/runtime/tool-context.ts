@@ -57,15 +57,15 @@ export function runCredentials(run: RunFacts): CredentialsAccess {
 }
 
 /** The parts of a context made on first use, kept apart so a call that uses none makes a smaller context. */
-class MadeParts {
-  dispatch: ToolDispatch | undefined;
-  boundArtifacts: ToolArtifacts | undefined;
-  guard: SettledGuard | undefined;
-  guardedLedger: RunLedger | undefined;
-  guardedCache: CachePort | undefined;
-  guardedWorkspace: Workspace | undefined;
-  access: CredentialsAccess | undefined;
-  guardedFetch: Promise<(input: string | URL | Request, init?: RequestInit) => Promise<Response>> | undefined;
+interface MadeParts {
+  dispatch?: ToolDispatch;
+  boundArtifacts?: ToolArtifacts;
+  guard?: SettledGuard;
+  guardedLedger?: RunLedger;
+  guardedCache?: CachePort;
+  guardedWorkspace?: Workspace;
+  access?: CredentialsAccess;
+  guardedFetch?: Promise<(input: string | URL | Request, init?: RequestInit) => Promise<Response>>;
 }
 
 class ToolContext extends Attempt implements ToolExecutionContext {
@@ -82,7 +82,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
   }
 
   private get made(): MadeParts {
-    this.madeParts ??= new MadeParts();
+    this.madeParts ??= {};
     return this.madeParts;
   }
 
