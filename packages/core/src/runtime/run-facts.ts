@@ -102,7 +102,10 @@ let callCounter = 0;
 export function nextCallId(): string {
   callIdPrefix ??= `call_${crypto.randomUUID().slice(0, 8)}_`;
   const n = ++callCounter;
-  if (n < BLOCK) return callIdPrefix + (digitsBelow[n] ??= n.toString(36));
+  if (n < BLOCK) {
+    digitsBelow[n] ??= n.toString(36);
+    return callIdPrefix + digitsBelow[n];
+  }
   // The counter in base 36 is its block's digits, shared by the block's 1,296 ids, then two
   // digits from a table: no number is formatted per call, and an id a sink keeps is one object,
   // not two (each object a sink keeps costs the call garbage-collection time).
@@ -112,7 +115,8 @@ export function nextCallId(): string {
     idBlock = block;
     idBlockPrefix = callIdPrefix + block.toString(36);
   }
-  return idBlockPrefix + (twoDigits[low] ??= low.toString(36).padStart(2, '0'));
+  twoDigits[low] ??= low.toString(36).padStart(2, '0');
+  return idBlockPrefix + twoDigits[low];
 }
 
 const BLOCK = 36 * 36;
