@@ -1,7 +1,8 @@
+import { hexOf, sameDigest, sha256 } from '../canonical-json.js';
 import { ToolctxError } from '../errors.js';
 import { decodeArtifactData, encodeArtifactData } from './encoding.js';
 import { admitArtifactSize, admitToScope, checkArtifactLimits } from './limits.js';
-import { createArtifactMeta, isArtifactExpired, verifyArtifactBytes } from './meta.js';
+import { checkPut, corruptArtifact, isArtifactExpired, metaOf } from './meta.js';
 import { newRef } from './ref.js';
 import { scopeKey } from './scope-key.js';
 import { readAllBytes, streamBytes } from './stream-bytes.js';
@@ -20,13 +21,23 @@ export interface MemoryArtifactStoreOptions {
 }
 
 interface ScopeState {
-  /** By ref: the meta, its place in list order, and its key in `blobs` (made once, at put). */
-  entries: Map<string, { meta: ArtifactMeta; seq: number; blob: string }>;
+  /** `scopeKey` of the scope: the first part of its blobs' keys. */
+  key: string;
+  /** By ref: the meta, its place in list order, its key in `blobs` (made once, at put), and its digest's bytes. */
+  entries: Map<string, Entry>;
   nextSeq: number;
   bytes: number;
   expired: Set<string>;
   /** The earliest `expiresAt` among the entries (Infinity when none expires), so a sweep that could find nothing is skipped. */
   soonest: number;
+}
+
+interface Entry {
+  meta: ArtifactMeta;
+  seq: number;
+  blob: string;
+  /** `meta.digest` as bytes: a get compares the digest it makes with it, with no hex made. */
+  sha: ArrayBuffer;
 }
 
 const CURSOR = /^cur_([0-9a-z]{1,11})$/;
@@ -75,11 +86,12 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
     return key;
   };
 
-  const stateOf = (scope: ArtifactScope): { key: string; state: ScopeState } => {
+  const stateOf = (scope: ArtifactScope): ScopeState => {
     const key = keyOf(scope);
     let state = scopes.get(key);
     if (!state) {
       state = {
+        key,
         entries: new Map(),
         nextSeq: 1,
         bytes: 0,
@@ -88,7 +100,7 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
       };
       scopes.set(key, state);
     }
-    return { key, state };
+    return state;
   };
 
   const remove = (state: ScopeState, ref: string): void => {
@@ -119,7 +131,7 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
 
   /** The live entry for `ref`, or null; an expired one is dropped on sight. */
   const live = (scope: ArtifactScope, ref: string) => {
-    const { state } = stateOf(scope);
+    const state = stateOf(scope);
     // Only refs this store made are keys, so a malformed one finds nothing without a pattern test.
     const entry = state.entries.get(ref);
     if (!entry) return null;
@@ -139,26 +151,33 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
     const { bytes, encoding } = streamed
       ? { bytes: streamed, encoding: 'binary' as const }
       : encodeArtifactData((input as ArtifactPut)?.data);
-    const { key, state } = stateOf(scope);
+    const state = stateOf(scope);
     admitArtifactSize(limits, bytes.byteLength);
-    const meta = await createArtifactMeta(input, { bytes, encoding, ref: newRef(), now: clock() });
+    // createArtifactMeta's two halves, so the digest's bytes are kept for the gets.
+    const stored = { bytes, encoding, ref: newRef(), now: clock() };
+    const checked = checkPut(input, encoding);
+    const sha = await sha256(bytes);
+    const meta = metaOf(input, stored, checked, hexOf(sha));
     // Checked after the await, right before storing, so concurrent puts cannot both slip under a cap.
     sweep(state, clock());
     admitToScope(limits, { count: state.entries.size, bytes: state.bytes }, bytes.byteLength);
-    const blob = `${key}/${meta.ref}`;
-    state.entries.set(meta.ref, { meta, seq: state.nextSeq++, blob });
+    const blob = `${state.key}/${meta.ref}`;
+    state.entries.set(meta.ref, { meta, seq: state.nextSeq++, blob, sha });
     state.bytes += bytes.byteLength;
     if (meta.expiresAt !== undefined && meta.expiresAt < state.soonest) state.soonest = meta.expiresAt;
     blobs.set(blob, bytes);
     return copyMeta(meta);
   };
 
+  /** The caller's own copy of the bytes and meta, once the bytes are checked against the digest. */
   const readVerified = async (scope: ArtifactScope, ref: string) => {
     const found = live(scope, ref);
     if (!found) return null;
-    const bytes = new Uint8Array(blobs.get(found.entry.blob) ?? new Uint8Array());
-    await verifyArtifactBytes(found.entry.meta, bytes);
-    return { meta: copyMeta(found.entry.meta), bytes };
+    const { entry } = found;
+    const bytes = new Uint8Array(blobs.get(entry.blob) ?? new Uint8Array());
+    const sha = await sha256(bytes);
+    if (!sameDigest(sha, entry.sha)) throw corruptArtifact(entry.meta, hexOf(sha));
+    return { meta: copyMeta(entry.meta), bytes };
   };
 
   return {
@@ -198,7 +217,7 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
         }
         after = Number.parseInt(match[1]!, 36);
       }
-      const { state } = stateOf(scope);
+      const state = stateOf(scope);
       sweep(state, clock());
       const artifacts: ArtifactMeta[] = [];
       let last = after;
@@ -226,7 +245,7 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
     },
 
     async wasExpired(scope, ref) {
-      return stateOf(scope).state.expired.has(ref);
+      return stateOf(scope).expired.has(ref);
     },
   };
 }

@@ -30,10 +30,31 @@ function optionalString(input: Record<string, unknown>, field: string): string |
  * const meta = await createArtifactMeta({ kind: 'note' }, { ref: newRef(), bytes, encoding, now: Date.now() });
  * ```
  */
-export async function createArtifactMeta(
+export function createArtifactMeta(
   input: Omit<ArtifactPut, 'data'>,
   stored: { ref: string; bytes: Uint8Array; encoding: ArtifactEncoding; now: number },
 ): Promise<ArtifactMeta> {
+  // A promise chain rather than an async function: one async frame fewer on every store's put.
+  // A refused field still rejects, as it did from an async function.
+  let checked: CheckedPut;
+  try {
+    checked = checkPut(input, stored.encoding);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return sha256Hex(stored.bytes).then((digest) => metaOf(input, stored, checked, digest));
+}
+
+/** A put's optional fields, checked before the digest is made. */
+export interface CheckedPut {
+  mediaType: string;
+  label: string | undefined;
+  supplied: string | undefined;
+  ttlMs: number | undefined;
+}
+
+/** The first half of {@link createArtifactMeta}: throws `invalid-argument` for a refused field. */
+export function checkPut(input: Omit<ArtifactPut, 'data'>, encoding: ArtifactEncoding): CheckedPut {
   if (input === null || typeof input !== 'object')
     throw invalid('An artifact put needs an object { kind, data }.');
   const fields = input as unknown as Record<string, unknown>;
@@ -42,14 +63,23 @@ export async function createArtifactMeta(
       `Artifact "kind" must be a non-empty string such as 'report', got ${JSON.stringify(input.kind)}.`,
     );
   }
-  const mediaType = optionalString(fields, 'mediaType') ?? defaultMediaType(stored.encoding);
+  const mediaType = optionalString(fields, 'mediaType') ?? defaultMediaType(encoding);
   const label = optionalString(fields, 'label');
   const supplied = optionalString(fields, 'digest');
   const { ttlMs } = input;
   if (ttlMs !== undefined && !(typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs > 0)) {
     throw invalid(`Artifact "ttlMs" must be a positive number of milliseconds, got ${String(ttlMs)}.`);
   }
-  const digest = await sha256Hex(stored.bytes);
+  return { mediaType, label, supplied, ttlMs };
+}
+
+/** The second half of {@link createArtifactMeta}, given the digest of the bytes. */
+export function metaOf(
+  input: Omit<ArtifactPut, 'data'>,
+  stored: { ref: string; bytes: Uint8Array; encoding: ArtifactEncoding; now: number },
+  { mediaType, label, supplied, ttlMs }: CheckedPut,
+  digest: string,
+): ArtifactMeta {
   if (supplied !== undefined) {
     const wanted = supplied.toLowerCase();
     if (!DIGEST.test(wanted))
@@ -92,15 +122,19 @@ export async function createArtifactMeta(
  * await verifyArtifactBytes(meta, bytes); // throws when a stored byte changed
  * ```
  */
-export async function verifyArtifactBytes(meta: ArtifactMeta, bytes: Uint8Array): Promise<void> {
-  const actual = await sha256Hex(bytes);
-  if (actual !== meta.digest) {
-    throw new ToolctxError(
-      'integrity-failed',
-      `Artifact ${meta.ref} is corrupt: its stored bytes no longer match its digest. Put it again from the source.`,
-      { details: { ref: meta.ref, expected: meta.digest, actual } },
-    );
-  }
+export function verifyArtifactBytes(meta: ArtifactMeta, bytes: Uint8Array): Promise<void> {
+  return sha256Hex(bytes).then((actual) => {
+    if (actual !== meta.digest) throw corruptArtifact(meta, actual);
+  });
+}
+
+/** The error of a get whose bytes hash to `actual`, not to the digest they were put with. */
+export function corruptArtifact(meta: ArtifactMeta, actual: string): ToolctxError {
+  return new ToolctxError(
+    'integrity-failed',
+    `Artifact ${meta.ref} is corrupt: its stored bytes no longer match its digest. Put it again from the source.`,
+    { details: { ref: meta.ref, expected: meta.digest, actual } },
+  );
 }
 
 /**

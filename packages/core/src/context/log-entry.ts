@@ -1,4 +1,3 @@
-import { redactSecrets } from '../credentials/redact-secrets.js';
 import { cloneSafetyProblem } from '../progress/clone-safe.js';
 import { cutMessage } from '../status/grapheme-cut.js';
 
@@ -40,15 +39,15 @@ export interface LogEntry {
 /**
  * The `tool.log` data for a tool's `ctx.log` arguments, or why they are refused: a level outside
  * {@link logLevels}, a message that is not a string, or data that would not survive a structured
- * clone. `secrets`, the values of the call's credentials, are replaced by `[redacted]` wherever
- * they occur in the message or in a string of the data.
+ * clone. `redaction` (the call's, while it holds credentials) takes their values out of the
+ * message and the data.
  */
 export function logEntry(
   tool: string,
   level: unknown,
   message: unknown,
   data: unknown,
-  secrets: readonly string[] | undefined,
+  redaction: ((data: unknown) => unknown) | undefined,
 ): LogEntry | { problem: string } {
   if (typeof level !== 'string' || !(logLevels as readonly string[]).includes(level)) {
     return {
@@ -63,8 +62,8 @@ export function logEntry(
   const entry: LogEntry = {
     tool,
     level: level as LogLevel,
-    message: cutMessage(secrets ? (redactSecrets(message, secrets) as string) : message, logMessageMax),
+    message: cutMessage(redaction ? (redaction(message) as string) : message, logMessageMax),
   };
-  if (data !== undefined) entry.data = secrets ? redactSecrets(data, secrets) : data;
+  if (data !== undefined) entry.data = redaction ? redaction(data) : data;
   return entry;
 }

@@ -7,7 +7,8 @@ export type Outcome = { ok: true; value: unknown } | { ok: false; error: ErrorIn
  * One execution of a tool: what its `ctx.signal` belongs to. The signal is made only when read;
  * a timeout is one timer; a promise is made only for a tool that does not finish at once.
  * Whatever ends the attempt first (the tool, an abort, the timeout) settles it; anything after is
- * discarded.
+ * discarded. The context the tool receives is an attempt too (tool-context.ts), so a call makes
+ * one object for both.
  */
 export class Attempt {
   settled = false;

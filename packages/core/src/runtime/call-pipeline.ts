@@ -74,7 +74,7 @@ export function startCall(
     budgetBytes,
     startedAt,
   };
-  run.log.emit('tool.started', startedData(tool), toolCallId, parentId, startedAt);
+  run.log.emitCallEvent('tool.started', startedData(tool), toolCallId, parentId, startedAt);
   if (request.signal) invocation.listen(request.signal, cancelledByCaller);
   const { args } = request;
   const trivial =
@@ -165,7 +165,7 @@ export function record(run: RunFacts, call: CallState, result: ToolResult): Tool
     durationMs: endedAt - call.startedAt,
   };
   if (result.ok && result.spilled) data.spilled = true;
-  run.log.emit('tool.finished', data, call.toolCallId, call.parentId, endedAt);
+  run.log.emitCallEvent('tool.finished', data, call.toolCallId, call.parentId, endedAt);
   return result;
 }
 
@@ -174,6 +174,6 @@ export function fail(run: RunFacts, call: CallFacts & { startedAt?: number }, er
   const endedAt = Date.now();
   const durationMs = call.startedAt ? endedAt - call.startedAt : 0;
   const data = { tool: call.toolName, durationMs, error };
-  run.log.emit('tool.failed', data, call.toolCallId, call.parentId, endedAt);
+  run.log.emitCallEvent('tool.failed', data, call.toolCallId, call.parentId, endedAt);
   return { ok: false, error };
 }

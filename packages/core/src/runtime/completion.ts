@@ -92,8 +92,14 @@ export function completeAtOnce(run: RunFacts, call: CallState, value: unknown): 
   return { ok: true, value, content: text };
 }
 
+// A finite number's JSON text is its string (the same digits), made without JSON.stringify's
+// setup: 8% of a trivial call's CPU profile when its tool returns a number.
 const transcriptText = (value: unknown): string =>
-  typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+  typeof value === 'string'
+    ? value
+    : typeof value === 'number' && Number.isFinite(value)
+      ? String(value)
+      : (JSON.stringify(value) ?? '');
 
 // Cheap test: a string's UTF-8 size is at most three bytes per code unit. A text that fails it
 // may still fit; spillAndCut measures exactly.

@@ -1,9 +1,9 @@
 import type { ToolDispatch, ToolExecutionContext } from '../context/types.js';
 import { type ErrorInfo, toErrorInfo } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
-import { Attempt, type Outcome } from './attempt.js';
+import type { Attempt, Outcome } from './attempt.js';
 import type { CallFacts, RunFacts } from './run-facts.js';
-import { createToolContext } from './tool-context.js';
+import { createAttemptContext } from './tool-context.js';
 
 /** Makes the `ctx.tools` of one attempt, at a door with dispatch. */
 export type DispatchFactory = (attempt: Attempt, call: CallFacts) => ToolDispatch;
@@ -51,10 +51,9 @@ export class Invocation {
     dispatch: DispatchFactory | undefined,
   ): Outcome | Promise<Outcome> {
     if (this.aborted) return { ok: false, error: this.aborted };
-    const attempt = new Attempt(tool.timeoutMs, tool.name);
+    const attempt = createAttemptContext(run, call, tool.timeoutMs, dispatch);
     this.attempt = attempt;
-    const ctx = createToolContext(run, call, attempt, dispatch);
-    return runAttempt(tool, args, ctx, attempt);
+    return runAttempt(tool, args, attempt, attempt);
   }
 
   /**

@@ -101,8 +101,29 @@ let callIdPrefix: string | undefined;
 let callCounter = 0;
 export function nextCallId(): string {
   callIdPrefix ??= `call_${crypto.randomUUID().slice(0, 8)}_`;
-  return callIdPrefix + (++callCounter).toString(36);
+  const n = ++callCounter;
+  if (n < BLOCK) {
+    digitsBelow[n] ??= n.toString(36);
+    return callIdPrefix + digitsBelow[n];
+  }
+  // The counter in base 36 is its block's digits, shared by the block's 1,296 ids, then two
+  // digits from a table: no number is formatted per call, and an id a sink keeps is one object,
+  // not two (each object a sink keeps costs the call garbage-collection time).
+  const low = n % BLOCK;
+  const block = (n - low) / BLOCK;
+  if (block !== idBlock) {
+    idBlock = block;
+    idBlockPrefix = callIdPrefix + block.toString(36);
+  }
+  twoDigits[low] ??= low.toString(36).padStart(2, '0');
+  return idBlockPrefix + twoDigits[low];
 }
+
+const BLOCK = 36 * 36;
+const digitsBelow: string[] = [];
+const twoDigits: string[] = [];
+let idBlock = -1;
+let idBlockPrefix = '';
 
 const started = new WeakMap<AnyTool, Readonly<{ tool: string; timeoutMs?: number }>>();
 

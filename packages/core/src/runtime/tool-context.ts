@@ -13,7 +13,7 @@ import type {
 } from '../context/types.js';
 import type { Credential } from '../credentials/credential.js';
 import type { CredentialsAccess } from '../credentials/credentials-access.js';
-import { redactSecrets } from '../credentials/redact-secrets.js';
+import type { redactSecrets } from '../credentials/redact-secrets.js';
 import { ToolctxError } from '../errors.js';
 import { customNameProblem } from '../events/catalogue.js';
 import type { Phase } from '../policy/phase.js';
@@ -23,23 +23,31 @@ import { cloneSafetyProblem } from '../progress/clone-safe.js';
 import type { TeardownScope } from '../teardown/teardown-registry.js';
 import { toolSessionKey } from '../teardown/tool-session-key.js';
 import type { Workspace } from '../workspace/workspace.js';
-import type { Attempt } from './attempt.js';
+import { Attempt } from './attempt.js';
 import type { CallFacts, RunFacts } from './run-facts.js';
 
 /**
- * Builds the context a tool receives. The one place a `ToolExecutionContext` is made: every door
- * reaches tools through the runtime, and the runtime through here. Run-wide facts are read
- * through to the run and costly parts (the signal, bound stores, `ctx.tools`, the guarded fetch)
- * are made on first use, so a call that uses little pays little.
+ * Builds the context a tool receives, which is also the attempt it belongs to. The one place a
+ * `ToolExecutionContext` is made: every door reaches tools through the runtime, and the runtime
+ * through here. Run-wide facts are read through to the run and costly parts (the signal, bound
+ * stores, `ctx.tools`, the guarded fetch) are made on first use, so a call that uses little pays
+ * little; one object for both saves every call an allocation and a constructor call.
  */
-export function createToolContext(
+export function createAttemptContext(
   run: RunFacts,
   call: CallFacts,
-  attempt: Attempt,
+  timeoutMs: number | undefined,
   dispatch: ((attempt: Attempt, call: CallFacts) => ToolDispatch) | undefined,
-): ToolExecutionContext {
-  return new ToolContext(run, call, attempt, dispatch);
+): Attempt & ToolExecutionContext {
+  return new ToolContext(run, call, timeoutMs, dispatch);
 }
+
+/**
+ * What redacts credential values from a call's reports. It loads with the first credential (every
+ * credential a call holds came through {@link runCredentials}), so a tool that never holds one,
+ * the common case, does not download it.
+ */
+let redact: typeof redactSecrets | undefined;
 
 /**
  * Credentials for the run's tenant and principal, as `ctx.credentials` and a tool's `needs` get
@@ -50,33 +58,47 @@ export function runCredentials(run: RunFacts): CredentialsAccess {
   const who = { tenant: identity?.tenant, principal: identity?.principal };
   return {
     async get(request) {
-      const { credentialsAccess } = await import('../credentials/credentials-access.js');
+      const [{ credentialsAccess }, redaction] = await Promise.all([
+        import('../credentials/credentials-access.js'),
+        import('../credentials/redact-secrets.js'),
+      ]);
+      redact = redaction.redactSecrets;
       return credentialsAccess(services.credentials, who, services.onAuthorizationUrl).get(request);
     },
   };
 }
 
-class ToolContext implements ToolExecutionContext {
-  private reports = 0;
-  private dispatch: ToolDispatch | undefined;
-  private boundArtifacts: ToolArtifacts | undefined;
-  private madeGuard: SettledGuard | undefined;
-  private guardedLedger: RunLedger | undefined;
-  private guardedCache: CachePort | undefined;
-  private guardedWorkspace: Workspace | undefined;
-  private access: CredentialsAccess | undefined;
+/** The parts of a context made on first use, kept apart so a call that uses none makes a smaller context. */
+interface MadeParts {
+  dispatch?: ToolDispatch;
+  boundArtifacts?: ToolArtifacts;
+  guard?: SettledGuard;
+  guardedLedger?: RunLedger;
+  guardedCache?: CachePort;
+  guardedWorkspace?: Workspace;
+  access?: CredentialsAccess;
   /** Credential values this call obtained through `ctx.credentials`, redacted from what it reports. */
-  private obtained: string[] | undefined;
-  private guardedFetch:
-    | Promise<(input: string | URL | Request, init?: RequestInit) => Promise<Response>>
-    | undefined;
+  obtained?: string[];
+  guardedFetch?: Promise<(input: string | URL | Request, init?: RequestInit) => Promise<Response>>;
+}
+
+class ToolContext extends Attempt implements ToolExecutionContext {
+  private reports = 0;
+  private madeParts: MadeParts | undefined;
 
   constructor(
     private readonly run: RunFacts,
     private readonly call: CallFacts,
-    private readonly attempt: Attempt,
+    timeoutMs: number | undefined,
     private readonly makeDispatch: ((attempt: Attempt, call: CallFacts) => ToolDispatch) | undefined,
-  ) {}
+  ) {
+    super(timeoutMs, call.toolName);
+  }
+
+  private get made(): MadeParts {
+    this.madeParts ??= {};
+    return this.madeParts;
+  }
 
   get runId(): string | undefined {
     return this.run.runId;
@@ -116,11 +138,9 @@ class ToolContext implements ToolExecutionContext {
   }
   get tools(): ToolDispatch | undefined {
     if (!this.makeDispatch) return undefined;
-    this.dispatch ??= this.makeDispatch(this.attempt, this.call);
-    return this.dispatch;
-  }
-  get signal(): AbortSignal {
-    return this.attempt.signal;
+    const made = this.made;
+    made.dispatch ??= this.makeDispatch(this, this.call);
+    return made.dispatch;
   }
   get hasArtifacts(): boolean {
     return this.run.services.artifacts !== undefined;
@@ -128,7 +148,8 @@ class ToolContext implements ToolExecutionContext {
   get artifacts(): ToolArtifacts {
     const store = this.run.services.artifacts;
     if (!store) return missingArtifacts;
-    this.boundArtifacts ??= bindArtifacts(store, {
+    const made = this.made;
+    made.boundArtifacts ??= bindArtifacts(store, {
       scope: this.run.scope,
       runId: this.run.runId,
       toolCallId: this.call.toolCallId,
@@ -136,55 +157,70 @@ class ToolContext implements ToolExecutionContext {
       log: this.run.log,
       guard: this.guard,
     });
-    return this.boundArtifacts;
+    return made.boundArtifacts;
   }
   get hasCredentials(): boolean {
     return this.run.services.credentials !== undefined;
   }
   get credentials(): CredentialsAccess {
-    if (!this.access) {
+    const made = this.made;
+    if (!made.access) {
       const access = runCredentials(this.run);
-      this.access = {
+      made.access = {
         get: async (request) => {
           const credential = await access.get(request);
-          this.obtained ??= [];
-          this.obtained.push(credential.value);
+          made.obtained ??= [];
+          made.obtained.push(credential.value);
           return credential;
         },
       };
     }
-    return this.access;
+    return made.access;
   }
 
-  /** The credential values this call holds, none of which may reach an event; undefined when none. */
-  private get secrets(): readonly string[] | undefined {
+  /**
+   * Takes the credential values this call holds (none may reach an event) out of what it
+   * reports; undefined while it holds none.
+   */
+  private get redaction(): ((data: unknown) => unknown) | undefined {
     const declared = this.call.credential?.value;
-    if (!this.obtained) return declared === undefined ? undefined : [declared];
-    return declared === undefined ? this.obtained : [declared, ...this.obtained];
+    const obtained = this.madeParts?.obtained;
+    if (declared === undefined && !obtained) return undefined;
+    const secrets = declared === undefined ? obtained! : obtained ? [declared, ...obtained] : [declared];
+    // Loaded before the first credential was given out (runCredentials), so present whenever one is held.
+    const redactor = redact!;
+    return (data) => redactor(data, secrets);
   }
   get teardownScopes(): readonly TeardownScope[] {
     return this.run.services.door.teardownScopes;
   }
   get ledger(): RunLedger | undefined {
     const { ledger } = this.run;
-    if (ledger) this.guardedLedger ??= guardLedger(ledger, this.guard);
-    return this.guardedLedger;
+    if (!ledger) return undefined;
+    const made = this.made;
+    made.guardedLedger ??= guardLedger(ledger, this.guard);
+    return made.guardedLedger;
   }
   get cache(): CachePort | undefined {
     const { cache } = this.run.services;
-    if (cache) this.guardedCache ??= guardCache(cache, this.guard);
-    return this.guardedCache;
+    if (!cache) return undefined;
+    const made = this.made;
+    made.guardedCache ??= guardCache(cache, this.guard);
+    return made.guardedCache;
   }
   get workspace(): Workspace | undefined {
     const { workspace } = this.run;
-    if (workspace) this.guardedWorkspace ??= guardWorkspace(workspace, this.guard);
-    return this.guardedWorkspace;
+    if (!workspace) return undefined;
+    const made = this.made;
+    made.guardedWorkspace ??= guardWorkspace(workspace, this.guard);
+    return made.guardedWorkspace;
   }
 
   /** What refuses this call's writes once it has ended; made for the first port that needs it. */
   private get guard(): SettledGuard {
-    this.madeGuard ??= settledGuard(this.call.toolName, this.attempt);
-    return this.madeGuard;
+    const made = this.made;
+    made.guard ??= settledGuard(this.call.toolName, this);
+    return made.guard;
   }
 
   onTeardown(cleanup: () => unknown, { scope }: { scope: TeardownScope }): string {
@@ -217,7 +253,7 @@ class ToolContext implements ToolExecutionContext {
   }
 
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    if (this.attempt.settled) return Promise.reject(this.guard.refusal('ctx.fetch'));
+    if (this.settled) return Promise.reject(this.guard.refusal('ctx.fetch'));
     if (this.call.effect !== 'send') {
       return Promise.reject(
         new ToolctxError(
@@ -229,10 +265,11 @@ class ToolContext implements ToolExecutionContext {
     }
     // The egress guard loads on the first fetch: only send tools use it, and a page whose tools
     // never fetch does not download it (it is a third of the runtime's code).
-    this.guardedFetch ??= import('../policy/guarded-fetch.js').then(({ createGuardedFetch }) =>
+    const made = this.made;
+    made.guardedFetch ??= import('../policy/guarded-fetch.js').then(({ createGuardedFetch }) =>
       createGuardedFetch({
         policy: this.run.services.egress,
-        signal: () => this.attempt.signal,
+        signal: () => this.signal,
         beforeSend: () => {
           const decision = trifectaDecision(this.taint, 'send', this.run.services.trifecta);
           if (decision === 'allow' || (decision === 'approve' && this.call.approval)) return null;
@@ -240,12 +277,12 @@ class ToolContext implements ToolExecutionContext {
         },
       }),
     );
-    return this.guardedFetch.then((guarded) => guarded(input, init));
+    return made.guardedFetch.then((guarded) => guarded(input, init));
   }
 
   progress(payload: ProgressPayload): void {
     try {
-      if (this.attempt.settled) {
+      if (this.settled) {
         this.run.stats.progressDropped++;
         return;
       }
@@ -257,8 +294,8 @@ class ToolContext implements ToolExecutionContext {
         log.emit('tool.progress_rejected', data, this.call.toolCallId, this.call.parentId);
         return;
       }
-      const secrets = this.secrets;
-      const reported = secrets ? (redactSecrets(payload, secrets) as ProgressPayload) : payload;
+      const redaction = this.redaction;
+      const reported = redaction ? (redaction(payload) as ProgressPayload) : payload;
       const data = { tool: this.call.toolName, payload: reported, n: ++this.reports };
       log.emit('tool.progress', data, this.call.toolCallId, this.call.parentId);
     } catch {
@@ -270,11 +307,11 @@ class ToolContext implements ToolExecutionContext {
     try {
       const { log, stats } = this.run;
       // A report like progress: dropped and counted in the same counters once the call settled.
-      if (this.attempt.settled) {
+      if (this.settled) {
         stats.progressDropped++;
         return;
       }
-      const entry = logEntry(this.call.toolName, level, message, data, this.secrets);
+      const entry = logEntry(this.call.toolName, level, message, data, this.redaction);
       if ('problem' in entry) {
         stats.progressRejected++;
         const rejected = { tool: this.call.toolName, reason: entry.problem };
@@ -294,9 +331,9 @@ class ToolContext implements ToolExecutionContext {
     if (badName) throw new TypeError(`ctx.emit: ${badName}; such as ctx.emit("step", {...}).`);
     const problem = cloneSafetyProblem(data);
     if (problem) throw new TypeError(`ctx.emit("${name}") data holds ${problem}; send plain data.`);
-    if (this.attempt.settled) throw this.guard.refusal(`ctx.emit("${name}")`);
-    const secrets = this.secrets;
-    const written = secrets && data !== undefined ? redactSecrets(data, secrets) : (data ?? null);
+    if (this.settled) throw this.guard.refusal(`ctx.emit("${name}")`);
+    const redaction = this.redaction;
+    const written = redaction && data !== undefined ? redaction(data) : (data ?? null);
     this.run.log.emit(`custom.${name}`, written, this.call.toolCallId, this.call.parentId);
   }
 }
