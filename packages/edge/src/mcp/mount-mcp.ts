@@ -128,13 +128,14 @@ export async function mcpFetch<E = unknown>(
   const limit = options.sessionLimit;
   const full = await takeSessionSlot(limit, env, identity ?? undefined, id.toString());
   if (full) return full;
-  if (!limit || !identity) return sessions.get(id).fetch(new Request(request, { headers, body }));
+  const open = () => sessions.get(id).fetch(new Request(request, { headers, body }));
+  if (!limit || !identity) return open();
   // The session object gives the slot back when its session ends; one that never started, here.
   headers.set(slotHeader, limit.binding);
   const giveBack = () => releaseSessionSlot(env, limit.binding, identity, id.toString());
   let opened: Response;
   try {
-    opened = await sessions.get(id).fetch(new Request(request, { headers, body }));
+    opened = await open();
   } catch (error) {
     await giveBack();
     throw error;

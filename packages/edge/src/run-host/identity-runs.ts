@@ -5,23 +5,26 @@ import { limitExceeded } from './limits.js';
 /** What an identity's slots are held for: its runs, or its MCP sessions (counted apart). */
 export type SlotKind = 'run' | 'mcp-session';
 
-const slotPrefix: Record<SlotKind, string> = { run: 'r:', 'mcp-session': 'm:' };
-/** How a refusal names each kind's limit: what is counted, the option, the way out, the wait. */
-const refusal: Record<SlotKind, { what: string; option: string; advice: string; retryAfterSeconds: number }> =
-  {
-    run: {
-      what: 'live runs for this identity',
-      option: 'maxRunsPerIdentity',
-      advice: 'End a run (DELETE /runs/:id) or let an idle one end',
-      retryAfterSeconds: 30,
-    },
-    'mcp-session': {
-      what: 'live MCP sessions for this identity',
-      option: 'maxSessionsPerIdentity',
-      advice: 'Close a session (DELETE /mcp with its mcp-session-id) or let an idle one lapse',
-      retryAfterSeconds: 60,
-    },
-  };
+/** Each kind's keys, and how a refusal names its limit: what is counted, the option, the way out, the wait. */
+const kinds: Record<
+  SlotKind,
+  { prefix: string; what: string; option: string; advice: string; retryAfterSeconds: number }
+> = {
+  run: {
+    prefix: 'r:',
+    what: 'live runs for this identity',
+    option: 'maxRunsPerIdentity',
+    advice: 'End a run (DELETE /runs/:id) or let an idle one end',
+    retryAfterSeconds: 30,
+  },
+  'mcp-session': {
+    prefix: 'm:',
+    what: 'live MCP sessions for this identity',
+    option: 'maxSessionsPerIdentity',
+    advice: 'Close a session (DELETE /mcp with its mcp-session-id) or let an idle one lapse',
+    retryAfterSeconds: 60,
+  },
+};
 
 /**
  * Counts one identity's live runs and MCP sessions, across all the run hosts and session objects:
@@ -49,14 +52,11 @@ export class IdentityRunsObject extends DurableObject {
     kind: SlotKind = 'run',
   ): Promise<Reply<{ live: number; taken: boolean }>> {
     const kv = this.ctx.storage.kv;
-    const prefix = slotPrefix[kind];
+    const { prefix, what, option, advice, retryAfterSeconds } = kinds[kind];
     const key = `${prefix}${id}`;
     const live = [...kv.list({ prefix })].length;
     if (kv.get(key) !== undefined) return { ok: true, value: { live, taken: false } };
-    if (live >= max) {
-      const { what, option, advice, retryAfterSeconds } = refusal[kind];
-      return limitExceeded(what, max, option, advice, retryAfterSeconds);
-    }
+    if (live >= max) return limitExceeded(what, max, option, advice, retryAfterSeconds);
     kv.put(key, Date.now());
     return { ok: true, value: { live: live + 1, taken: true } };
   }
@@ -68,7 +68,7 @@ export class IdentityRunsObject extends DurableObject {
    */
   async release(id: string, kind: SlotKind = 'run'): Promise<void> {
     const kv = this.ctx.storage.kv;
-    kv.delete(`${slotPrefix[kind]}${id}`);
+    kv.delete(`${kinds[kind].prefix}${id}`);
     if ([...kv.list({ limit: 1 })].length === 0) await this.ctx.storage.deleteAll();
   }
 }
