@@ -25,13 +25,13 @@ export async function nsPerOp(body, { n = 20_000, repeats = 7 } = {}) {
 }
 
 /**
- * Median milliseconds of each body over `repeats`, after one warm-up each. The bodies take turns
- * within every repeat, so a slow patch of a shared machine falls on all of them alike. Runs in
- * Node and in the bench page alike.
+ * Median milliseconds of each body over `repeats`, after `warmup` untimed rounds (one unless
+ * told). The bodies take turns within every round, so a slow patch of a shared machine falls on
+ * all of them alike. Runs in Node and in the bench page alike.
  */
-export async function interleaved(bodies, repeats) {
+export async function interleaved(bodies, repeats, { warmup = 1 } = {}) {
   const samples = Object.fromEntries(Object.keys(bodies).map((name) => [name, []]));
-  for (const body of Object.values(bodies)) await body();
+  for (let i = 0; i < warmup; i++) for (const body of Object.values(bodies)) await body();
   for (let i = 0; i < repeats; i++) {
     for (const [name, body] of Object.entries(bodies)) {
       const started = performance.now();

@@ -45,6 +45,7 @@ export async function memoryStore(sizes) {
         },
       },
       bytes >= 1e7 ? 15 : 101,
+      { warmup: bytes < 1 << 20 ? 500 : 1 },
     );
     rows.push({ bytes, ...times });
   }
