@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { ToolEvent } from '../events/catalogue.js';
+import { plainJson } from '../plain-json.js';
 import { type DoorCases, errorOf, freshKey, needs, pause, successValue, until } from './door-suite-kit.js';
 import { doorSuiteTimeoutMs } from './door-suite-tools.js';
 
@@ -35,6 +36,27 @@ export const progressCases: DoorCases = (kit) => [
         const types = typesOf(outcome.events);
         expect(types).toContain('tool.progress_rejected');
         expect(types.indexOf('tool.progress_rejected')).toBeLessThan(types.indexOf('tool.finished'));
+      }),
+  },
+  {
+    title:
+      'progress and events of plain data that is not JSON (a bigint, a Map, a Set, a cycle) arrive, and the call succeeds',
+    run: () =>
+      kit.withClients(async (open) => {
+        const outcome = await (await open()).call('door_plain_data', {});
+        expect(successValue(outcome)).toEqual({ reported: true });
+        expect(outcome.progress).toMatchObject([{ message: 'sizes' }]);
+        if (!kit.supplies.events) return;
+        // A door across a boundary may carry them as structured clones or as JSON (plainJson's
+        // forms); either reads the same once written as JSON.
+        const asJson = (value: unknown) => JSON.parse(plainJson(value));
+        const progress = outcome.events.find((event) => event.type === 'tool.progress');
+        expect(asJson(progress?.data)).toMatchObject({
+          payload: { message: 'sizes', big: '1180591620717411303424', map: { a: 1 }, set: [1] },
+        });
+        const looped = outcome.events.find((event) => event.type === 'custom.looped');
+        const loop = { name: 'loop', self: '[cycle]' };
+        expect(asJson(looped?.data)).toEqual({ loop, again: loop });
       }),
   },
   needs(

@@ -160,6 +160,18 @@ export function doorSuiteTools(): AnyTool[] {
       },
     }),
     defineTool({
+      name: 'door_plain_data',
+      description: 'Reports progress and a custom event of plain data that is not JSON.',
+      ...shape({}),
+      execute: (_args, ctx) => {
+        ctx.progress({ message: 'sizes', big: 2n ** 70n, map: new Map([['a', 1]]), set: new Set([1]) });
+        const loop: Record<string, unknown> = { name: 'loop' };
+        loop.self = loop;
+        ctx.emit('looped', { loop, again: loop });
+        return { reported: true };
+      },
+    }),
+    defineTool({
       name: 'door_log',
       description: 'Logs a warning with data and a debug line.',
       ...shape({}),

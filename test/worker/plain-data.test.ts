@@ -1,0 +1,82 @@
+// Progress and custom events carry plain data (what structured clone keeps), which is not always
+// JSON: a bigint, a Map, a Set, a cycle. Under `wrangler dev`, the door suite's Worker (runs in
+// Durable Objects) writes them as JSON in a call's stream, keeps them in the run's log, and its
+// event stream replays them the same way after a restart of the Worker.
+import type { ToolEvent } from '@toolctx/core';
+import { readSse } from '@toolctx/core/sse';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
+import { edgeDir } from './example-worker.js';
+import { eventsUntil } from './sse-events.js';
+
+let dev: WranglerDev;
+beforeAll(async () => {
+  dev = await startWranglerDev({ cwd: edgeDir, config: 'src/door-suite/wrangler.test.jsonc' });
+});
+afterAll(() => dev?.stop());
+
+const send = (path: string, init: RequestInit = {}) =>
+  fetch(`${dev.url}${path}`, {
+    ...init,
+    headers: {
+      authorization: 'Bearer ana',
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      ...init.headers,
+    },
+  });
+const post = (path: string, body: unknown) => send(path, { method: 'POST', body: JSON.stringify(body) });
+
+/** A call's SSE answer: its events, then its result. */
+async function streamed(response: Response): Promise<{ events: ToolEvent[]; result: unknown }> {
+  expect(response.status).toBe(200);
+  const events: ToolEvent[] = [];
+  let result: unknown;
+  for await (const message of readSse(response.body!)) {
+    if (message.event === 'result') result = JSON.parse(message.data);
+    else events.push(JSON.parse(message.data) as ToolEvent);
+  }
+  return { events, result };
+}
+
+const callEvents = ['tool.started', 'tool.progress', 'custom.looped', 'tool.finished'];
+const payload = { message: 'sizes', big: '1180591620717411303424', map: { a: 1 }, set: [1] };
+const loop = { name: 'loop', self: '[cycle]' };
+
+const callOf = (events: ToolEvent[]) => events.filter((event) => !event.type.startsWith('run.'));
+
+function expectPlain(events: ToolEvent[]): void {
+  const call = callOf(events);
+  expect(call.map((event) => event.type)).toEqual(callEvents);
+  expect(call[1]!.data).toMatchObject({ payload });
+  expect(call[2]!.data).toEqual({ loop, again: loop });
+}
+
+it('a call in a run streams them as JSON, and the run replays them the same way after a restart', async () => {
+  const started = await send('/runs', {
+    method: 'POST',
+    body: '{}',
+    headers: { accept: 'application/json' },
+  });
+  const { runId } = (await started.json()) as { runId: string };
+  const { events, result } = await streamed(
+    await post(`/runs/${runId}/calls`, { tool: 'door_plain_data', args: {} }),
+  );
+  expectPlain(events);
+  expect(result).toMatchObject({ ok: true, value: { reported: true } });
+
+  await dev.restart();
+  const replayed = await eventsUntil(await send(`/runs/${runId}/events`), (seen) =>
+    seen.some((event) => event.type === 'tool.finished'),
+  );
+  expectPlain(replayed);
+  // The same events from the log, not new ones: their seqs are the ones the call streamed.
+  const seqs = (list: ToolEvent[]) => callOf(list).map((event) => event.seq);
+  expect(seqs(replayed)).toEqual(seqs(events));
+});
+
+it('a one-shot call (POST /calls) streams them the same way', async () => {
+  const { events, result } = await streamed(await post('/calls', { tool: 'door_plain_data', args: {} }));
+  expectPlain(events);
+  expect(result).toMatchObject({ ok: true, value: { reported: true } });
+});
