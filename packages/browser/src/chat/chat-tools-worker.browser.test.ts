@@ -24,6 +24,10 @@ afterEach(() => {
 
 const identity = { tenant: 'acme', principal: 'ana', conversationId: 'chat-w' };
 
+// Each test starts a fresh Worker, which loads its module graph before it answers: on a busy
+// 2-core machine that alone took most of vi.waitFor's default second.
+const workerAnswers = { timeout: 10_000 };
+
 /** A chat whose client-side tools run in a Worker, through the Web Worker door. */
 function setUp(turns: Turn[]) {
   const connection = connectWorker(
@@ -49,9 +53,12 @@ describe('chatTools through the Web Worker door', () => {
     const element = container();
     attachStatus(element, t.run, { actions: t.helper });
     await t.chat.sendMessage({ text: 'Where am I?' });
-    await vi.waitFor(() => expect(lineTexts(element).join()).toContain('looking up a city in PT'));
+    await vi.waitFor(
+      () => expect(lineTexts(element).join()).toContain('looking up a city in PT'),
+      workerAnswers,
+    );
     new BroadcastChannel('chat-fixture-go').postMessage('go');
-    await vi.waitFor(() => expect(lastText(t.chat)).toBe('You are in Lisbon.'));
+    await vi.waitFor(() => expect(lastText(t.chat)).toBe('You are in Lisbon.'), workerAnswers);
     expect(toolPart(t.chat, 'tc_1')).toMatchObject({ state: 'output-available', output: { city: 'Lisbon' } });
     expect(t.requests).toHaveLength(2);
     expect(t.events.find((event) => event.type === 'tool.finished')?.callId).toBe('tc_1');
@@ -60,7 +67,7 @@ describe('chatTools through the Web Worker door', () => {
   it('keeps an artifact the Worker’s tool saved in IndexedDB, where the page reads it', async () => {
     const t = setUp([call('tc_1', 'saveNote', { text: 'buy milk' }), { text: 'Saved.' }]);
     await t.chat.sendMessage({ text: 'Note: buy milk' });
-    await vi.waitFor(() => expect(lastText(t.chat)).toBe('Saved.'));
+    await vi.waitFor(() => expect(lastText(t.chat)).toBe('Saved.'), workerAnswers);
     const ref = (toolPart(t.chat, 'tc_1') as { output?: unknown }).output as string;
     const store = createIdbArtifactStore({ name: 'chat-worker-artifacts' });
     const saved = await store.get({ tenant: 'acme', principal: 'ana', conversation: 'chat-w' }, ref);
@@ -75,7 +82,7 @@ describe('chatTools through the Web Worker door', () => {
     const approve = await actionButton(element, 'approve');
     expect(toolPart(t.chat, 'tc_1')).toMatchObject({ state: 'input-available' });
     approve.click();
-    await vi.waitFor(() => expect(lastText(t.chat)).toBe('Sent.'));
+    await vi.waitFor(() => expect(lastText(t.chat)).toBe('Sent.'), workerAnswers);
     expect(toolPart(t.chat, 'tc_1')).toMatchObject({
       state: 'output-available',
       output: 'sent to bo@example.com',
@@ -85,13 +92,19 @@ describe('chatTools through the Web Worker door', () => {
   it('cancels the Worker’s running tool when the chat stops, and the part ends as output-error', async () => {
     const t = setUp([call('tc_1', 'watch', {}), { text: 'never sent' }]);
     await t.chat.sendMessage({ text: 'Watch' });
-    await vi.waitFor(() => expect(t.events.some((event) => event.type === 'tool.progress')).toBe(true));
+    await vi.waitFor(
+      () => expect(t.events.some((event) => event.type === 'tool.progress')).toBe(true),
+      workerAnswers,
+    );
     await t.chat.stop();
     expect(toolPart(t.chat, 'tc_1')).toMatchObject({
       state: 'output-error',
       errorText: 'The call was cancelled by its caller.',
     });
-    await vi.waitFor(() => expect(t.events.some((event) => event.type === 'tool.failed')).toBe(true));
+    await vi.waitFor(
+      () => expect(t.events.some((event) => event.type === 'tool.failed')).toBe(true),
+      workerAnswers,
+    );
     expect(await t.run.call({ tool: 'was_aborted', args: {} })).toMatchObject({ ok: true, value: true });
     expect(t.requests).toHaveLength(1);
   });
@@ -101,15 +114,23 @@ describe('chatTools through the Web Worker door', () => {
     const element = container();
     attachStatus(element, t.run, { expanded: true, actions: t.helper });
     await t.chat.sendMessage({ text: 'Mail Bo' });
-    await vi.waitFor(() => expect(element.querySelector('.toolctx-status__action--approve')).not.toBeNull());
+    await vi.waitFor(
+      () => expect(element.querySelector('.toolctx-status__action--approve')).not.toBeNull(),
+      workerAnswers,
+    );
     await t.chat.stop();
     expect(toolPart(t.chat, 'tc_1')).toMatchObject({ state: 'output-error' });
-    await vi.waitFor(() => expect(element.querySelector('.toolctx-status__action--approve')).toBeNull());
-    await vi.waitFor(() =>
-      expect(t.events.find((event) => event.type === 'tool.failed')).toMatchObject({
-        callId: 'tc_1',
-        data: { error: { kind: 'aborted' } },
-      }),
+    await vi.waitFor(
+      () => expect(element.querySelector('.toolctx-status__action--approve')).toBeNull(),
+      workerAnswers,
+    );
+    await vi.waitFor(
+      () =>
+        expect(t.events.find((event) => event.type === 'tool.failed')).toMatchObject({
+          callId: 'tc_1',
+          data: { error: { kind: 'aborted' } },
+        }),
+      workerAnswers,
     );
     expect(t.events.some((event) => event.type === 'approval.decided')).toBe(false);
     expect(t.events.some((event) => event.type === 'tool.finished')).toBe(false);
@@ -118,7 +139,7 @@ describe('chatTools through the Web Worker door', () => {
   it('refuses a tool the Worker does not serve, naming it, and runs nothing', async () => {
     const t = setUp([call('tc_1', 'deleteEverything', {}), { text: 'Sorry.' }]);
     await t.chat.sendMessage({ text: 'Go' });
-    await vi.waitFor(() => expect(lastText(t.chat)).toBe('Sorry.'));
+    await vi.waitFor(() => expect(lastText(t.chat)).toBe('Sorry.'), workerAnswers);
     expect(toolPart(t.chat, 'tc_1')).toMatchObject({
       state: 'output-error',
       errorText: expect.stringContaining('There is no tool named "deleteEverything".'),

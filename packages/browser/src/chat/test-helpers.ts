@@ -117,11 +117,17 @@ export const call = (toolCallId: string, toolName: string, input: unknown): Turn
   calls: [{ toolCallId, toolName, input }],
 });
 
-/** Waits until the widget in `element` shows a line action (`approve`, `deny`, `cancel`); returns its button. */
+/**
+ * Waits until the widget in `element` shows a line action (`approve`, `deny`, `cancel`); returns
+ * its button. Up to 10 s: behind a Worker door the action waits for a fresh Worker to start.
+ */
 export function actionButton(element: HTMLElement, action: string): Promise<HTMLButtonElement> {
-  return vi.waitFor(() => {
-    const button = element.querySelector<HTMLButtonElement>(`.toolctx-status__action--${action}`);
-    if (!button) throw new Error(`no ${action} button yet`);
-    return button;
-  });
+  return vi.waitFor(
+    () => {
+      const button = element.querySelector<HTMLButtonElement>(`.toolctx-status__action--${action}`);
+      if (!button) throw new Error(`no ${action} button yet`);
+      return button;
+    },
+    { timeout: 10_000 },
+  );
 }
