@@ -1,7 +1,8 @@
-// Progress and custom events carry plain data (what structured clone keeps), which is not always
-// JSON: a bigint, a Map, a Set, a cycle. Under `wrangler dev`, the door suite's Worker (runs in
-// Durable Objects) writes them as JSON in a call's stream, keeps them in the run's log, and its
-// event stream replays them the same way after a restart of the Worker.
+// Event data a run's log must keep however it looks. Progress and custom events carry plain data
+// (what structured clone keeps), which is not always JSON: a bigint, a Map, a Set, a cycle; and a
+// report can be bigger than the 2 MB a Durable Object keeps in one value. Under `wrangler dev`,
+// the door suite's Worker (runs in Durable Objects) streams them as JSON in a call's answer, keeps
+// them in the run's log, and its event stream replays them the same way after a restart.
 import type { ToolEvent } from '@toolctx/core';
 import { readSse } from '@toolctx/core/sse';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -79,4 +80,32 @@ it('a one-shot call (POST /calls) streams them the same way', async () => {
   const { events, result } = await streamed(await post('/calls', { tool: 'door_plain_data', args: {} }));
   expectPlain(events);
   expect(result).toMatchObject({ ok: true, value: { reported: true } });
+});
+
+it('a progress report of 3 MiB streams whole, and the run keeps it and the report after it through a restart', async () => {
+  const started = await send('/runs', {
+    method: 'POST',
+    body: '{}',
+    headers: { accept: 'application/json' },
+  });
+  const { runId } = (await started.json()) as { runId: string };
+  const { events, result } = await streamed(
+    await post(`/runs/${runId}/calls`, { tool: 'door_big_progress', args: {} }),
+  );
+  expect(result).toMatchObject({ ok: true, value: { reported: true } });
+  const reports = (list: ToolEvent[]) =>
+    list
+      .filter((event) => event.type === 'tool.progress')
+      .map((event) => (event.data as { payload: { message: string; text?: string } }).payload);
+  // door_big_progress reports 3 MiB of x, then that it is done.
+  const expected = [{ message: 'page', text: 'x'.repeat(3 * 1024 * 1024) }, { message: 'done' }];
+  expect(reports(events)).toEqual(expected);
+
+  await dev.restart();
+  const replayed = await eventsUntil(await send(`/runs/${runId}/events`), (seen) =>
+    seen.some((event) => event.type === 'tool.finished'),
+  );
+  expect(reports(replayed)).toEqual(expected);
+  const seqs = (list: ToolEvent[]) => callOf(list).map((event) => event.seq);
+  expect(seqs(replayed)).toEqual(seqs(events));
 });

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { ToolEvent } from '../events/catalogue.js';
 import { plainJson } from '../plain-json.js';
 import { type DoorCases, errorOf, freshKey, needs, pause, successValue, until } from './door-suite-kit.js';
-import { doorSuiteTimeoutMs } from './door-suite-tools.js';
+import { doorSuiteBigTextLength, doorSuiteTimeoutMs } from './door-suite-tools.js';
 
 const typesOf = (events: ToolEvent[]) => events.map((event) => event.type);
 
@@ -57,6 +57,21 @@ export const progressCases: DoorCases = (kit) => [
         const looped = outcome.events.find((event) => event.type === 'custom.looped');
         const loop = { name: 'loop', self: '[cycle]' };
         expect(asJson(looped?.data)).toEqual({ loop, again: loop });
+      }),
+  },
+  {
+    title: 'a progress report of 3 MiB arrives whole, and so does the report after it; the call succeeds',
+    run: () =>
+      kit.withClients(async (open) => {
+        const outcome = await (await open()).call('door_big_progress', {});
+        expect(successValue(outcome)).toEqual({ reported: true });
+        expect(outcome.progress).toMatchObject([{ message: 'page' }, { message: 'done' }]);
+        if (!kit.supplies.events) return;
+        const reports = outcome.events.filter((event) => event.type === 'tool.progress');
+        const page = (reports[0]?.data as { payload?: { text?: string } } | undefined)?.payload?.text;
+        expect(page?.length).toBe(doorSuiteBigTextLength);
+        expect(reports).toHaveLength(2);
+        expect(typesOf(outcome.events)).toContain('tool.finished');
       }),
   },
   needs(

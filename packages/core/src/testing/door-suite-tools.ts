@@ -11,6 +11,9 @@ import type { JsonSchema } from '../tools/schema.js';
 export const doorSuiteSecret = 'door-secret-7f3a9c';
 
 /** The credential the suite's tools ask for, and its value (which must never appear in a result). */
+/** The length of the text `door_big_progress` reports: more than a Durable Object keeps in one value (2 MB). */
+export const doorSuiteBigTextLength = 3 * 1024 * 1024;
+
 export const doorSuiteCredential = { name: 'door-suite', value: 'door-secret-credential-51b2' } as const;
 
 /** The base64 image `door_parts` returns: it must reach the caller in its parts and nowhere else. */
@@ -168,6 +171,16 @@ export function doorSuiteTools(): AnyTool[] {
         const loop: Record<string, unknown> = { name: 'loop' };
         loop.self = loop;
         ctx.emit('looped', { loop, again: loop });
+        return { reported: true };
+      },
+    }),
+    defineTool({
+      name: 'door_big_progress',
+      description: 'Reports a page of 3 MiB of text, then that it is done.',
+      ...shape({}),
+      execute: (_args, ctx) => {
+        ctx.progress({ message: 'page', text: 'x'.repeat(doorSuiteBigTextLength) });
+        ctx.progress({ message: 'done' });
         return { reported: true };
       },
     }),

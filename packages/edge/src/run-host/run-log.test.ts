@@ -1,5 +1,5 @@
 import type { ToolEvent } from '@toolctx/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RunLog } from './run-log.js';
 import { createMemoryRunStorage } from './run-storage.js';
 
@@ -57,6 +57,25 @@ describe('RunLog', () => {
     const restarted = new RunLog(storage, 2);
     expect([restarted.latest, restarted.oldest]).toEqual([12, 11]);
     expect(restarted.after(10).map((e) => e.seq)).toEqual([11, 12]);
+  });
+
+  it('a storage that refuses every write costs the event its replay, not the run: append says so and returns', () => {
+    const storage = createMemoryRunStorage();
+    const full = {
+      ...storage,
+      put: () => {
+        throw new Error('SQLITE_FULL');
+      },
+    };
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const log = new RunLog(full, 10);
+      expect(() => log.append(event(1))).not.toThrow();
+      expect(log.latest).toBe(1);
+      expect(warn).toHaveBeenCalledWith('toolctx: event 1 (custom.tick) could not be kept: Error.');
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('refuses a bound that is not a positive integer', () => {
