@@ -53,27 +53,33 @@ function expectPlain(events: ToolEvent[]): void {
   expect(call[2]!.data).toEqual({ loop, again: loop });
 }
 
-it('a call in a run streams them as JSON, and the run replays them the same way after a restart', async () => {
+/**
+ * Calls `tool` in a new run (its answer streamed), restarts the Worker, then reads the run's event
+ * stream from the start until the call's end. The replay must be the same events from the log, not
+ * new ones: their seqs are the ones the call streamed.
+ */
+async function callThenReplay(tool: string) {
   const started = await send('/runs', {
     method: 'POST',
     body: '{}',
     headers: { accept: 'application/json' },
   });
   const { runId } = (await started.json()) as { runId: string };
-  const { events, result } = await streamed(
-    await post(`/runs/${runId}/calls`, { tool: 'door_plain_data', args: {} }),
-  );
-  expectPlain(events);
-  expect(result).toMatchObject({ ok: true, value: { reported: true } });
-
+  const { events, result } = await streamed(await post(`/runs/${runId}/calls`, { tool, args: {} }));
   await dev.restart();
   const replayed = await eventsUntil(await send(`/runs/${runId}/events`), (seen) =>
     seen.some((event) => event.type === 'tool.finished'),
   );
-  expectPlain(replayed);
-  // The same events from the log, not new ones: their seqs are the ones the call streamed.
   const seqs = (list: ToolEvent[]) => callOf(list).map((event) => event.seq);
   expect(seqs(replayed)).toEqual(seqs(events));
+  return { events, result, replayed };
+}
+
+it('a call in a run streams them as JSON, and the run replays them the same way after a restart', async () => {
+  const { events, result, replayed } = await callThenReplay('door_plain_data');
+  expectPlain(events);
+  expect(result).toMatchObject({ ok: true, value: { reported: true } });
+  expectPlain(replayed);
 });
 
 it('a one-shot call (POST /calls) streams them the same way', async () => {
@@ -83,15 +89,7 @@ it('a one-shot call (POST /calls) streams them the same way', async () => {
 });
 
 it('a progress report of 3 MiB streams whole, and the run keeps it and the report after it through a restart', async () => {
-  const started = await send('/runs', {
-    method: 'POST',
-    body: '{}',
-    headers: { accept: 'application/json' },
-  });
-  const { runId } = (await started.json()) as { runId: string };
-  const { events, result } = await streamed(
-    await post(`/runs/${runId}/calls`, { tool: 'door_big_progress', args: {} }),
-  );
+  const { events, result, replayed } = await callThenReplay('door_big_progress');
   expect(result).toMatchObject({ ok: true, value: { reported: true } });
   const reports = (list: ToolEvent[]) =>
     list
@@ -100,12 +98,5 @@ it('a progress report of 3 MiB streams whole, and the run keeps it and the repor
   // door_big_progress reports 3 MiB of x, then that it is done.
   const expected = [{ message: 'page', text: 'x'.repeat(3 * 1024 * 1024) }, { message: 'done' }];
   expect(reports(events)).toEqual(expected);
-
-  await dev.restart();
-  const replayed = await eventsUntil(await send(`/runs/${runId}/events`), (seen) =>
-    seen.some((event) => event.type === 'tool.finished'),
-  );
   expect(reports(replayed)).toEqual(expected);
-  const seqs = (list: ToolEvent[]) => callOf(list).map((event) => event.seq);
-  expect(seqs(replayed)).toEqual(seqs(events));
 });
