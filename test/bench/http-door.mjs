@@ -7,6 +7,8 @@
 // rounds, with workerd's CPU time per call beside them (less sensitive to other work than rates).
 // The floor is the bare route plus one no-op RPC to a Durable Object per run: what any design that
 // keeps a run in a Durable Object pays, so the door's ratio to it is what toolctx itself costs.
+// Beside it, the floor of a design whose events are durable before it answers (the RPC makes one
+// storage write), and one call taken apart inside the isolate (workerd-worker.mjs, /decompose).
 import autocannon from 'autocannon';
 import { headers, workerdCpuMs } from './workerd.mjs';
 
@@ -65,12 +67,14 @@ export async function httpDoor(url, { connections = 8, seconds = 5, rounds = 2 }
   await load(url, '/bare', runs, warm);
   await load(url, '/door', runs, warm);
   await load(url, '/floor', runs, warm);
+  await load(url, '/floor-write', runs, warm);
   await load(url, '/door/calls', runs, warm);
-  const totals = { door: [], bare: [], floor: [], oneShot: [] };
+  const totals = { door: [], bare: [], floor: [], floorWrite: [], oneShot: [] };
   for (let round = 0; round < rounds; round++) {
     totals.bare.push(await load(url, '/bare', runs, { connections, seconds }));
     totals.door.push(await load(url, '/door', runs, { connections, seconds }));
     totals.floor.push(await load(url, '/floor', runs, { connections, seconds }));
+    totals.floorWrite.push(await load(url, '/floor-write', runs, { connections, seconds }));
     totals.oneShot.push(await load(url, '/door/calls', runs, { connections, seconds }));
   }
   const sum = (loads, key) => loads.reduce((total, one) => total + one[key], 0);
@@ -80,13 +84,16 @@ export async function httpDoor(url, { connections = 8, seconds = 5, rounds = 2 }
     door: rate(totals.door),
     bare: rate(totals.bare),
     floor: rate(totals.floor),
+    floorWrite: rate(totals.floorWrite),
     oneShot: rate(totals.oneShot),
     cpuMsPerCall: {
       door: cpu(totals.door),
       bare: cpu(totals.bare),
       floor: cpu(totals.floor),
+      floorWrite: cpu(totals.floorWrite),
       oneShot: cpu(totals.oneShot),
     },
+    decomposed: await (await fetch(`${url}/decompose?runId=${runs[0]}&n=1000`)).json(),
     connections,
     seconds: seconds * rounds,
   };

@@ -6,6 +6,10 @@
 // - POST /bare/runs/:runId/calls: a bare hono route doing the door's work by hand.
 // - POST /floor/runs/:runId/calls: the bare route plus one RPC to a Durable Object per run that does
 //   nothing, the floor of a design that keeps each run in a Durable Object.
+// - POST /floor-write/runs/:runId/calls: the same, but the RPC makes one storage write of an event:
+//   the floor of a design whose events are durable before it answers, as the run route's are.
+// - GET /decompose?runId=…&n=…: one run-route call taken apart inside the isolate, with no HTTP:
+//   n sequential no-op RPCs, n RPCs that make one write, n of the door's own Durable Object calls.
 
 import { DurableObject } from 'cloudflare:workers';
 import { createRuntime, defineTool } from '@toolctx/core';
@@ -50,15 +54,71 @@ export class BenchFloor extends DurableObject {
   noop() {}
 }
 
-app.post('/floor/runs/:runId/calls', async (c) => {
+// One storage write of what a call's event holds, under a key that sorts by seq, as the run log writes.
+export class BenchFloorWrite extends DurableObject {
+  seq = 0;
+  write(event) {
+    this.seq++;
+    this.ctx.storage.kv.put(`e:${String(this.seq).padStart(15, '0')}`, { ...event, seq: this.seq });
+  }
+}
+const eventOf = (runId) => ({
+  type: 'tool.finished',
+  ts: Date.now(),
+  data: { tool: 'add', durationMs: 0 },
+  runId,
+});
+
+/** The bare route behind one RPC to the run's object of `binding`: `call(stub, runId)` makes it. */
+const floorRoute = (binding, call) => async (c) => {
   if (!authenticate(c.req.raw)) return c.json({ kind: 'unauthenticated' }, 401);
   const body = await c.req.json();
-  await c.env.FLOOR.get(c.env.FLOOR.idFromName(c.req.param('runId'))).noop();
+  const runId = c.req.param('runId');
+  await call(c.env[binding].get(c.env[binding].idFromName(runId)), runId);
   if (body?.tool !== 'add') return c.json({ kind: 'unknown-tool' }, 404);
   const parsed = input.safeParse(body.args);
   if (!parsed.success) return c.json({ ok: false, error: { kind: 'args-invalid' } });
   const value = add(parsed.data);
   return c.json({ ok: true, value, content: JSON.stringify(value) });
+};
+app.post(
+  '/floor/runs/:runId/calls',
+  floorRoute('FLOOR', (stub) => stub.noop()),
+);
+app.post(
+  '/floor-write/runs/:runId/calls',
+  floorRoute('FLOOR_WRITE', (stub, runId) => stub.write(eventOf(runId))),
+);
+
+// Sequential, so each figure is one call's time on the isolate's clock (which moves at I/O, as each
+// RPC is); the three take turns in rounds, and the medians of the rounds come back, in µs per call.
+app.get('/decompose', async (c) => {
+  const runId = c.req.query('runId');
+  const n = Number(c.req.query('n'));
+  const runs = durableObjectRuns(c.env.RUNS);
+  const caller = authenticate(new Request('http://bench', { headers: { authorization: 'Bearer bench' } }));
+  let id = 0;
+  const sides = {
+    noopRpc: () => c.env.FLOOR.get(c.env.FLOOR.idFromName(runId)).noop(),
+    writeRpc: () => c.env.FLOOR_WRITE.get(c.env.FLOOR_WRITE.idFromName(runId)).write(eventOf(runId)),
+    doorCall: () =>
+      runs.streamCall(
+        runId,
+        caller,
+        { tool: 'add', args: { a: 1, b: 2 }, toolCallId: `decompose_${++id}` },
+        'json',
+      ),
+  };
+  const rounds = Object.fromEntries(Object.keys(sides).map((side) => [side, []]));
+  for (let round = 0; round < 5; round++) {
+    for (const [side, one] of Object.entries(sides)) {
+      const started = Date.now();
+      for (let i = 0; i < n; i++) await one();
+      rounds[side].push(((Date.now() - started) * 1000) / n);
+    }
+  }
+  const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
+  return c.json(Object.fromEntries(Object.entries(rounds).map(([side, values]) => [side, median(values)])));
 });
 
 // (d) One payload per size, made once per isolate so neither side pays for filling it.

@@ -39,6 +39,7 @@ export async function withBenchWorker(body) {
     durableObjects: {
       RUNS: { className: 'BenchRunHost', useSQLite: true },
       FLOOR: { className: 'BenchFloor' },
+      FLOOR_WRITE: { className: 'BenchFloorWrite', useSQLite: true },
     },
     defaultPersistRoot: storage,
   });
