@@ -10,10 +10,10 @@ import type { JsonSchema } from '../tools/schema.js';
 /** The message a suite tool throws as a foreign exception: it must cross no door. */
 export const doorSuiteSecret = 'door-secret-7f3a9c';
 
-/** The credential the suite's tools ask for, and its value (which must never appear in a result). */
 /** The length of the text `door_big_progress` reports: more than a Durable Object keeps in one value (2 MB). */
 export const doorSuiteBigTextLength = 3 * 1024 * 1024;
 
+/** The credential the suite's tools ask for, and its value (which must never appear in a result). */
 export const doorSuiteCredential = { name: 'door-suite', value: 'door-secret-credential-51b2' } as const;
 
 /** The base64 image `door_parts` returns: it must reach the caller in its parts and nowhere else. */

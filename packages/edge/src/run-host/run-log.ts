@@ -43,9 +43,10 @@ type StoredEvent = ToolEvent | PiecedEvent | string;
  * event too big for one value (a 3 MB progress report) is kept as its JSON, the text an SSE reader
  * got, cut in pieces under keys that sort right after its own: it replays as it was sent, and
  * nothing after it is lost. The latest `seq` is not stored apart: it is the last event's key, read
- * once per host, since a key written with every event doubled the writes per call. The record is kept in memory after its first read, since a host is the only writer.
- * The run's calls that wait for approval are kept beside them, one key each
- * ({@link RunLog.pendingApprovals}), so a restarted host can still decide them.
+ * once per host, since a key written with every event doubled the writes per call. The record is
+ * kept in memory after its first read, since a host is the only writer. The run's calls that wait
+ * for approval are kept beside them, one key each ({@link RunLog.pendingApprovals}), so a
+ * restarted host can still decide them.
  */
 export class RunLog {
   private latestSeq: number | undefined;
