@@ -39,15 +39,18 @@ app.route(
 
 // What a user would write without toolctx: authenticate, parse the JSON body, validate the args with
 // the same zod schema, run the same function, answer JSON shaped like the door's ToolResult.
-app.post('/bare/runs/:runId/calls', async (c) => {
+// `rpc`, when given, is the floors' one RPC to the run's object, made once the body is read.
+const bareRoute = (rpc) => async (c) => {
   if (!authenticate(c.req.raw)) return c.json({ kind: 'unauthenticated' }, 401);
   const body = await c.req.json();
+  if (rpc) await rpc(c.env, c.req.param('runId'));
   if (body?.tool !== 'add') return c.json({ kind: 'unknown-tool' }, 404);
   const parsed = input.safeParse(body.args);
   if (!parsed.success) return c.json({ ok: false, error: { kind: 'args-invalid' } });
   const value = add(parsed.data);
   return c.json({ ok: true, value, content: JSON.stringify(value) });
-});
+};
+app.post('/bare/runs/:runId/calls', bareRoute());
 
 // The floor's Durable Object: the RPC costs what the platform charges for reaching a run, no more.
 export class BenchFloor extends DurableObject {
@@ -69,25 +72,13 @@ const eventOf = (runId) => ({
   runId,
 });
 
-/** The bare route behind one RPC to the run's object of `binding`: `call(stub, runId)` makes it. */
-const floorRoute = (binding, call) => async (c) => {
-  if (!authenticate(c.req.raw)) return c.json({ kind: 'unauthenticated' }, 401);
-  const body = await c.req.json();
-  const runId = c.req.param('runId');
-  await call(c.env[binding].get(c.env[binding].idFromName(runId)), runId);
-  if (body?.tool !== 'add') return c.json({ kind: 'unknown-tool' }, 404);
-  const parsed = input.safeParse(body.args);
-  if (!parsed.success) return c.json({ ok: false, error: { kind: 'args-invalid' } });
-  const value = add(parsed.data);
-  return c.json({ ok: true, value, content: JSON.stringify(value) });
-};
 app.post(
   '/floor/runs/:runId/calls',
-  floorRoute('FLOOR', (stub) => stub.noop()),
+  bareRoute((env, runId) => env.FLOOR.get(env.FLOOR.idFromName(runId)).noop()),
 );
 app.post(
   '/floor-write/runs/:runId/calls',
-  floorRoute('FLOOR_WRITE', (stub, runId) => stub.write(eventOf(runId))),
+  bareRoute((env, runId) => env.FLOOR_WRITE.get(env.FLOOR_WRITE.idFromName(runId)).write(eventOf(runId))),
 );
 
 // Sequential, so each figure is one call's time on the isolate's clock (which moves at I/O, as each
