@@ -1,6 +1,7 @@
 import { approvalPending, argsHash, askApproval, createApprovalRequest } from '../approval/approval.js';
 import { approvalDenial } from '../approval/approval-decision.js';
 import { createApprovalTokens } from '../approval/approval-tokens.js';
+import { type ErrorInfo, toErrorInfo } from '../errors.js';
 import type { Admitted, CallingRun, CallState } from './call-state.js';
 
 /**
@@ -28,7 +29,11 @@ export async function approveCall(run: CallingRun, call: CallState, args: unknow
   const { aborted } = call.invocation;
   if (aborted) return { ok: false, error: aborted };
   if (decision === 'pending') {
-    run.approvals.file(request, call, call.given);
+    try {
+      run.approvals.file(request, call, call.given);
+    } catch (thrown) {
+      return { ok: false, error: notKept(toolName, thrown) };
+    }
     log.emit('tool.pending', { tool: toolName, reason: 'approval', id: approvalId }, toolCallId, parentId);
     return { ok: false, error: approvalPending(request) };
   }
@@ -38,6 +43,21 @@ export async function approveCall(run: CallingRun, call: CallState, args: unknow
   issueToken(run, call, request.argsHash);
   call.approval = decision.reason ? { approvalId, reason: decision.reason } : { approvalId };
   return { ok: true, args };
+}
+
+/**
+ * The failure of a call that would wait when the run's pending-approval store refused to keep it
+ * (a durable store that is full or down): the call fails now, since a decision could not find it.
+ * What the store said is not passed on to the caller (it may name the storage's internals); its
+ * class name tells faults apart.
+ */
+function notKept(toolName: string, thrown: unknown): ErrorInfo {
+  return {
+    kind: 'internal',
+    message: `"${toolName}" needs a person's approval, but the run could not keep the call while it waits (its pending-approval store failed). Nothing ran; call it again later.`,
+    exception: toErrorInfo(thrown).exception ?? 'Error',
+    retryable: true,
+  };
 }
 
 /**

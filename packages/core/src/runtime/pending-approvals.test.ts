@@ -200,4 +200,35 @@ describe('pending approvals: one store, the run’s', () => {
       value: { published: 'the whole note' },
     });
   });
+
+  it('a store that cannot keep the call: it fails, saying so, its log ends with tool.failed, and nothing waits', async () => {
+    const { executed, events, runtime } = setup();
+    const memory = createMemoryPendingApprovals();
+    const full = {
+      ...memory,
+      put: () => {
+        throw new RangeError('SQLITE_FULL: database or disk is full');
+      },
+    };
+    const run = runtime().startRun({ runId: 'run_f', identity, pendingApprovals: full });
+    const result = await run.call({ tool: 'pay', args: { amount: 7 }, toolCallId: 'call_f' });
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        kind: 'internal',
+        message: expect.stringMatching(
+          /^"pay" needs a person's approval, but the run could not keep the call/,
+        ),
+        exception: 'RangeError',
+        retryable: true,
+      },
+    });
+    // The storage's own words are not passed on.
+    expect(JSON.stringify(result)).not.toContain('SQLITE');
+    expect(executed).toEqual([]);
+    expect([...memory.list()]).toEqual([]);
+    const ofCall = events.filter((event) => event.callId === 'call_f').map((event) => event.type);
+    expect(ofCall).toEqual(['tool.started', 'approval.requested', 'tool.failed']);
+    await run.end();
+  });
 });
