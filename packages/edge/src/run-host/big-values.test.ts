@@ -1,10 +1,14 @@
 import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { createRuntime, defineTool, type ToolEvent, type ToolResult } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { exampleTools } from '../example/index.js';
+import { createToolServer } from '../http/create-tool-server.js';
 import { allMessages, eventsOf } from '../test-utils/sse.js';
 import { hostOf } from '../test-utils/worker.js';
 import { httpDoor } from './doors.js';
+import { durableObjectRuns } from './durable-object-runs.js';
 import { RunLog } from './run-log.js';
 import { RunState } from './run-state.js';
 
@@ -177,5 +181,31 @@ describe('a run in Durable Object storage: a record or an approval too big for o
       expect(uploaded).toEqual([bigText.length]);
       expect(keysUnder(durable.storage, `a:${approvalId}`)).toEqual([]);
     });
+  });
+
+  it('through the door of a host that takes bodies of 8 MiB: a run with 3 MB of state starts, its calls run, and it ends', async () => {
+    // The Worker's runtime lists tools; the run objects (the example Worker's RUNS) run them.
+    const runtime = createRuntime({ tools: exampleTools, approval: { request: async () => 'pending' } });
+    const app = createToolServer({
+      runtimeFor: () => runtime,
+      runs: durableObjectRuns(env.RUNS),
+      authenticate: () => identity,
+      maxBodyBytes: 8 * 1024 * 1024,
+    });
+    const send = (path: string, init: RequestInit = {}) =>
+      app.request(path, { ...init, headers: { 'content-type': 'application/json' } }, env);
+    const started = await send('/runs', {
+      method: 'POST',
+      body: JSON.stringify({ state: { text: bigText } }),
+    });
+    expect(started.status).toBe(201);
+    const { runId } = (await started.json()) as { runId: string };
+    const call = await send(`/runs/${runId}/calls`, {
+      method: 'POST',
+      body: JSON.stringify({ tool: 'count_steps', args: { steps: 1, delayMs: 0 } }),
+    });
+    expect(await call.json()).toMatchObject({ ok: true, value: { steps: 1 } });
+    const ended = await send(`/runs/${runId}`, { method: 'DELETE' });
+    expect(await ended.json()).toMatchObject({ runId, ended: true });
   });
 });

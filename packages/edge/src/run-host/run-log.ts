@@ -1,6 +1,6 @@
 import type { Identity, PendingApproval, PendingApprovalStore, Phase, ToolEvent } from '@toolctx/core';
-import { plainJson } from '@toolctx/core/sse';
 import type { RunStorage } from './run-storage.js';
+import { deleteValue, getValue, listValues, putValue } from './stored-values.js';
 
 /** What a run host keeps about its run, beside the events: enough to bring the run back to life. */
 export interface RunRecord {
@@ -20,33 +20,17 @@ const recordKey = 'run';
 const eventPrefix = 'e:';
 const eventKey = (seq: number) => `${eventPrefix}${String(seq).padStart(15, '0')}`;
 const approvalPrefix = 'a:';
-/** A piece of an event kept in pieces, after the event's own key; numbered so the pieces sort in order. */
-const pieceKey = (seq: number, part: number) => `${eventKey(seq)}#${String(part).padStart(6, '0')}`;
-/**
- * Characters of JSON per piece of an event too big for one value (a Durable Object refuses a
- * value over 2 MB): 256 Ki characters are at most 512 KiB however they are encoded.
- */
-const pieceChars = 256 * 1024;
-
-/** What an event's key holds when the event is kept in pieces: its JSON's first piece, and how many there are. */
-interface PiecedEvent {
-  json: string;
-  parts: number;
-}
-/** What a key under `e:` holds: an event, the head of one in pieces, or one of its later pieces. */
-type StoredEvent = ToolEvent | PiecedEvent | string;
 
 /**
  * A run's record and its bounded event log, in a {@link RunStorage}: the last `maxEvents` events
  * are kept, each under a key that sorts by `seq`. Appending costs the same however long the run:
- * one put and, once the log is full, one delete (and one more to find it held no pieces). An
- * event too big for one value (a 3 MB progress report) is kept as its JSON, the text an SSE reader
- * got, cut in pieces under keys that sort right after its own: it replays as it was sent, and
- * nothing after it is lost. The latest `seq` is not stored apart: it is the last event's key, read
- * once per host, since a key written with every event doubled the writes per call. The record is
- * kept in memory after its first read, since a host is the only writer. The run's calls that wait
- * for approval are kept beside them, one key each ({@link RunLog.pendingApprovals}), so a
- * restarted host can still decide them.
+ * one put and, once the log is full, one delete (and one more to find it held no pieces). A value
+ * too big for one (a 3 MB progress report, approval or run state) is kept in pieces
+ * (stored-values.ts): an event replays as it was sent, and nothing after it is lost. The latest
+ * `seq` is not stored apart: it is the last event's key, read once per host, since a key written
+ * with every event doubled the writes per call. The record is kept in memory after its first read,
+ * since a host is the only writer. The run's calls that wait for approval are kept beside them,
+ * one key each ({@link RunLog.pendingApprovals}), so a restarted host can still decide them.
  */
 export class RunLog {
   private latestSeq: number | undefined;
@@ -61,11 +45,14 @@ export class RunLog {
     if (!Number.isInteger(maxEvents) || maxEvents < 1)
       throw new RangeError(`maxEvents must be a positive integer, not ${maxEvents}.`);
     this.pendingApprovals = {
-      get: (approvalId) => storage.get<PendingApproval>(approvalPrefix + approvalId),
-      put: (pending) => storage.put(approvalPrefix + pending.approvalId, pending),
-      delete: (approvalId) => void storage.delete(approvalPrefix + approvalId),
+      get: (approvalId) => getValue<PendingApproval>(storage, approvalPrefix + approvalId),
+      put: (pending) => putValue(storage, approvalPrefix + pending.approvalId, pending),
+      delete: (approvalId) => void deleteValue(storage, approvalPrefix + approvalId),
       list: () =>
-        [...storage.list<PendingApproval>({ prefix: approvalPrefix })].map(([, pending]) => pending),
+        Array.from(
+          listValues<PendingApproval>(storage, { prefix: approvalPrefix }),
+          ([, pending]) => pending,
+        ),
     };
   }
 
@@ -76,12 +63,13 @@ export class RunLog {
   }
 
   get record(): RunRecord | undefined {
-    this.cachedRecord ??= this.storage.get<RunRecord>(recordKey);
+    this.cachedRecord ??= getValue<RunRecord>(this.storage, recordKey);
     return this.cachedRecord;
   }
 
   set record(record: RunRecord) {
-    this.storage.put(recordKey, record);
+    deleteValue(this.storage, recordKey);
+    putValue(this.storage, recordKey, record);
     this.cachedRecord = record;
   }
 
@@ -101,52 +89,22 @@ export class RunLog {
   }
 
   append(event: ToolEvent): void {
-    this.keep(event);
-    this.latestSeq = event.seq;
-    const dropped = event.seq - this.maxEvents;
-    if (dropped >= 1 && this.storage.delete(eventKey(dropped)))
-      for (let part = 1; this.storage.delete(pieceKey(dropped, part)); part++);
-  }
-
-  /** The kept events whose `seq` is greater than `seq`, in order. */
-  after(seq: number): ToolEvent[] {
-    const events: ToolEvent[] = [];
-    let pieced: PiecedEvent | undefined;
-    for (const [, stored] of this.storage.list<StoredEvent>({
-      start: eventKey(seq + 1),
-      prefix: eventPrefix,
-    })) {
-      if (typeof stored === 'string') {
-        if (!pieced) continue;
-        pieced.json += stored;
-        if (--pieced.parts === 1) events.push(JSON.parse(pieced.json) as ToolEvent);
-      } else if ('json' in stored) {
-        if (stored.parts === 1) events.push(JSON.parse(stored.json) as ToolEvent);
-        else pieced = { ...stored };
-      } else events.push(stored);
-    }
-    return events;
-  }
-
-  /** Writes `event` under its key; one too big for a value, as its JSON in pieces. */
-  private keep(event: ToolEvent): void {
     try {
-      this.storage.put(eventKey(event.seq), event);
-      return;
-    } catch {
-      // Too big for one value (SQLITE_TOOBIG): in pieces, below.
-    }
-    try {
-      const json = plainJson(event);
-      const parts = Math.ceil(json.length / pieceChars);
-      this.storage.put<PiecedEvent>(eventKey(event.seq), { json: json.slice(0, pieceChars), parts });
-      for (let part = 1; part < parts; part++)
-        this.storage.put(pieceKey(event.seq, part), json.slice(part * pieceChars, (part + 1) * pieceChars));
+      putValue(this.storage, eventKey(event.seq), event);
     } catch (error) {
       // Storage itself failed (it is full, say): the event reached its live readers, but a replay
       // will not have it. Said, rather than thrown into the run, whose later events can still be kept.
       console.warn(`toolctx: event ${event.seq} (${event.type}) could not be kept: ${errorName(error)}.`);
     }
+    this.latestSeq = event.seq;
+    const dropped = event.seq - this.maxEvents;
+    if (dropped >= 1) deleteValue(this.storage, eventKey(dropped));
+  }
+
+  /** The kept events whose `seq` is greater than `seq`, in order. */
+  after(seq: number): ToolEvent[] {
+    const kept = listValues<ToolEvent>(this.storage, { start: eventKey(seq + 1), prefix: eventPrefix });
+    return Array.from(kept, ([, event]) => event);
   }
 }
 
