@@ -1,6 +1,6 @@
 import type { Identity, PendingApproval, PendingApprovalStore, Phase, ToolEvent } from '@toolctx/core';
 import type { RunStorage } from './run-storage.js';
-import { deleteValue, getValue, listValues, putValue } from './stored-values.js';
+import { deleteValue, getValue, listValues, putValue, replaceValue } from './stored-values.js';
 
 /** What a run host keeps about its run, beside the events: enough to bring the run back to life. */
 export interface RunRecord {
@@ -68,8 +68,7 @@ export class RunLog {
   }
 
   set record(record: RunRecord) {
-    deleteValue(this.storage, recordKey);
-    putValue(this.storage, recordKey, record);
+    replaceValue(this.storage, recordKey, record);
     this.cachedRecord = record;
   }
 

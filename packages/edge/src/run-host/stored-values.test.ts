@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryRunStorage, type RunStorage } from './run-storage.js';
-import { deleteValue, getValue, listValues, putValue } from './stored-values.js';
+import { deleteValue, getValue, listValues, putValue, replaceValue } from './stored-values.js';
 
 // A storage that refuses what a Durable Object refuses: a value over 2 MB (measured here as JSON).
 // big-values.test.ts meets the real limit in workerd.
@@ -76,6 +76,32 @@ describe('values of any size in a run storage', () => {
     expect(() => putValue(storage, 'a:1', big)).toThrow('SQLITE_FULL');
     expect(keys(storage)).toEqual([]);
     expect(getValue(storage, 'a:1')).toBeUndefined();
+  });
+
+  it('a storage that fails for another reason than size: a value that fits is not tried in pieces', () => {
+    const storage = limitedStorage({ failAfterPuts: 0 });
+    expect(() => putValue(storage, 'a:1', { small: true })).toThrow('SQLITE_FULL');
+    expect(keys(storage)).toEqual([]);
+  });
+
+  it('replaces a value in place: a smaller one leaves no pieces of the one before, a bigger one is kept whole', () => {
+    const storage = limitedStorage();
+    putValue(storage, 'run', big);
+    replaceValue(storage, 'run', { small: true });
+    expect(keys(storage)).toEqual(['run']);
+    expect(getValue(storage, 'run')).toEqual({ small: true });
+    replaceValue(storage, 'run', big);
+    expect(getValue(storage, 'run')).toEqual(big);
+    replaceValue(storage, 'run', { ...big, n: 2 });
+    expect(getValue(storage, 'run')).toEqual({ ...big, n: 2 });
+    expect(keys(storage)).toHaveLength(13);
+  });
+
+  it('a replacement the storage refuses for another reason than size leaves the value before', () => {
+    const storage = limitedStorage({ failAfterPuts: 1 });
+    putValue(storage, 'run', { n: 1 });
+    expect(() => replaceValue(storage, 'run', { n: 2 })).toThrow('SQLITE_FULL');
+    expect(getValue(storage, 'run')).toEqual({ n: 1 });
   });
 
   it('keeps what JSON cannot say as plainJson says it, once in pieces', () => {

@@ -28,19 +28,47 @@ const isPieced = (stored: unknown): stored is Pieced =>
   typeof stored === 'object' && stored !== null && 'json' in stored && 'parts' in stored;
 
 /**
- * Stores `value` under `key`, a key that holds nothing yet (to replace a value, delete it first);
- * one too big for one value, as its JSON in pieces, the pieces first. Throws what the storage
- * threw when even the pieces cannot be written (the storage is full, say), having removed the
- * pieces it wrote: nothing half-kept is left.
+ * Stores `value` under a key that holds nothing yet (to replace a value, {@link replaceValue}).
+ * Throws what the storage threw when it failed for another reason than size (it is full, say),
+ * having kept nothing.
  */
 export function putValue(storage: RunStorage, key: string, value: object): void {
   try {
     storage.put(key, value);
-    return;
-  } catch {
-    // Too big for one value: in pieces, below.
+  } catch (error) {
+    putPieces(storage, key, jsonTooBig(value, error));
   }
+}
+
+/**
+ * Stores `value` under `key` in place of what it holds. A storage that fails for another reason
+ * than size leaves the value before; a value too big for one takes the place of the one before,
+ * which is removed first.
+ */
+export function replaceValue(storage: RunStorage, key: string, value: object): void {
+  try {
+    storage.put(key, value);
+  } catch (error) {
+    const json = jsonTooBig(value, error);
+    deleteValue(storage, key);
+    putPieces(storage, key, json);
+    return;
+  }
+  deletePieces(storage, key); // the pieces of a bigger value before it
+}
+
+/**
+ * The JSON of a value the storage refused, when size is why: else the storage's own error again.
+ * A value whose JSON fits in one piece is well under the limit however the storage encodes it.
+ */
+function jsonTooBig(value: object, error: unknown): string {
   const json = plainJson(value);
+  if (json.length <= pieceChars) throw error;
+  return json;
+}
+
+/** The pieces first, then the head that makes them a value: a failure in between leaves nothing. */
+function putPieces(storage: RunStorage, key: string, json: string): void {
   const parts = Math.ceil(json.length / pieceChars);
   try {
     for (let part = 1; part < parts; part++)
