@@ -35,4 +35,6 @@ export interface Env {
   TOOLCTX_MAX_CALLS_PER_RUN?: string;
   TOOLCTX_MAX_STREAMS_PER_RUN?: string;
   TOOLCTX_MAX_PENDING_APPROVALS_PER_RUN?: string;
+  /** The largest request body the example Worker reads, in bytes (`maxBodyBytes`); unset, 1 MiB. */
+  TOOLCTX_MAX_BODY_BYTES?: string;
 }

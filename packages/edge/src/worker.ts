@@ -46,7 +46,8 @@ function runtimeFor(env: Env): Runtime {
 /**
  * The example Worker's optional vars (`"vars"` in wrangler.jsonc, or `wrangler dev --var
  * TOOLCTX_RUN_IDLE_MS:60000`), as whole numbers; unset, the defaults: idle 15 minutes, retention a
- * day, 100 runs per identity, 16 calls, 8 streams and 16 pending approvals per run.
+ * day, 100 runs per identity, 16 calls, 8 streams and 16 pending approvals per run, and request
+ * bodies of at most 1 MiB.
  */
 function varsOf(env: Env) {
   const names = {
@@ -56,6 +57,7 @@ function varsOf(env: Env) {
     maxCallsPerRun: 'TOOLCTX_MAX_CALLS_PER_RUN',
     maxStreamsPerRun: 'TOOLCTX_MAX_STREAMS_PER_RUN',
     maxPendingApprovalsPerRun: 'TOOLCTX_MAX_PENDING_APPROVALS_PER_RUN',
+    maxBodyBytes: 'TOOLCTX_MAX_BODY_BYTES',
   } as const;
   const vars: { -readonly [option in keyof typeof names]?: number } = {};
   for (const option of Object.keys(names) as (keyof typeof names)[]) {
@@ -71,7 +73,7 @@ function varsOf(env: Env) {
 
 /** The run host's options; a run's end frees its identity's slot in IDENTITY_RUNS. */
 function runHostOptions(env: Env): RunHostOptions {
-  const { maxRunsPerIdentity: _, ...options } = varsOf(env);
+  const { maxRunsPerIdentity: _, maxBodyBytes: __, ...options } = varsOf(env);
   return { ...options, identityRuns: env.IDENTITY_RUNS };
 }
 
@@ -120,6 +122,7 @@ const app = createToolServer<Env>({
     }),
   authenticate,
   cors: corsOf,
+  maxBodyBytes: (env) => varsOf(env).maxBodyBytes,
 });
 
 /** The cron trigger in wrangler.jsonc: frees the R2 bytes of expired artifacts nobody met again. */

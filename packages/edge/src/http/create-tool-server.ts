@@ -85,8 +85,12 @@ export interface ToolServerOptions<E> {
   runs?: RunDirectory | ((env: E) => RunDirectory);
   /** The only source of identity: never the body. */
   authenticate: Authenticate<E>;
-  /** Largest request body accepted, in bytes; larger is a 413. Default 1 MiB. */
-  maxBodyBytes?: number;
+  /**
+   * Largest request body accepted, in bytes; larger is a 413. Default 1 MiB. A function of the
+   * bindings (such as a var) is asked per request; `undefined` from it is the default. A run keeps
+   * a body's `state` or a waiting call's arguments over 2 MB in pieces (a Durable Object value's limit).
+   */
+  maxBodyBytes?: number | ((env: E) => number | undefined);
   /**
    * Pages on other origins that may call the door. Absent, it sends no CORS headers (same
    * origin only); present, preflights are answered before `authenticate`. A function of the
@@ -119,7 +123,9 @@ type App<E extends object> = Hono<{ Bindings: E; Variables: { identity: Identity
  * ```
  */
 export function createToolServer<E extends object = object>(options: ToolServerOptions<E>): App<E> {
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const bodyLimit = (env: E): number =>
+    (typeof options.maxBodyBytes === 'function' ? options.maxBodyBytes(env) : options.maxBodyBytes) ??
+    1024 * 1024;
   const { runtimeFor, runs } = options;
   if (typeof runtimeFor !== 'function') {
     throw new TypeError(
@@ -188,7 +194,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
   });
 
   app.post('/runs', async (c) => {
-    const body = parseStartRun(await readJson(c.req.raw, maxBodyBytes, true));
+    const body = parseStartRun(await readJson(c.req.raw, bodyLimit(c.env), true));
     const runId = `run_${crypto.randomUUID()}`;
     const info = unwrap(await runsOf(c.env).start({ ...body, runId, identity: c.get('identity') }));
     return c.json(info, 201, { location: `/runs/${runId}` });
@@ -196,7 +202,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
 
   app.post('/runs/:runId/calls', async (c) => {
     const runId = idOf(c.req.param('runId'), 'runId');
-    const body = parseCall(await readJson(c.req.raw, maxBodyBytes));
+    const body = parseCall(await readJson(c.req.raw, bodyLimit(c.env)));
     const call = {
       tool: body.tool,
       args: body.args,
@@ -227,7 +233,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     answerOneShot({
       runtime: runtimeFrom(c.env),
       identity: c.get('identity'),
-      body: parseCall(await readJson(c.req.raw, maxBodyBytes)),
+      body: parseCall(await readJson(c.req.raw, bodyLimit(c.env))),
       format: wantsSse(c.req.header('accept')) ? 'sse' : 'json',
       request: c.req.raw,
     }),
@@ -253,7 +259,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
 
   app.post('/approvals/:id', async (c) => {
     const approvalId = idOf(c.req.param('id'), 'approval id');
-    const { runId, approved, reason } = parseApproval(await readJson(c.req.raw, maxBodyBytes));
+    const { runId, approved, reason } = parseApproval(await readJson(c.req.raw, bodyLimit(c.env)));
     const decision = reason === undefined ? { approved } : { approved, reason };
     const runs = runsOf(c.env);
     const identity = c.get('identity');
