@@ -17,6 +17,7 @@ import { createKvR2ArtifactStore, createToolServer, durableObjectRuns } from '@t
 import { createRunHost } from '@toolctx/edge/durable-objects';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { median } from './measure.mjs';
 
 // The trivial tool both HTTP paths run: small zod-validated arguments, a sum back.
 const input = z.object({ a: z.number(), b: z.number() });
@@ -72,14 +73,11 @@ const eventOf = (runId) => ({
   runId,
 });
 
-app.post(
-  '/floor/runs/:runId/calls',
-  bareRoute((env, runId) => env.FLOOR.get(env.FLOOR.idFromName(runId)).noop()),
-);
-app.post(
-  '/floor-write/runs/:runId/calls',
-  bareRoute((env, runId) => env.FLOOR_WRITE.get(env.FLOOR_WRITE.idFromName(runId)).write(eventOf(runId))),
-);
+// The floors' one RPC each, to the run's object; /decompose times the same two.
+const noopRpc = (env, runId) => env.FLOOR.get(env.FLOOR.idFromName(runId)).noop();
+const writeRpc = (env, runId) => env.FLOOR_WRITE.get(env.FLOOR_WRITE.idFromName(runId)).write(eventOf(runId));
+app.post('/floor/runs/:runId/calls', bareRoute(noopRpc));
+app.post('/floor-write/runs/:runId/calls', bareRoute(writeRpc));
 
 // Sequential, so each figure is one call's time on the isolate's clock (which moves at I/O, as each
 // RPC is); the three take turns in rounds, and the medians of the rounds come back, in µs per call.
@@ -90,8 +88,8 @@ app.get('/decompose', async (c) => {
   const caller = authenticate(new Request('http://bench', { headers: { authorization: 'Bearer bench' } }));
   let id = 0;
   const sides = {
-    noopRpc: () => c.env.FLOOR.get(c.env.FLOOR.idFromName(runId)).noop(),
-    writeRpc: () => c.env.FLOOR_WRITE.get(c.env.FLOOR_WRITE.idFromName(runId)).write(eventOf(runId)),
+    noopRpc: () => noopRpc(c.env, runId),
+    writeRpc: () => writeRpc(c.env, runId),
     doorCall: () =>
       runs.streamCall(
         runId,
@@ -108,7 +106,6 @@ app.get('/decompose', async (c) => {
       rounds[side].push(((Date.now() - started) * 1000) / n);
     }
   }
-  const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
   return c.json(Object.fromEntries(Object.entries(rounds).map(([side, values]) => [side, median(values)])));
 });
 
