@@ -5,7 +5,7 @@
 // events, garbage at once, are made in old space (`--no-allocation-site-pretenuring` restores it).
 //
 //   await isolated('progress-rate.mjs', 'progressRate')  // in run.mjs
-//   node isolated.mjs progress-rate.mjs progressRate      // the child: prints the JSON result
+//   node --expose-gc isolated.mjs progress-rate.mjs progressRate   // the child: prints the JSON result
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -13,9 +13,9 @@ import { promisify } from 'node:util';
 const self = fileURLToPath(import.meta.url);
 
 export async function isolated(module, name, ...args) {
-  const { stdout } = await promisify(execFile)(process.execPath, [self, module, name, JSON.stringify(args)], {
-    maxBuffer: 16 << 20,
-  });
+  // `--expose-gc`: a benchmark may start each side from a collected heap (call-overhead.mjs).
+  const argv = ['--expose-gc', self, module, name, JSON.stringify(args)];
+  const { stdout } = await promisify(execFile)(process.execPath, argv, { maxBuffer: 16 << 20 });
   return JSON.parse(stdout);
 }
 

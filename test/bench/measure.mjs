@@ -27,13 +27,20 @@ export async function nsPerOp(body, { n = 20_000, repeats = 7 } = {}) {
 /**
  * Median milliseconds of each body over `repeats`, after `warmup` untimed rounds (one unless
  * told). The bodies take turns within every round, so a slow patch of a shared machine falls on
- * all of them alike. Runs in Node and in the bench page alike.
+ * all of them alike; `before`, when given, runs untimed before each body. Runs in Node and in the
+ * bench page alike.
  */
-export async function interleaved(bodies, repeats, { warmup = 1 } = {}) {
+export async function interleaved(bodies, repeats, { warmup = 1, before } = {}) {
   const samples = Object.fromEntries(Object.keys(bodies).map((name) => [name, []]));
-  for (let i = 0; i < warmup; i++) for (const body of Object.values(bodies)) await body();
+  for (let i = 0; i < warmup; i++) {
+    for (const body of Object.values(bodies)) {
+      await before?.();
+      await body();
+    }
+  }
   for (let i = 0; i < repeats; i++) {
     for (const [name, body] of Object.entries(bodies)) {
+      await before?.();
       const started = performance.now();
       await body();
       samples[name].push(performance.now() - started);

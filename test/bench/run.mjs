@@ -1,5 +1,5 @@
 // The bench command (`pnpm bench` at the root): runs every benchmark, each against its baseline
-// in one process (each Node benchmark in a fresh one: isolated.mjs), prints the table and writes BENCHMARKS.md at the repository root. Not part
+// in one process (each Node benchmark in a fresh one, and each side of the (a) `run.call` rows in one of its own: isolated.mjs), prints the table and writes BENCHMARKS.md at the repository root. Not part
 // of the test command (sizes.mjs is, for the budgets).
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { chromiumPath } from '../../packages/browser/scripts/chromium.mjs';
+import { SIDES } from './call-overhead.mjs';
 import { idbStore, widgetCost, withBenchPage } from './chromium.mjs';
 import { coldStart } from './cold-start.mjs';
 import { httpDoor } from './http-door.mjs';
@@ -32,29 +33,44 @@ const row = (benchmark, measured, baseline, result, goal, met) =>
 
 const load = loadavg()[0];
 console.error('(a) per-call overhead…');
-const call = await isolated('call-overhead.mjs', 'callOverhead');
+// Each side in a fresh process of its own (call-overhead.mjs says why), the sides taking turns over
+// three rounds; each figure is the median of its three processes.
+const sideRuns = Object.fromEntries(SIDES.map((side) => [side, []]));
+for (let round = 0; round < 3; round++) {
+  for (const side of SIDES) sideRuns[side].push(await isolated('call-overhead.mjs', 'callSide', side));
+}
+const call = Object.fromEntries(SIDES.map((side) => [side, median(sideRuns[side])]));
 const overhead = call.toolctx - call.direct;
 row(
   '(a) `run.call`, trivial tool, recording sink',
   us(call.toolctx),
-  `direct call + zod ${us(call.direct)}; the same, awaited, keeping two events ${us(call.directRecorded)}`,
-  `overhead ${us(overhead)}; ${us(call.toolctx - call.directRecorded)} beyond keeping the events`,
+  `direct call + zod ${us(call.direct)}; recording the same two events by hand ${us(call.byHand)}`,
+  `overhead ${us(overhead)}; ${us(call.toolctx - call.byHand)} beyond recording by hand (medians of 3 processes a side)`,
   '≤ 1 µs',
   overhead <= 1000,
 );
 row(
+  '(a) `run.call`, trivial tool, a sink that keeps nothing',
+  us(call.keepingNothing),
+  `direct call + zod ${us(call.direct)}`,
+  `overhead ${us(call.keepingNothing - call.direct)}`,
+  '—',
+  true,
+);
+const mcp = await isolated('call-overhead.mjs', 'mcpOverhead');
+row(
   '(a) MCP SDK `Client` → plain SDK server (in-memory)',
-  us(call.mcpSdk),
-  `\`run.call\` ${us(call.toolctx)}`,
-  `${ratio(call.mcpSdk / call.toolctx)} slower than \`run.call\``,
+  us(mcp.mcpSdk),
+  `\`run.call\` ${us(mcp.toolctx)} (same process)`,
+  `${ratio(mcp.mcpSdk / mcp.toolctx)} slower than \`run.call\``,
   '≥ 15×',
-  call.mcpSdk / call.toolctx >= 15,
+  mcp.mcpSdk / mcp.toolctx >= 15,
 );
 row(
   '(a) MCP SDK `Client` → `serveMcp` (in-memory)',
-  us(call.served),
-  `plain SDK server ${us(call.mcpSdk)}`,
-  `${ratio(call.served / call.mcpSdk)} of the plain server's time`,
+  us(mcp.served),
+  `plain SDK server ${us(mcp.mcpSdk)}`,
+  `${ratio(mcp.served / mcp.mcpSdk)} of the plain server's time`,
   '—',
   true,
 );
@@ -231,7 +247,7 @@ console.error('sizes…');
 const sizes = sizeTable(await measureBundles());
 
 const machine = [
-  `- Machine: ${cpus()[0].model}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; load average ${load.toFixed(1)} at the start${load > 2 ? ': the machine was busy with other work, so absolute times are inflated' : ''}. The ratios (both sides measured in the same process, seconds apart) are the figures to compare across machines; each Node benchmark runs in a fresh process of its own, so none inherits another's JIT state or heap.`,
+  `- Machine: ${cpus()[0].model}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; load average ${load.toFixed(1)} at the start${load > 2 ? ': the machine was busy with other work, so absolute times are inflated' : ''}. The ratios (both sides measured seconds apart, in the same process but for the (a) \`run.call\` rows, whose sides each need a process of their own: test/bench/call-overhead.mjs says why) are the figures to compare across machines; each Node benchmark runs in a fresh process of its own, so none inherits another's JIT state or heap.`,
   `- Node ${process.versions.node}, V8 ${process.versions.v8}; Chromium ${execSync(`${chromiumPath} --version 2>/dev/null`).toString().trim()}; zod ${version('zod')}, @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}, idb ${version('idb')}, esbuild ${version('esbuild')}, playwright-core ${version('playwright-core')}; miniflare ${version('miniflare')} (workerd ${workerdVersion()}), hono ${version('hono')}, autocannon ${version('autocannon')}.`,
   `- Run on ${new Date().toISOString().slice(0, 10)} with \`pnpm bench\`. Medians over repeats after a warm-up.`,
 ].join('\n');
