@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 
 /** The browser entries with a budget, paths relative to this file. */
 export const browserBudgets = [
-  // 6.41 KiB measured with the per-line actions (Cancel, Approve and Deny; 5.23 KiB before).
+  // 7.19 KiB measured with the per-line actions (Cancel, Approve and Deny): 61 bytes to spare.
   { name: 'status widget', entry: '../src/status/index.ts', maxBytes: 7.25 * 1024 },
 ];
 

@@ -20,6 +20,21 @@ async function connections(runId: string): Promise<{ lastEventId: string | null;
   return (await fetch(`${base}/log/${runId}`)).json();
 }
 
+/**
+ * A `fetch` that answers each of `statuses` in turn itself (an `Error` is a network failure) and
+ * passes later requests on to the test server; `requests` counts every request made.
+ */
+function answering(statuses: (number | Error)[]) {
+  const counter = { requests: 0 };
+  const doFetch: typeof fetch = async (input, init) => {
+    const answer = statuses[counter.requests++];
+    if (answer === undefined) return fetch(input, init);
+    if (answer instanceof Error) throw answer;
+    return new Response(`refused with ${answer}`, { status: answer });
+  };
+  return Object.assign(counter, { fetch: doFetch });
+}
+
 afterEach(() => {
   document.body.replaceChildren();
 });
@@ -56,6 +71,32 @@ describe('connectRun', () => {
     const refused = collect(connectRun(base, id('missing'), { retry: fast }));
     await expect(refused).rejects.toBeInstanceOf(RemoteRunError);
     await expect(refused).rejects.toMatchObject({ code: 'http-status', status: 404 });
+  });
+
+  it.each([408, 429])('retries a %i, then reads the stream', async (status) => {
+    const runId = id('plain');
+    const server = answering([status]);
+    expect(await collect(connectRun(base, runId, { retry: fast, fetch: server.fetch }))).toEqual(
+      range(1, 20),
+    );
+    expect(server.requests).toBe(2);
+    expect(await connections(runId)).toHaveLength(1); // the retry, which reached the server
+  });
+
+  it.each([
+    ['a 503', 503],
+    ['a 408', 408],
+    ['a 429', 429],
+    ['a network error', new TypeError('Failed to fetch')],
+  ] as const)('throws code unreachable after `attempts` failures in a row, each %s', async (_, answer) => {
+    const server = answering(Array.from({ length: 20 }, () => answer));
+    const failed = collect(
+      connectRun(base, id('plain'), { retry: { ...fast, attempts: 3 }, fetch: server.fetch }),
+    );
+    await expect(failed).rejects.toBeInstanceOf(RemoteRunError);
+    await expect(failed).rejects.toMatchObject({ code: 'unreachable', status: undefined });
+    // Three requests, three failures, and no fourth: long before the 20 failures on offer ran out.
+    expect(server.requests).toBe(3);
   });
 
   it('ends quietly when its signal aborts', async () => {

@@ -137,7 +137,7 @@ async function* read(
       }
     }
     if (gap) continue;
-    if (++failures > attempts) {
+    if (++failures >= attempts) {
       throw new RemoteRunError('unreachable', `The run's event stream dropped ${failures} times in a row.`);
     }
     await sleep(Math.min(maxDelayMs, minDelayMs * 2 ** (failures - 1)), signal);

@@ -191,6 +191,34 @@ describe('what a screen reader hears', () => {
     expect(region.getBoundingClientRect().width).toBeLessThanOrEqual(1);
   });
 
+  it('reads progress out at most once per 5 s when announceEveryMs is not given', async () => {
+    fakeTicker();
+    const clock = manualClock();
+    const source = fakeSource(clock.now);
+    const element = container();
+    attachStatus(element, source, { now: clock.now });
+    const region = element.querySelector<HTMLElement>('[aria-live="polite"]')!;
+    const heard: string[] = [];
+    new MutationObserver(() => heard.push(region.textContent ?? '')).observe(region, {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
+    source.emit('tool.started', 'a', { tool: 'crawl' });
+    source.emit('tool.progress', 'a', { tool: 'crawl', payload: 'page 1', n: 1 });
+    await frames();
+    expect(heard).toEqual(['crawl started…\npage 1']);
+    // The next report waits while the ticker redraws at 1, 2, 3 and 4 s, and one more at 4.999 s…
+    source.emit('tool.progress', 'a', { tool: 'crawl', payload: 'page 2', n: 2 });
+    await pass(clock, 4999);
+    source.emit('tool.progress', 'a', { tool: 'crawl', payload: 'page 3', n: 3 });
+    await frames(3);
+    expect(heard).toHaveLength(1);
+    // …and the latest is read out at 5 s, by the ticker, with no further event.
+    await pass(clock, 1);
+    expect(heard).toEqual(['crawl started…\npage 1', 'page 3']);
+  });
+
   it('refuses an announcement interval that is not a positive number', () => {
     expect(() => attachStatus(container(), fakeSource(), { announceEveryMs: 0 })).toThrow(/announceEveryMs/);
   });
