@@ -133,6 +133,26 @@ describe('HTTP door: artifacts', () => {
     expect((await send('/artifacts?limit=0')).status).toBe(400);
   });
 
+  it('takes a list limit from 1 to 1000: 1 and 1000 answer a page, 0, 1001 and 1.5 a 400 naming the range', async () => {
+    const { post, send, startRun } = memoryServer();
+    const runId = await startRun();
+    for (const text of ['a', 'b']) await post(`/runs/${runId}/calls`, { tool: 'save_note', args: { text } });
+    const one = await send('/artifacts?limit=1');
+    expect(one.status).toBe(200);
+    expect((await json<{ artifacts: unknown[] }>(one)).artifacts).toHaveLength(1);
+    const most = await send('/artifacts?limit=1000');
+    expect(most.status).toBe(200);
+    expect((await json<{ artifacts: unknown[] }>(most)).artifacts.length).toBeGreaterThanOrEqual(2);
+    for (const limit of ['0', '1001', '1.5']) {
+      const refused = await send(`/artifacts?limit=${limit}`);
+      expect(refused.status, limit).toBe(400);
+      expect(await json(refused)).toMatchObject({
+        kind: 'bad-request',
+        message: 'limit must be a whole number from 1 to 1000.',
+      });
+    }
+  });
+
   it('answers 501 unsupported when the runtime has no artifact store', async () => {
     const runtime = createRuntime({ tools: exampleTools, approval: { request: async () => 'pending' } });
     const app = createToolServer({

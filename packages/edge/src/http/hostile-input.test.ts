@@ -1,5 +1,13 @@
+import { env } from 'cloudflare:workers';
+import type { Identity } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
-import { memoryServer } from '../test-utils/server.js';
+import {
+  createMemoryRunDirectory,
+  createToolServer,
+  durableObjectRuns,
+  type RunDirectory,
+} from '../index.js';
+import { memoryServer, runtime } from '../test-utils/server.js';
 
 async function expectError(response: Response, status: number, kind: string) {
   expect(response.status).toBe(status);
@@ -62,6 +70,48 @@ describe('HTTP door: hostile input is a 4xx with an ErrorInfo', () => {
     await expectError(await app.request(streamed), 413, 'payload-too-large');
   });
 
+  it('with the default limit a body of exactly 1 MiB (1 048 576 bytes) is taken, one byte more is 413, declared or streamed', async () => {
+    const { app, startRun } = memoryServer();
+    const runId = await startRun();
+    const head = '{"tool":"count_steps","args":{"steps":1,"delayMs":0,"pad":"';
+    const body = (bytes: number) => `${head}${'x'.repeat(bytes - head.length - 3)}"}}`;
+    const declared = (text: string) =>
+      app.request(`/runs/${runId}/calls`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(text.length),
+          authorization: 'Bearer ana',
+        },
+        body: text,
+      });
+    const streamed = (text: string) => {
+      const bytes = new TextEncoder().encode(text);
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < bytes.length; i += 64 * 1024) controller.enqueue(bytes.slice(i, i + 64 * 1024));
+          controller.close();
+        },
+      });
+      return app.request(
+        new Request(`http://door.test/runs/${runId}/calls`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer ana' },
+          body: stream,
+          duplex: 'half',
+        } as RequestInit),
+      );
+    };
+    expect(new TextEncoder().encode(body(1_048_576)).byteLength).toBe(1_048_576);
+    for (const send of [declared, streamed]) {
+      const taken = await send(body(1_048_576));
+      expect(taken.status).toBe(200);
+      expect(await taken.json()).toMatchObject({ ok: true, value: { steps: 1 } });
+      const refused = await expectError(await send(body(1_048_577)), 413, 'payload-too-large');
+      expect(refused.details).toEqual({ maxBytes: 1_048_576 });
+    }
+  });
+
   it('a body that is not JSON by its content type is 415', async () => {
     const { send, startRun } = memoryServer();
     const runId = await startRun();
@@ -109,6 +159,68 @@ describe('HTTP door: hostile input is a 4xx with an ErrorInfo', () => {
     const mine = await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1, delayMs: 0 } });
     expect(await mine.json()).toMatchObject({ ok: true });
   });
+
+  it.each([
+    ['in memory', (): RunDirectory => createMemoryRunDirectory({ runtime })],
+    ['in Durable Objects', (): RunDirectory => durableObjectRuns(env.RUNS)],
+  ])(
+    '%s: an identity that differs only in tenant, or only in conversation, gets the same 404 as a stranger',
+    async (_where, runsOf) => {
+      // Bearer tokens name identities that differ from the owner in one part each.
+      const owner: Identity = { tenant: 'acme', principal: 'ana', conversationId: 'conv-1' };
+      const identities: Record<string, Identity> = {
+        owner,
+        'other-tenant': { ...owner, tenant: 'globex' },
+        'other-conversation': { ...owner, conversationId: 'conv-2' },
+        'no-conversation': { tenant: 'acme', principal: 'ana' },
+        stranger: { ...owner, principal: 'bob' },
+      };
+      const app = createToolServer({
+        runtimeFor: () => runtime,
+        runs: runsOf(),
+        authenticate: (request) =>
+          identities[(request.headers.get('authorization') ?? '').replace(/^Bearer /, '')] ?? null,
+      });
+      const send = (path: string, as: string, init: RequestInit = {}) =>
+        app.request(path, {
+          ...init,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${as}` },
+        });
+      const started = await send('/runs', 'owner', { method: 'POST', body: '{}' });
+      expect(started.status).toBe(201);
+      const { runId } = (await started.json()) as { runId: string };
+      const call = JSON.stringify({ tool: 'count_steps', args: { steps: 1, delayMs: 0 } });
+      const attempts = async (as: string) => {
+        const answers: unknown[] = [];
+        for (const response of [
+          await send(`/runs/${runId}/events`, as),
+          await send(`/runs/${runId}/calls`, as, { method: 'POST', body: call }),
+          await send(`/runs/${runId}/calls/c1/cancel`, as, { method: 'POST', body: '{}' }),
+          await send(`/runs/${runId}`, as, { method: 'DELETE' }),
+        ])
+          answers.push({ status: response.status, body: await response.json() });
+        return answers;
+      };
+      const stranger = await attempts('stranger');
+      expect(stranger).toEqual(
+        Array(4).fill({
+          status: 404,
+          body: { kind: 'not-found', message: 'There is no such run for this identity.', retryable: false },
+        }),
+      );
+      for (const as of ['other-tenant', 'other-conversation', 'no-conversation'])
+        expect(await attempts(as), as).toEqual(stranger);
+      // None of them ended it or called in it: the owner's run carries on, then the owner ends it.
+      const mine = await send(`/runs/${runId}/calls`, 'owner', { method: 'POST', body: call });
+      expect(await mine.json()).toMatchObject({ ok: true, value: { steps: 1 } });
+      const events = await send(`/runs/${runId}/events`, 'owner');
+      expect(events.status).toBe(200);
+      await events.body?.cancel();
+      const ended = await send(`/runs/${runId}`, 'owner', { method: 'DELETE' });
+      expect(ended.status).toBe(200);
+      expect(await ended.json()).toMatchObject({ runId, ended: true });
+    },
+  );
 
   it('a path id with odd characters is 400, an unknown route is a 404 ErrorInfo', async () => {
     const { send } = memoryServer();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readBoundedBody } from './read-json.js';
+import { HttpError } from './http-error.js';
+import { readBoundedBody, readJson } from './read-json.js';
 
 const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   new Request('https://door.example/calls', { method: 'POST', body, headers });
@@ -23,5 +24,42 @@ describe('readBoundedBody', () => {
   it('refuses a Request made in code that carries more than the limit whatever it declares', async () => {
     const request = post('x'.repeat(500), { 'content-length': '5' });
     expect(await readBoundedBody(request, 100)).toBeUndefined();
+  });
+});
+
+describe('readJson: nesting depth', () => {
+  // Every `[` and `{` outside a string is a level, counted over the whole body.
+  const json = (body: string) => post(body, { 'content-type': 'application/json' });
+  const arrays = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  const objects = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
+  const refusal = (body: string) =>
+    readJson(json(body), 1024 * 1024).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+  it('takes exactly 64 levels, of arrays, objects or both', async () => {
+    let value = (await readJson(json(arrays(64)), 1024 * 1024)) as unknown[];
+    for (let level = 1; level < 64; level++) value = value[0] as unknown[];
+    expect(value).toEqual([]);
+    expect(await readJson(json(objects(64)), 1024 * 1024)).toBeTypeOf('object');
+    expect(await readJson(json(`{"args":{"x":${arrays(62)}}}`), 1024 * 1024)).toBeTypeOf('object');
+  });
+
+  it('refuses 65 levels with a 400 naming the limit of 64', async () => {
+    for (const body of [arrays(65), objects(65), `{"args":{"x":${arrays(63)}}}`]) {
+      const error = await refusal(body);
+      expect(error).toBeInstanceOf(HttpError);
+      const { status, info } = error as HttpError;
+      expect(status).toBe(400);
+      expect(info).toMatchObject({ kind: 'bad-request', details: { maxDepth: 64 } });
+      expect(info.message).toContain('deeper than 64 levels');
+    }
+  });
+
+  it('does not count brackets inside strings', async () => {
+    expect(await readJson(json(JSON.stringify({ text: '['.repeat(100) })), 1024 * 1024)).toEqual({
+      text: '['.repeat(100),
+    });
   });
 });

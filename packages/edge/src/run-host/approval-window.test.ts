@@ -33,13 +33,26 @@ describe('the idle alarm and calls that wait for approval', () => {
     expect(held.pending).toBeDefined();
     expect(held.alarm).toBeGreaterThanOrEqual(Date.now() + 15 * 60_000);
 
-    // A day later (the request backdated), the alarm ends the run; the waiting call lapses, settled.
-    await runInDurableObject(hostOf(runId), (_host, state) => {
-      state.storage.kv.put(`a:${approvalId}`, {
-        ...held.pending!,
-        requestedAt: held.pending!.requestedAt - day,
+    // A minute short of a day later (the request backdated), the window is still open: the alarm
+    // holds off again, and the run and its waiting call stay.
+    const backdate = (ms: number) =>
+      runInDurableObject(hostOf(runId), (_host, state) => {
+        state.storage.kv.put(`a:${approvalId}`, {
+          ...held.pending!,
+          requestedAt: held.pending!.requestedAt - ms,
+        });
       });
-    });
+    await backdate(day - 60_000);
+    expect(await runDurableObjectAlarm(hostOf(runId))).toBe(true);
+    const stillHeld = await runInDurableObject(hostOf(runId), async (_host, state) => ({
+      alarm: await state.storage.getAlarm(),
+      pending: state.storage.kv.get<PendingApproval>(`a:${approvalId}`),
+    }));
+    expect(stillHeld.pending).toBeDefined();
+    expect(stillHeld.alarm).toBeGreaterThanOrEqual(Date.now() + 15 * 60_000);
+
+    // A day later, the alarm ends the run; the waiting call lapses, settled.
+    await backdate(day);
     expect(await runDurableObjectAlarm(hostOf(runId))).toBe(true);
     const events = eventsOf(await allMessages(await send(`/runs/${runId}/events`)));
     const failed = events.find(

@@ -1,19 +1,29 @@
 import { env, exports } from 'cloudflare:workers';
-import { createRuntime, defineTool } from '@toolctx/core';
+import { type AnyTool, createRuntime, defineTool } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { exampleTools } from '../example/index.js';
 import { createMemoryRunDirectory, createToolServer } from '../index.js';
 import { authenticate, memoryServer } from '../test-utils/server.js';
 import { messagesUntil } from '../test-utils/sse.js';
-import { defaultLimits } from './limits.js';
 
 type Send = (path: string, init?: RequestInit & { as?: string }) => Response | Promise<Response>;
 
-/** A 429 with Retry-After and an ErrorInfo that names the limit, its value and its option. */
+/**
+ * The Retry-After of each limit's 429, as the README promises: 1 s for calls and streams, 5 s for
+ * pending approvals, 30 s for runs.
+ */
+const retryAfterOf: Record<string, string> = {
+  maxCallsPerRun: '1',
+  maxStreamsPerRun: '1',
+  maxPendingApprovalsPerRun: '5',
+  maxRunsPerIdentity: '30',
+};
+
+/** A 429 with its limit's Retry-After and an ErrorInfo that names the limit, its value and its option. */
 async function expectLimit(response: Response, limit: number, option: string): Promise<void> {
   expect(response.status).toBe(429);
-  expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(response.headers.get('retry-after')).toBe(retryAfterOf[option]);
   const body = (await response.json()) as {
     kind: string;
     message: string;
@@ -83,6 +93,25 @@ async function eventually(
   }
 }
 
+/** A door in memory over the example tools and `tools`, with `maxPendingApprovalsPerRun`, and a run of ana's. */
+async function oneRunWith(tools: AnyTool[], maxPendingApprovalsPerRun: number) {
+  const runtime = createRuntime({
+    tools: [...exampleTools, ...tools],
+    approval: { request: async () => 'pending' },
+  });
+  const runs = createMemoryRunDirectory({ runtime, maxPendingApprovalsPerRun });
+  const app = createToolServer({ runtimeFor: () => runtime, runs, authenticate });
+  const send: Send = (path, init = {}) =>
+    app.request(path, { ...init, headers: { ...init.headers, authorization: 'Bearer ana' } });
+  const started = await send('/runs', {
+    method: 'POST',
+    body: '{}',
+    headers: { 'content-type': 'application/json' },
+  });
+  const { runId } = (await started.json()) as { runId: string };
+  return { send, runId };
+}
+
 describe('limits, with runs in memory', () => {
   it('calls per run: one past the limit is a 429; other runs and calls within it carry on; a finished call frees its slot', async () => {
     const { send, startRun } = memoryServer({ maxCallsPerRun: 2 });
@@ -145,20 +174,7 @@ describe('limits, with runs in memory', () => {
       needsApproval: ({ amount }) => amount > 100,
       execute: async ({ amount }) => ({ amount }),
     });
-    const runtime = createRuntime({
-      tools: [...exampleTools, maybe],
-      approval: { request: async () => 'pending' },
-    });
-    const runs = createMemoryRunDirectory({ runtime, maxPendingApprovalsPerRun: 1 });
-    const app = createToolServer({ runtimeFor: () => runtime, runs, authenticate });
-    const send: Send = (path, init = {}) =>
-      app.request(path, { ...init, headers: { ...init.headers, authorization: 'Bearer ana' } });
-    const started = await send('/runs', {
-      method: 'POST',
-      body: '{}',
-      headers: { 'content-type': 'application/json' },
-    });
-    const { runId } = (await started.json()) as { runId: string };
+    const { send, runId } = await oneRunWith([maybe], 1);
     const small = (amount: number) =>
       send(`/runs/${runId}/calls`, {
         method: 'POST',
@@ -169,6 +185,37 @@ describe('limits, with runs in memory', () => {
     await approvalIdOf(await askApproval(send, runId, 'a1'));
     // The predicate would say no for 5, but admission cannot know before it runs: refused.
     await expectLimit(await small(5), 1, 'maxPendingApprovalsPerRun');
+    expect((await quickCall(send, runId)).ok).toBe(true);
+  });
+
+  it('pending approvals per run: a send tool counts as one that may ask (the lethal-trifecta rule may make it ask); a write tool does not', async () => {
+    const notify = defineTool({
+      name: 'notify',
+      description: 'Sends a message out; never asks for approval itself.',
+      inputSchema: z.object({ text: z.string() }),
+      effect: 'send',
+      execute: async ({ text }) => ({ sent: text }),
+    });
+    const record = defineTool({
+      name: 'record',
+      description: 'Writes a line; never asks for approval.',
+      inputSchema: z.object({ text: z.string() }),
+      effect: 'write',
+      execute: async ({ text }) => ({ recorded: text }),
+    });
+    const { send, runId } = await oneRunWith([notify, record], 1);
+    const use = (tool: string) =>
+      send(`/runs/${runId}/calls`, {
+        method: 'POST',
+        body: JSON.stringify({ tool, args: { text: 'hi' } }),
+        headers: { 'content-type': 'application/json' },
+      });
+    // Below the limit the send tool runs (the run is not tainted, so it does not ask).
+    expect(await (await use('notify')).json()).toMatchObject({ ok: true, value: { sent: 'hi' } });
+    await approvalIdOf(await askApproval(send, runId, 'a1'));
+    // At the limit it is refused before it runs, as a tool that may ask; a write tool is not.
+    await expectLimit(await use('notify'), 1, 'maxPendingApprovalsPerRun');
+    expect(await (await use('record')).json()).toMatchObject({ ok: true, value: { recorded: 'hi' } });
     expect((await quickCall(send, runId)).ok).toBe(true);
   });
 
@@ -201,9 +248,9 @@ async function startRun(as = 'limits-ana'): Promise<Response> {
 const runIdOf = async (response: Response) => ((await response.json()) as { runId: string }).runId;
 
 describe('limits, through the Worker and its Durable Objects (defaults)', () => {
-  it(`calls per run: ${defaultLimits.maxCallsPerRun} run at once, one more is a 429`, async () => {
+  it('calls per run: 16 run at once, one more is a 429', async () => {
     const runId = await runIdOf(await startRun());
-    const max = defaultLimits.maxCallsPerRun;
+    const max = 16;
     const running = await Promise.all(Array.from({ length: max }, (_, i) => slowCall(send, runId, `c${i}`)));
     expect(running.map((r) => r.status)).toEqual(running.map(() => 200));
     await expectLimit(await slowCall(send, runId, 'one-more'), max, 'maxCallsPerRun');
@@ -211,9 +258,9 @@ describe('limits, through the Worker and its Durable Objects (defaults)', () => 
     for (const response of running) expect(await response.json()).toMatchObject({ ok: false });
   });
 
-  it(`streams per run: ${defaultLimits.maxStreamsPerRun} readers at once, one more is a 429, a reader that leaves frees its slot`, async () => {
+  it('streams per run: 8 readers at once, one more is a 429, a reader that leaves frees its slot', async () => {
     const runId = await runIdOf(await startRun());
-    const max = defaultLimits.maxStreamsPerRun;
+    const max = 8;
     const readers = await Promise.all(Array.from({ length: max }, () => send(`/runs/${runId}/events`)));
     expect(readers.map((r) => r.status)).toEqual(readers.map(() => 200));
     await expectLimit(await send(`/runs/${runId}/events`), max, 'maxStreamsPerRun');
@@ -234,9 +281,9 @@ describe('limits, through the Worker and its Durable Objects (defaults)', () => 
     }
   });
 
-  it(`pending approvals per run: ${defaultLimits.maxPendingApprovalsPerRun} wait at once, one more is a 429; deciding one frees its slot`, async () => {
+  it('pending approvals per run: 16 wait at once, one more is a 429; deciding one frees its slot', async () => {
     const runId = await runIdOf(await startRun());
-    const max = defaultLimits.maxPendingApprovalsPerRun;
+    const max = 16;
     const approvals: string[] = [];
     for (let i = 0; i < max; i++) approvals.push(await approvalIdOf(await askApproval(send, runId, `a${i}`)));
     await expectLimit(await askApproval(send, runId, 'one-more'), max, 'maxPendingApprovalsPerRun');
@@ -246,9 +293,9 @@ describe('limits, through the Worker and its Durable Objects (defaults)', () => 
     await send(`/runs/${runId}`, { method: 'DELETE' });
   });
 
-  it(`runs per identity: ${defaultLimits.maxRunsPerIdentity} live runs, one more is a 429; others unaffected; DELETE and the idle alarm free a slot`, async () => {
+  it('runs per identity: 100 live runs, one more is a 429; others unaffected; DELETE and the idle alarm free a slot', async () => {
     const as = 'limits-many';
-    const max = defaultLimits.maxRunsPerIdentity;
+    const max = 100;
     const runs: string[] = [];
     for (let i = 0; i < max; i++) {
       const response = await startRun(as);
