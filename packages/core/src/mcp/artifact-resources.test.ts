@@ -208,6 +208,59 @@ describe('artifacts as MCP resources', () => {
     expect((await client.listResources()).resources).toHaveLength(3);
   });
 
+  it('reads an artifact of exactly 1 MiB by default, and refuses one of 1 MiB and a byte', async () => {
+    const { store, connect } = setUp();
+    const { client } = await connect(as(ana));
+    const fits = await store.put(artifactScope(ana), { kind: 'note', data: 'x'.repeat(1_048_576) });
+    const [content] = (await client.readResource({ uri: artifactUri(fits.ref) })).contents;
+    expect((content as { text: string }).text).toHaveLength(1_048_576);
+    const over = await store.put(artifactScope(ana), { kind: 'note', data: 'x'.repeat(1_048_577) });
+    const error = await readError(client, artifactUri(over.ref));
+    expect(error.code).toBe(ErrorCode.InvalidRequest);
+    expect(error.message).toContain('is 1048577 bytes, more than the 1048576 bytes this server sends');
+  });
+
+  it('lists 500 artifacts by default: of 501, the first 500 the store holds, with no cursor to more', async () => {
+    const { store, connect } = setUp();
+    const { client } = await connect(as(ana));
+    const refs: string[] = [];
+    for (let i = 0; i < 501; i++) {
+      refs.push((await store.put(artifactScope(ana), { kind: 'note', data: `note ${i}` })).ref);
+    }
+    const listed = await client.listResources();
+    expect(listed.resources.map((resource) => resource.uri)).toEqual(refs.slice(0, 500).map(artifactUri));
+    expect(listed.nextCursor).toBeUndefined();
+  });
+
+  it("links 20 of a call's 21 artifacts, the first 20 it saved; all 21 are listed and read", async () => {
+    const saveMany = defineTool({
+      name: 'save_many',
+      description: 'Saves `count` notes.',
+      inputSchema: z.object({ count: z.number() }),
+      effect: 'write',
+      execute: async ({ count }, ctx) => {
+        const refs: string[] = [];
+        for (let i = 0; i < count; i++)
+          refs.push((await ctx.artifacts.put({ kind: 'note', data: `n${i}` })).ref);
+        return { refs };
+      },
+    });
+    const runtime = createRuntime({ tools: [saveMany], artifacts: createMemoryArtifactStore() });
+    const { client } = await connect(runtime, as(ana));
+    const result = await client.callTool({ name: 'save_many', arguments: { count: 21 } });
+    const { refs } = result.structuredContent as { refs: string[] };
+    expect(refs).toHaveLength(21);
+    const links = (result.content as { type: string; uri?: string }[]).filter(
+      (item) => item.type === 'resource_link',
+    );
+    expect(links.map((link) => link.uri)).toEqual(refs.slice(0, 20).map(artifactUri));
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri).sort()).toEqual(refs.map(artifactUri).sort());
+    expect((await client.readResource({ uri: artifactUri(refs[20]!) })).contents[0]).toMatchObject({
+      text: 'n20',
+    });
+  });
+
   it('answers not found for an artifact deleted between list and read', async () => {
     const { store, connect } = setUp();
     const { client } = await connect(as(ana));

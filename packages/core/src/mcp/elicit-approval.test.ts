@@ -9,7 +9,7 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalPort } from '../approval/approval.js';
 import { createMemoryApprovalPort } from '../approval/memory-approval-port.js';
@@ -185,6 +185,50 @@ describe('serveMcp asks for approval by elicitation', () => {
     expect(withdrew(sent)).toBe(true);
     expect(runs).toEqual([]);
     await client.close();
+  });
+
+  it('waits 10 minutes for an answer when the tool has no timeoutMs, then denies the call and withdraws the question', async () => {
+    vi.useFakeTimers();
+    try {
+      const runs: string[] = [];
+      const untimed = defineTool({
+        name: 'untimed',
+        description: 'Needs approval, and has no timeout.',
+        inputSchema: z.object({}),
+        needsApproval: true,
+        execute: () => {
+          runs.push('ran');
+          return 'ran';
+        },
+      });
+      const runtime = createRuntime({ tools: [untimed], approval: createMemoryApprovalPort() });
+      const opened = deferred<number>();
+      const { client, sent } = await connect(runtime, () => {
+        opened.resolve(Date.now());
+        return new Promise<ElicitResult>(() => {});
+      });
+      let settled = false;
+      // The client's own request timeout (60 s by default) must not end the call first.
+      const call = client
+        .callTool({ name: 'untimed', arguments: {} }, undefined, { timeout: 60 * 60_000 })
+        .finally(() => {
+          settled = true;
+        });
+      const askedAt = await opened.promise;
+      await vi.advanceTimersByTimeAsync(askedAt + 600_000 - 1 - Date.now());
+      expect(settled).toBe(false);
+      expect(withdrew(sent)).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(errorOf(await call)).toMatchObject({
+        kind: 'approval-denied',
+        details: { reason: 'no answer came from the MCP client within 600000 ms' },
+      });
+      expect(withdrew(sent)).toBe(true);
+      expect(runs).toEqual([]);
+      await client.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('asks separately for a twin call with the same arguments: one acceptance approves one call', async () => {

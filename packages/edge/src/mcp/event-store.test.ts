@@ -129,6 +129,57 @@ describe('the MCP event store in Durable Object storage', () => {
     });
   });
 
+  describe('by default', () => {
+    /** A message whose stored JSON is exactly `bytes` bytes (ASCII, so one byte a character). */
+    const sized = (bytes: number): JSONRPCMessage => {
+      const empty = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text: '' } }).length;
+      return { jsonrpc: '2.0', id: 1, result: { text: 'x'.repeat(bytes - empty) } };
+    };
+
+    it("keeps 1000 events of a stream, and the 1001st drops the stream's oldest", async () => {
+      await inStorage(async (storage) => {
+        const store = createDurableEventStore(storage);
+        const ids: string[] = [];
+        for (let n = 1; n <= 1000; n++) ids.push(await store.storeEvent('s', note(n)));
+        expect(await store.streamOf(ids[0]!)).toBe('s');
+        ids.push(await store.storeEvent('s', note(1001)));
+        expect(await store.streamOf(ids[0]!)).toBeUndefined();
+        expect(await store.streamOf(ids[1]!)).toBe('s');
+        expect((await storage.list({ prefix: 'mcp-event:' })).size).toBe(1000);
+      });
+    });
+
+    it('keeps an event for 10 minutes, and drops it once it is older', async () => {
+      await inStorage(async (storage) => {
+        let clock = 1_000_000;
+        const store = createDurableEventStore(storage, {}, () => clock);
+        const old = await store.storeEvent('s', note(1));
+        clock += 600_000;
+        await store.storeEvent('s', note(2));
+        expect(await store.streamOf(old)).toBe('s');
+        clock += 1;
+        await store.prune();
+        expect(await store.streamOf(old)).toBeUndefined();
+      });
+    });
+
+    it('keeps 4 MiB (4 194 304 bytes) of events, and one byte more drops the oldest', async () => {
+      const first = JSON.stringify(note(1)).length;
+      for (const [over, kept] of [
+        [0, true],
+        [1, false],
+      ] as const) {
+        await inStorage(async (storage) => {
+          const store = createDurableEventStore(storage);
+          const oldest = await store.storeEvent('s', note(1));
+          const big = await store.storeEvent('s', sized(4_194_304 - first + over));
+          expect(await store.streamOf(oldest), `${over} byte(s) over 4 MiB`).toBe(kept ? 's' : undefined);
+          expect(await store.streamOf(big)).toBe('s');
+        });
+      }
+    });
+  });
+
   it('an event larger than the byte bound is kept while it is the newest', async () => {
     await inStorage(async (storage) => {
       const store = createDurableEventStore(storage, { maxBytes: 100 });

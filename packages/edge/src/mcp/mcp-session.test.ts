@@ -192,13 +192,20 @@ describe('the MCP door in workerd, with the official SDK client', () => {
     await deleted.transport.terminateSession();
     expect(await stored(deletedStub)).toEqual({});
 
+    const before = Date.now();
     const evicted = await connect(auth, { authorization: 'Bearer ana', 'x-conversation': 'c1' });
     const stub = sessions.get(sessions.idFromString(evicted.transport.sessionId!));
-    expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).toBeGreaterThan(
-      Date.now(),
-    );
-    // While the session lives, the alarm keeps the record.
+    const alarm = () => runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
+    // An hour ahead, no later: so a session's records outlive it by an hour at most.
+    const first = await alarm();
+    expect(first).toBeGreaterThanOrEqual(before + 3_600_000);
+    expect(first).toBeLessThanOrEqual(Date.now() + 3_600_000);
+    // While the session lives, the alarm keeps the record, and sets itself an hour ahead again.
+    const rearmedFrom = Date.now();
     expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const rearmed = await alarm();
+    expect(rearmed).toBeGreaterThanOrEqual(rearmedFrom + 3_600_000);
+    expect(rearmed).toBeLessThanOrEqual(Date.now() + 3_600_000);
     expect(await record(stub)).toEqual({
       owner: { identity: { tenant: 'acme', principal: 'ana', conversationId: 'c1' } },
     });

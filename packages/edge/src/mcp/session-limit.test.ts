@@ -1,6 +1,8 @@
 import { env, runDurableObjectAlarm, runInDurableObject, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import type { IdentityRunsObject } from '../run-host/identity-runs.js';
 import { base, openSession, rpc } from '../test-utils/mcp.js';
+import { mcpFetch } from './mount-mcp.js';
 
 // `sessionLimit` on /mcp-capped (src/mcp/test-worker.ts): at most two sessions per identity.
 const at = 'http://toolctx.test/mcp-capped';
@@ -14,6 +16,16 @@ const initialize = rpc('initialize', {
 async function live(principal: string): Promise<number> {
   const response = await SELF.fetch(`http://toolctx.test/test/session-slots?principal=${principal}`);
   return ((await response.json()) as { live: number }).live;
+}
+
+/** The live sessions counted for an identity of no tenant and no principal, as anonymous would be if it were. */
+async function liveNobody(): Promise<number> {
+  const runs = (env as unknown as { IDENTITY_RUNS: DurableObjectNamespace<IdentityRunsObject> })
+    .IDENTITY_RUNS;
+  const stub = runs.get(runs.idFromName(JSON.stringify(['', ''])));
+  const taken = await stub.acquire('probe', 1_000, 'mcp-session');
+  await stub.release('probe', 'mcp-session');
+  return taken.ok ? taken.value.live - 1 : -1;
 }
 
 async function close(principal: string, session: string): Promise<number> {
@@ -56,6 +68,28 @@ describe('the MCP door with sessionLimit', () => {
     });
     expect(listed.status).toBe(200);
     await listed.text();
+  });
+
+  it('counts no anonymous caller: without authenticate, initializes past the limit all start sessions', async () => {
+    const sessions = (env as unknown as { MCP_SESSIONS: DurableObjectNamespace }).MCP_SESSIONS;
+    // /mcp-capped lets no anonymous caller in: this is the door mountMcp serves, with a limit of
+    // one session and no authenticate, so every caller is anonymous.
+    const options = { sessionLimit: { binding: 'IDENTITY_RUNS', maxSessionsPerIdentity: 1 } };
+    const opened: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await mcpFetch(
+        new Request(at, { method: 'POST', headers: base, body: initialize }),
+        sessions,
+        options,
+        env,
+      );
+      await response.text();
+      expect(response.status).toBe(200);
+      opened.push(response.headers.get('mcp-session-id') ?? '');
+    }
+    expect(new Set(opened).size).toBe(3);
+    expect(opened.every((session) => /^[0-9a-f]{64}$/.test(session))).toBe(true);
+    expect(await liveNobody()).toBe(0);
   });
 
   it('gives a slot back when a session is closed, so the identity can open another', async () => {
