@@ -92,6 +92,42 @@ describe('the MCP door with sessionLimit', () => {
     expect(await liveNobody()).toBe(0);
   });
 
+  it('counts every caller that authenticate answers with an identity of no tenant and no principal as one identity', async () => {
+    const sessions = (env as unknown as { MCP_SESSIONS: DurableObjectNamespace }).MCP_SESSIONS;
+    // Each caller brings a token of its own, and authenticate names none of them.
+    const options = {
+      sessionLimit: { binding: 'IDENTITY_RUNS', maxSessionsPerIdentity: 1 },
+      authenticate: () => ({}),
+    };
+    const open = (token: string) =>
+      mcpFetch(
+        new Request(at, {
+          method: 'POST',
+          headers: { ...base, authorization: `Bearer ${token}` },
+          body: initialize,
+        }),
+        sessions,
+        options,
+        env,
+      );
+    const first = await open('nobody-one');
+    await first.text();
+    expect(first.status).toBe(200);
+    const second = await open('nobody-two');
+    expect(second.status).toBe(429);
+    expect(await second.json()).toMatchObject({
+      error: { message: expect.stringMatching(/maxSessionsPerIdentity/) },
+    });
+    const session = first.headers.get('mcp-session-id')!;
+    const closed = await mcpFetch(
+      new Request(at, { method: 'DELETE', headers: { ...base, 'mcp-session-id': session } }),
+      sessions,
+      options,
+      env,
+    );
+    expect(closed.status).toBeLessThan(300);
+  });
+
   it('gives a slot back when a session is closed, so the identity can open another', async () => {
     const first = await openSession(at, as('cy'));
     await openSession(at, as('cy'));
