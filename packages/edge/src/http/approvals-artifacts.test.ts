@@ -86,6 +86,11 @@ describe('HTTP door: artifacts', () => {
     expect(got.headers.get('content-length')).toBe(String(bytes));
     expect(got.headers.get('content-disposition')).toContain('notes.txt');
     expect(got.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(got.headers.get('x-toolctx-artifact-kind')).toBe('note');
+    // An HTTP date, of when it was saved: within this test's run, to the second.
+    const modified = Date.parse(got.headers.get('last-modified') ?? '');
+    expect(got.headers.get('last-modified')).toMatch(/^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    expect(Math.abs(modified - Date.now())).toBeLessThan(60_000);
     expect(await got.text()).toBe(text);
     const head = await send(`/artifacts/${ref}`, { method: 'HEAD' });
     expect(head.status).toBe(200);
@@ -153,15 +158,21 @@ describe('HTTP door: artifacts', () => {
     }
   });
 
-  it('answers 501 unsupported when the runtime has no artifact store', async () => {
+  it('answers 501 unsupported when the runtime has no artifact store, to a read and a listing; a malformed ref is a 400 first', async () => {
     const runtime = createRuntime({ tools: exampleTools, approval: { request: async () => 'pending' } });
     const app = createToolServer({
       runtimeFor: () => runtime,
       runs: createMemoryRunDirectory({ runtime }),
       authenticate,
     });
-    const response = await app.request('/artifacts/art_abc', { headers: { authorization: 'Bearer ana' } });
-    expect(response.status).toBe(501);
-    expect(await response.json()).toMatchObject({ kind: 'unsupported' });
+    const as = { headers: { authorization: 'Bearer ana' } };
+    for (const path of ['/artifacts/art_abc', '/artifacts']) {
+      const response = await app.request(path, as);
+      expect(response.status).toBe(501);
+      expect(await response.json()).toMatchObject({ kind: 'unsupported' });
+    }
+    // A malformed ref is refused before that, as on a server with a store.
+    const malformed = await app.request("/artifacts/art_'or'1'='1", as);
+    expect(malformed.status).toBe(400);
   });
 });

@@ -128,6 +128,27 @@ describe('the MCP door with sessionLimit', () => {
     expect(closed.status).toBeLessThan(300);
   });
 
+  it('allows 100 sessions an identity by default: the 101st initialize is a 429 naming 100', async () => {
+    const sessions = (env as unknown as { MCP_SESSIONS: DurableObjectNamespace }).MCP_SESSIONS;
+    const options = {
+      sessionLimit: { binding: 'IDENTITY_RUNS' },
+      authenticate: () => ({ tenant: 'acme', principal: 'hundred' }),
+    };
+    const open = () =>
+      mcpFetch(new Request(at, { method: 'POST', headers: base, body: initialize }), sessions, options, env);
+    const opened = await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        const response = await open();
+        await response.text();
+        return response.status;
+      }),
+    );
+    expect(opened).toEqual(opened.map(() => 200));
+    const refused = await open();
+    expect(refused.status).toBe(429);
+    expect(JSON.stringify(await refused.json())).toMatch(/\b100\b/);
+  });
+
   it('gives a slot back when a session is closed, so the identity can open another', async () => {
     const first = await openSession(at, as('cy'));
     await openSession(at, as('cy'));

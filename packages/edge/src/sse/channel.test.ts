@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createChannel } from './channel.js';
+import { describe, expect, it, vi } from 'vitest';
+import { createChannel, jsonHeartbeat } from './channel.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -27,6 +27,33 @@ describe('createChannel', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     channel.write(bytes('third'));
     expect(gone).toBe(1);
+  });
+
+  it('writes its heartbeat every 500 ms by default: an SSE comment line, or a newline in JSON', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      // Each channel made in its turn: the fake clock moves for every channel made before.
+      for (const [make, heartbeat] of [
+        [() => createChannel(), ': keep-alive\n\n'],
+        [() => createChannel(undefined, jsonHeartbeat), '\n'],
+      ] as const) {
+        const channel = make();
+        const reader = channel.readable.getReader();
+        let read = '';
+        const next = reader.read().then(({ value }) => {
+          read = new TextDecoder().decode(value);
+        });
+        vi.advanceTimersByTime(499);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(read).toBe('');
+        vi.advanceTimersByTime(1);
+        await next;
+        expect(read).toBe(heartbeat);
+        channel.close();
+      }
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('finds a reader that left through its heartbeat, with nothing else to write', async () => {
