@@ -99,6 +99,34 @@ describe('connectRun', () => {
     expect(server.requests).toBe(3);
   });
 
+  it('gives up after 8 failures in a row by default', async () => {
+    const server = answering(Array.from({ length: 20 }, () => 503));
+    const failed = collect(
+      connectRun(base, id('plain'), { retry: { minDelayMs: 1, maxDelayMs: 1 }, fetch: server.fetch }),
+    );
+    await expect(failed).rejects.toBeInstanceOf(RemoteRunError);
+    await expect(failed).rejects.toMatchObject({ code: 'unreachable', status: undefined });
+    expect(server.requests).toBe(8);
+  });
+
+  it('waits 250 ms before the first retry by default', async () => {
+    const controller = new AbortController();
+    const times: number[] = [];
+    const doFetch: typeof fetch = async () => {
+      times.push(performance.now());
+      if (times.length === 1) return new Response('refused with 503', { status: 503 });
+      // Measured: stop here, as a real fetch does when its signal aborts.
+      controller.abort();
+      throw new DOMException('The operation was aborted.', 'AbortError');
+    };
+    await collect(connectRun(base, id('plain'), { fetch: doFetch, signal: controller.signal }));
+    expect(times).toHaveLength(2);
+    const delay = times[1]! - times[0]!;
+    expect(delay).toBeGreaterThanOrEqual(250);
+    // Well below a first delay of 1 s or more, with room for a late timer on a loaded machine.
+    expect(delay).toBeLessThan(1000);
+  });
+
   it('ends quietly when its signal aborts', async () => {
     const controller = new AbortController();
     const seqs: number[] = [];

@@ -12,7 +12,10 @@ export interface ConnectRunOptions {
   signal?: AbortSignal;
   /** Sent with every request, such as `authorization`. */
   headers?: HeadersInit;
-  /** Reconnection: delays double from `minDelayMs` to `maxDelayMs`; gives up after `attempts` failures in a row. */
+  /**
+   * Reconnection: delays double from `minDelayMs` to `maxDelayMs`; gives up after `attempts` failures
+   * in a row. Default: 250 ms, 5000 ms and 8 attempts.
+   */
   retry?: { minDelayMs?: number; maxDelayMs?: number; attempts?: number };
 }
 

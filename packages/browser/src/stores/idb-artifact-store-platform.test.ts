@@ -33,6 +33,18 @@ async function countRecords(name: string): Promise<Record<string, number>> {
   return counts;
 }
 
+/** Deletes database `name`; a store's connection closes on the `versionchange` this fires. */
+function deleteDatabase(name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(name);
+    request.onsuccess = () => resolve();
+    request.onerror = () => reject(request.error);
+  });
+}
+
+const databaseNames = async (): Promise<(string | undefined)[]> =>
+  (await indexedDB.databases()).map((database) => database.name);
+
 let restorePut: (() => void) | undefined;
 afterEach(() => {
   restorePut?.();
@@ -129,6 +141,19 @@ describe('createIdbArtifactStore on IndexedDB', () => {
     const meta = await store.put(scope, { kind: 'k', data: 'after the wait' });
     expect(changes).toEqual([{ type: 'blocked', oldVersion: 1, newVersion: 2 }]);
     expect((await store.get(scope, meta.ref))?.data).toBe('after the wait');
+  });
+
+  it('stores in the database `toolctx-artifacts` when given no name', async () => {
+    await deleteDatabase('toolctx-artifacts'); // left over from an interrupted run, if any
+    expect(await databaseNames()).not.toContain('toolctx-artifacts');
+    try {
+      await createIdbArtifactStore().put(scope, { kind: 'k', data: 'default' });
+      expect(await databaseNames()).toContain('toolctx-artifacts');
+      expect(await countRecords('toolctx-artifacts')).toEqual({ meta: 1, bytes: 1, scopes: 1 });
+    } finally {
+      await deleteDatabase('toolctx-artifacts');
+    }
+    expect(await databaseNames()).not.toContain('toolctx-artifacts');
   });
 
   it('refuses limits that are not whole numbers', () => {

@@ -133,7 +133,7 @@ export interface ArtifactStore {
   get(scope: ArtifactScope, ref: string): Promise<{ meta: ArtifactMeta; data: ArtifactData } | null>;
   /** Removes `ref` from `scope`; whether it was there. */
   delete(scope: ArtifactScope, ref: string): Promise<boolean>;
-  /** One page of `scope`'s artifacts; pass the page's `cursor` back for the next. */
+  /** One page of `scope`'s artifacts, at most `limit` (default 100); pass the page's `cursor` back for the next. */
   list(scope: ArtifactScope, options?: { cursor?: string; limit?: number }): Promise<ArtifactPage>;
   /** Optional: saves an artifact from a byte stream without holding it whole in memory. */
   putStream?(scope: ArtifactScope, input: ArtifactStreamPut): Promise<ArtifactMeta>;

@@ -10,7 +10,7 @@ export interface LineTiming {
   readonly stalled: boolean;
   /** Time left before the call's timeout fires, when it has one and is in flight. */
   readonly remainingMs?: number;
-  /** The timeout is near: `remainingMs` is under `timeoutWarningMs` (or half the timeout). */
+  /** The timeout is near: `remainingMs` is at most `timeoutWarningMs` (or half the timeout). */
   readonly nearTimeout: boolean;
 }
 

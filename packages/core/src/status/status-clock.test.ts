@@ -118,6 +118,14 @@ describe('a line’s clock', () => {
     expect(status.clock(status.line('a')!, 2000).nearTimeout).toBe(true);
   });
 
+  it('warns 5,000 ms before a long timeout by default: 5,000 ms left is near (≤), 5,001 ms is not', () => {
+    // A 60 s timeout: half of it (30 s) is above the default, so the default alone decides.
+    const status = createStatusModel({ locale: 'en', stallAfterMs: 600_000 });
+    status.apply(event('tool.started', 'a', 0, { tool: 't', timeoutMs: 60_000 }));
+    expect(status.clock(status.line('a')!, 54_999)).toMatchObject({ remainingMs: 5001, nearTimeout: false });
+    expect(status.clock(status.line('a')!, 55_000)).toMatchObject({ remainingMs: 5000, nearTimeout: true });
+  });
+
   it('refuses a stall or warning time that is not a positive number, naming the option', () => {
     expect(() => createStatusModel({ stallAfterMs: 0 })).toThrow(/stallAfterMs must be a positive number/);
     expect(() => createStatusModel({ timeoutWarningMs: Number.NaN })).toThrow(/timeoutWarningMs/);

@@ -50,6 +50,20 @@ export const listCases: ArtifactCases = ({ fresh }) => [
     },
   },
   {
+    title: 'list without a limit gives pages of 100',
+    run: async () => {
+      const { store } = await fresh();
+      const refs = await putMany(store, 101);
+      const first = await store.list(scopeA);
+      expect(first.artifacts).toHaveLength(100);
+      expect(first.cursor).toBeDefined();
+      const rest = await store.list(scopeA, { cursor: first.cursor });
+      expect(rest.artifacts).toHaveLength(1);
+      expect(rest.cursor).toBeUndefined();
+      expect(sorted([...first.artifacts, ...rest.artifacts].map((meta) => meta.ref))).toEqual(sorted(refs));
+    },
+  },
+  {
     title: 'list order is stable: paging twice gives the same order',
     run: async () => {
       const { store, clock } = await fresh();
