@@ -26,7 +26,8 @@ export const bundles = [
     name: '@toolctx/core (main entry: the runtime)',
     entry: 'packages/core/src/index.ts',
     // 15.28 KiB measured with ctx.log (synchronous, so it cannot load on first use: +0.8 KiB).
-    maxBytes: 16 * KiB,
+    // 17: the bounded, iterative plain-data check (issue 33) added half a KiB; issue 38 revisits budgets.
+    maxBytes: 17 * KiB,
     options: { external: ['zod'] },
   },
   {

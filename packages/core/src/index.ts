@@ -90,6 +90,7 @@ export type { EgressPolicy } from './policy/egress.js';
 export type { Effect, Phase } from './policy/phase.js';
 export type { ResultTaint, Taint, TaintLeg, TaintReads } from './policy/taint.js';
 export type { TrifectaMode } from './policy/trifecta.js';
+export { plainDataLimits } from './progress/plain-data.js';
 export {
   type CallOnceRequest,
   createRuntime,

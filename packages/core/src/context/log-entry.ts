@@ -1,4 +1,4 @@
-import { cloneSafetyProblem } from '../progress/clone-safe.js';
+import { plainDataProblem } from '../progress/plain-data.js';
 import { cutMessage } from '../status/grapheme-cut.js';
 
 /**
@@ -57,7 +57,7 @@ export function logEntry(
   if (typeof message !== 'string') {
     return { problem: `ctx.log takes a string message second, not ${typeof message}.` };
   }
-  const problem = cloneSafetyProblem(data);
+  const problem = plainDataProblem(data);
   if (problem) return { problem: `ctx.log data holds ${problem}.` };
   const entry: LogEntry = {
     tool,

@@ -3,6 +3,7 @@ import { bindArtifacts } from '../context/bound-artifacts.js';
 import type { ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import { callTaint, type ResultTaint } from '../policy/taint.js';
+import { plainDataLimits, plainDataProblem } from '../progress/plain-data.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { validate } from '../tools/schema.js';
 import type { CallState } from './call-state.js';
@@ -42,6 +43,15 @@ export async function completeCall(
     }
     value = checked.value;
   }
+  const problem = resultProblem(value);
+  if (problem) {
+    return {
+      kind: 'tool-error',
+      message: `"${tool.name}" returned ${problem}; return plain data.`,
+      retryable: false,
+      details: { maxDepth: plainDataLimits.maxDepth },
+    };
+  }
   raiseTaint(run, tool, value);
   if (parts) return carrying(await fitted(run, call, value, parts.text), parts.parts);
   let text: string;
@@ -80,7 +90,7 @@ function carrying(result: ToolResult, parts: ContentPart[]): ToolResult {
  * rest (nothing was done yet).
  */
 export function completeAtOnce(run: RunFacts, call: CallState, value: unknown): ToolResult | undefined {
-  if (isToolParts(value)) return undefined;
+  if (isToolParts(value) || resultProblem(value)) return undefined;
   let text: string;
   try {
     text = transcriptText(value);
@@ -91,6 +101,13 @@ export function completeAtOnce(run: RunFacts, call: CallState, value: unknown): 
   raiseTaint(run, call.tool, value);
   return { ok: true, value, content: text };
 }
+
+// A result value is held to the depth bound of reports (what it is written into must not overflow
+// a stack) and refused what JSON would not carry faithfully (a Map, a RegExp, bytes); its size is
+// the output budget's to bound.
+const resultDepth = { maxDepth: plainDataLimits.maxDepth, result: true };
+const resultProblem = (value: unknown): string | undefined =>
+  typeof value === 'object' && value !== null ? plainDataProblem(value, resultDepth) : undefined;
 
 // A finite number's JSON text is its string (the same digits), made without JSON.stringify's
 // setup: 8% of a trivial call's CPU profile when its tool returns a number.

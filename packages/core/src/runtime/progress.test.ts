@@ -32,6 +32,13 @@ describe('ctx.progress', () => {
     ['a live handle', { stream: new ReadableStream() }, /an instance of ReadableStream/],
     ['a promise', { later: Promise.resolve(1) }, /an instance of Promise/],
     ['a nested function', { steps: [{ run() {} }] }, /a function at \.steps\[0\]\.run/],
+    ['a megabyte of bytes', { page: new Uint8Array(1024 * 1024) }, /binary data at \.page/],
+    ['a RegExp', { when: /x+/g }, /a RegExp at \.when/],
+    [
+      'data nested 3,000 deep',
+      { deep: JSON.parse(`${'['.repeat(3000)}${']'.repeat(3000)}`) },
+      /nested more than 64 deep/,
+    ],
   ])('drops, counts and reports a payload holding %s', async (_what, payload, reason) => {
     const { run, events } = harness((_args, ctx) => {
       ctx.progress(payload as never);
@@ -47,12 +54,12 @@ describe('ctx.progress', () => {
     expect(run.stats.progressRejected).toBe(1);
   });
 
-  it('accepts plain data: nested objects, arrays, dates, maps, typed arrays and cycles', async () => {
+  it('accepts plain data: nested objects, arrays, dates, maps, sets and cycles', async () => {
     const cyclic: Record<string, unknown> = { message: 'loop' };
     cyclic.self = cyclic;
     const payloads = [
       { message: 'a', done: 1, total: 3, nested: { list: [1, 'two', null, true] } },
-      { when: new Date(0), bytes: new Uint8Array([1]), map: new Map([['k', { v: 1 }]]), set: new Set([1]) },
+      { when: new Date(0), map: new Map([['k', { v: 1 }]]), set: new Set([1]) },
       cyclic,
       'a bare string',
       42,

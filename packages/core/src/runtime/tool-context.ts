@@ -19,7 +19,7 @@ import { customNameProblem } from '../events/catalogue.js';
 import type { Phase } from '../policy/phase.js';
 import type { Taint } from '../policy/taint.js';
 import { trifectaDecision, trifectaRefusal } from '../policy/trifecta.js';
-import { cloneSafetyProblem } from '../progress/clone-safe.js';
+import { plainDataProblem } from '../progress/plain-data.js';
 import type { TeardownScope } from '../teardown/teardown-registry.js';
 import { toolSessionKey } from '../teardown/tool-session-key.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -287,7 +287,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
         return;
       }
       const { log, stats } = this.run;
-      const problem = cloneSafetyProblem(payload);
+      const problem = plainDataProblem(payload);
       if (problem) {
         stats.progressRejected++;
         const data = { tool: this.call.toolName, reason: `The report holds ${problem}.` };
@@ -329,7 +329,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
     if (name === '') throw new TypeError('ctx.emit needs an event name, such as ctx.emit("step", {...}).');
     const badName = customNameProblem(name);
     if (badName) throw new TypeError(`ctx.emit: ${badName}; such as ctx.emit("step", {...}).`);
-    const problem = cloneSafetyProblem(data);
+    const problem = plainDataProblem(data);
     if (problem) throw new TypeError(`ctx.emit("${name}") data holds ${problem}; send plain data.`);
     if (this.settled) throw this.guard.refusal(`ctx.emit("${name}")`);
     const redaction = this.redaction;
