@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { budget, slowStart } from './slowdown.js';
 
 const quiet = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
 
@@ -93,17 +94,23 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
 }
 
 async function waitUntilReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
+  const started = performance.now();
+  const limit = budget(60_000);
+  let lastError: unknown;
+  while (performance.now() - started < limit) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output()}`);
     try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // Not listening yet.
+      const response = await fetch(url);
+      if (response.status < 500) return;
+      lastError = `${response.status} ${await response.text()}`;
+    } catch (error) {
+      lastError = error; // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`wrangler dev did not answer ${url} within 60 s:\n${output()}`);
+  throw new Error(
+    slowStart(`wrangler dev to answer ${url}`, performance.now() - started, lastError, output()),
+  );
 }
 
 /** SIGTERM to the whole group (pnpm, wrangler, esbuild, workerd), then SIGKILL if it lingers. */
