@@ -132,16 +132,24 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   signal('SIGKILL');
 }
 
-/** A port nothing listens on at the moment, on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nothing listens on at the moment, on loopback, below the kernel's ephemeral range
+ * (32768 up): a port from there (`listen(0)`) may be handed to any process's outgoing connection
+ * in the seconds before wrangler binds it, which on a busy machine failed a start with "Address
+ * already in use".
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port on 127.0.0.1 between 20000 and 32000 after 50 tries');
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
