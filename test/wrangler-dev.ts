@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { budget, slowStart } from './slowdown.js';
 
 const quiet = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
 
@@ -93,17 +94,23 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
 }
 
 async function waitUntilReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
+  const started = performance.now();
+  const limit = budget(60_000);
+  let lastError: unknown;
+  while (performance.now() - started < limit) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output()}`);
     try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // Not listening yet.
+      const response = await fetch(url);
+      if (response.status < 500) return;
+      lastError = `${response.status} ${await response.text()}`;
+    } catch (error) {
+      lastError = error; // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`wrangler dev did not answer ${url} within 60 s:\n${output()}`);
+  throw new Error(
+    slowStart(`wrangler dev to answer ${url}`, performance.now() - started, lastError, output()),
+  );
 }
 
 /** SIGTERM to the whole group (pnpm, wrangler, esbuild, workerd), then SIGKILL if it lingers. */
@@ -125,16 +132,24 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   signal('SIGKILL');
 }
 
-/** A port nothing listens on at the moment, on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nothing listens on at the moment, on loopback, below the kernel's ephemeral range
+ * (32768 up): a port from there (`listen(0)`) may be handed to any process's outgoing connection
+ * in the seconds before wrangler binds it, which on a busy machine failed a start with "Address
+ * already in use".
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port on 127.0.0.1 between 20000 and 32000 after 50 tries');
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }

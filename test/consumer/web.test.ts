@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../chromium.js';
+import { budget, waitUntil } from '../slowdown.js';
 import { freePort } from '../wrangler-dev.js';
 import {
   cleanEnv,
@@ -116,21 +117,17 @@ describe('the web app quick starts from the tarballs', () => {
       ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
       { cwd: dir, env: cleanEnv, detached: true, stdio: 'ignore' },
     );
-    const deadline = Date.now() + 30_000;
-    while (
-      !(await fetch(url)
-        .then((response) => response.ok)
-        .catch(() => false))
-    ) {
-      if (Date.now() > deadline) throw new Error('vite preview did not answer');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await waitUntil(() => fetch(url).then((response) => response.ok || undefined), {
+      what: `vite preview to answer ${url}`,
+      ms: 30_000,
+      every: 200,
+    });
   });
 
   it('runs summarise in the module Worker with its artifact in IndexedDB, and shows its status line', async () => {
     const { page, logged, errors } = await open('index.html');
     await expect
-      .poll(() => logged, { timeout: 20_000 })
+      .poll(() => logged, { timeout: budget(20_000) })
       .toContainEqual({
         ref: expect.stringMatching(/^art_/),
         pages: 2,
@@ -144,7 +141,7 @@ describe('the web app quick starts from the tarballs', () => {
     // What a person sees: visible text only (the widgets' own <style> is in textContent, not here).
     // biome-ignore lint/performance/useDomNodeTextContent: rendered text is the point of this check.
     const shown = () => page.locator('body').innerText();
-    await expect.poll(shown, { timeout: 20_000 }).toMatch(/\S/);
+    await expect.poll(shown, { timeout: budget(20_000) }).toMatch(/\S/);
     expect(errors.filter((error) => !/tools\.example\.com|ERR_FAILED/.test(error))).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../chromium.js';
 import { type ServedPage, servePage } from '../page-server.js';
+import { budget } from '../slowdown.js';
 import { startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
 import {
   installedNames,
@@ -198,7 +199,7 @@ describe('the Cloudflare quick start from the tarballs', () => {
       const query = new URLSearchParams({ worker: dev!.url, token });
       await page.goto(`http://${host}:${pagePort}/?${query}`);
       await page.waitForFunction(() => (window as { seen?: { done: boolean } }).seen?.done, undefined, {
-        timeout: 30_000,
+        timeout: budget(30_000),
       });
       return page.evaluate(() => (window as unknown as { seen: Record<string, unknown> }).seen);
     };

@@ -1,8 +1,9 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumArgs, chromiumPath } from '../chromium.js';
+import { budget } from '../slowdown.js';
+import { columnsReady, openBrowser } from './demo-page.js';
 import { type RunningDemo, startDemo } from './demo-server.js';
 import { type DocsImage, docsDir, docsImages, shootScene, writesDocs, written } from './docs-images.js';
 
@@ -16,7 +17,7 @@ let demo: RunningDemo;
 let browser: Browser;
 let page: Page;
 // What the page said and which requests failed, printed when a test fails (CI keeps no screenshots).
-const journal: string[] = [];
+let journal: string[] = [];
 
 const column = (side: SideName) => page.locator(`[data-side="${side}"]`);
 const action = (side: SideName, name: string) => column(side).locator(`[data-action="${name}"]`);
@@ -30,7 +31,9 @@ const artifactNames = (side: SideName) =>
     .evaluateAll((links) => links.map((link) => link.textContent ?? ''));
 
 async function agentIn(side: SideName, state: string, timeout = 30_000): Promise<void> {
-  await column(side).locator(`[data-role="agent"][data-state="${state}"]`).waitFor({ timeout });
+  await column(side)
+    .locator(`[data-role="agent"][data-state="${state}"]`)
+    .waitFor({ timeout: budget(timeout) });
 }
 
 /** The whole page at 1280 and 390 px; `image` names the docs image the 1280 px one is. */
@@ -47,18 +50,11 @@ const widget = (side: SideName) => column(side).locator('[data-role="status"]');
 beforeAll(async () => {
   await mkdir(output, { recursive: true });
   demo = await startDemo();
-  browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'warning' || message.type() === 'error')
-      journal.push(`console ${message.type()}: ${message.text()}`);
-  });
-  page.on('requestfailed', (request) =>
-    journal.push(`failed ${request.method()} ${request.url()}: ${request.failure()?.errorText}`),
-  );
+  const opened = await openBrowser({ viewport: { width: 1280, height: 900 } });
+  ({ browser, page, journal } = opened);
   await page.goto(demo.url);
-  for (const side of sides) await column(side).locator('[data-role="run-id"]').waitFor();
-}, 180_000);
+  await columnsReady(opened, demo);
+});
 
 afterEach(async ({ task }) => {
   if (task.result?.state !== 'fail') return;
@@ -139,7 +135,7 @@ describe("the demo's scripted agent", () => {
     await agentIn('worker', 'stopped');
     await lines('worker', 'gather_sources')
       .and(column('worker').locator('[data-state="cancelled"]'))
-      .waitFor({ state: 'attached', timeout: 20_000 });
+      .waitFor({ state: 'attached', timeout: budget(20_000) });
   });
 
   it('page side: Stop while the agent waits for approval answers it no and leaves nothing pending', async () => {
@@ -163,7 +159,7 @@ describe("the demo's scripted agent", () => {
       column('page').locator('[data-state="running"]'),
     );
     // Silent for 3 s: stalled; 5 s before its 12 s timeout: the timeout note takes over.
-    await gathering.and(column('page').locator('[data-note="stalled"]')).waitFor({ timeout: 10_000 });
+    await gathering.and(column('page').locator('[data-note="stalled"]')).waitFor({ timeout: budget(10_000) });
     expect(await gathering.textContent()).toContain('no report for');
     // Meanwhile the build reports as it goes: its line has a bar, and no note.
     const building = lines('page', /Checked item \d+ of 40/).and(
@@ -172,14 +168,14 @@ describe("the demo's scripted agent", () => {
     expect(await building.locator('[role="progressbar"]').count()).toBe(1);
     expect(await building.getAttribute('data-note')).toBeNull();
     await shootScene(widget('page'), 'page-running', 'demo-running.png');
-    await gathering.and(column('page').locator('[data-note="timeout"]')).waitFor({ timeout: 10_000 });
+    await gathering.and(column('page').locator('[data-note="timeout"]')).waitFor({ timeout: budget(10_000) });
     expect(await gathering.textContent()).toContain('times out in');
     await shoot('page-near-timeout');
     await column('page').locator('[data-field="pace"]').fill('400');
     // Both end: the build done, the gather failed by its timeout.
     await expect
       .poll(() => column('page').locator('.toolctx-status__line[data-state="running"]').count(), {
-        timeout: 30_000,
+        timeout: budget(30_000),
       })
       .toBe(0);
   });
@@ -271,7 +267,7 @@ describe('a reload of the demo', () => {
   it('keeps the Worker run: a call mid-way keeps its line, finishes live, and earlier artifacts are listed', async () => {
     await column('worker').locator('[data-field="steps"]').fill('20');
     await action('worker', 'build').click();
-    await lines('worker', /Checked item [2-9] of 20/).waitFor({ timeout: 20_000 });
+    await lines('worker', /Checked item [2-9] of 20/).waitFor({ timeout: budget(20_000) });
     const runId = await column('worker').locator('[data-role="run-id"]').textContent();
     const pageBefore = await artifactNames('page');
 
@@ -281,10 +277,10 @@ describe('a reload of the demo', () => {
     // The call started before the reload is still running, and its line carries on live.
     await lines('worker', /Checked item \d+ of 20/)
       .and(column('worker').locator('[data-state="running"]'))
-      .waitFor({ timeout: 10_000 });
+      .waitFor({ timeout: budget(10_000) });
     await shoot('worker-after-reload');
     await expect
-      .poll(() => artifactNames('worker'), { timeout: 30_000 })
+      .poll(() => artifactNames('worker'), { timeout: budget(30_000) })
       .toEqual(expect.arrayContaining(['note.txt', 'report-4-steps.txt', 'report-20-steps.txt']));
     // It finished as done, not cancelled: the agent's build and this one, nothing left running.
     await expect

@@ -10,7 +10,7 @@ const demoDir = fileURLToPath(new URL('../../apps/demo', import.meta.url));
 const quiet = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
 
 /** A demo Worker this test started, and how to stop it. */
-export type RunningDemo = Pick<WranglerDev, 'url' | 'restart' | 'stop'>;
+export type RunningDemo = Pick<WranglerDev, 'url' | 'output' | 'restart' | 'stop'>;
 
 /**
  * Builds the page with vite into a page dir of its own (nothing shared with `npm run demo` or a
@@ -30,6 +30,7 @@ export async function startDemo(vars: Record<string, string> = {}): Promise<Runn
   });
   return {
     url: dev.url,
+    output: dev.output,
     restart: dev.restart,
     async stop() {
       await dev.stop();

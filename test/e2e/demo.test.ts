@@ -1,10 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportText } from '../../apps/demo/src/tools.js';
-import { chromiumArgs, chromiumPath } from '../chromium.js';
+import { budget } from '../slowdown.js';
+import { columnsReady, openBrowser } from './demo-page.js';
 import { type RunningDemo, startDemo } from './demo-server.js';
 
 // The demo as a person uses it: the real Worker under `wrangler dev`, the built page in headless
@@ -28,7 +29,9 @@ const result = (side: SideName) => column(side).locator('[data-role="result"]');
 
 /** Waits until the side's result box is in `state` (`ok`, `running` or an error kind); returns its text. */
 async function resultIn(side: SideName, state: string): Promise<string> {
-  await column(side).locator(`[data-role="result"][data-state="${state}"]`).waitFor({ timeout: 20_000 });
+  await column(side)
+    .locator(`[data-role="result"][data-state="${state}"]`)
+    .waitFor({ timeout: budget(20_000) });
   return (await result(side).textContent()) ?? '';
 }
 
@@ -49,7 +52,7 @@ async function progressOf(side: SideName, total: number, atLeast: number) {
       return { item, result, bar: bar && { value: aria('aria-valuenow'), max: aria('aria-valuemax') } };
     },
     { selector: `[data-side="${side}"]`, total, atLeast },
-    { timeout: 20_000 },
+    { timeout: budget(20_000) },
   );
   return (await handle.jsonValue())!;
 }
@@ -61,9 +64,8 @@ async function shoot(name: string): Promise<void> {
 beforeAll(async () => {
   await mkdir(output, { recursive: true });
   demo = await startDemo({ DEMO_API_KEY: workerKey });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
+  const opened = await openBrowser({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+  ({ browser, page } = opened);
   page.on('response', (response) => {
     if (response.headers()['content-type']?.includes('text/event-stream')) return;
     bodies.push(
@@ -74,8 +76,8 @@ beforeAll(async () => {
     );
   });
   await page.goto(demo.url);
-  for (const side of sides) await column(side).locator('[data-role="run-id"]').waitFor();
-}, 180_000);
+  await columnsReady(opened, demo);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -144,7 +146,7 @@ describe('the demo page', () => {
       // The other build goes on: still running, still reporting.
       expect(await line('running').count()).toBe(1);
       const before = await line('running').textContent();
-      await expect.poll(() => line('running').textContent(), { timeout: 5000 }).not.toBe(before);
+      await expect.poll(() => line('running').textContent(), { timeout: budget(5000) }).not.toBe(before);
       await line('running').getByText('Cancel').click();
       await expect.poll(() => line('cancelled').count()).toBe(cancelledBefore + 2);
       expect(await line('running').count()).toBe(0);

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRunner, inspectorCli, node22 } from '../conformance/runner.js';
+import { budget } from '../slowdown.js';
 import { startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
 import { type RecordingProxy, startRecordingProxy } from './recording-proxy.js';
 
@@ -39,7 +40,7 @@ async function inspector(...args: string[]): Promise<{ result: Record<string, un
   const { stdout } = await run(
     node22,
     [inspectorCli, '--cli', `${proxy.url}/mcp`, '--transport', 'http', '--format', 'json', ...args],
-    { env: { ...process.env, HOME: home }, timeout: 30_000 },
+    { env: { ...process.env, HOME: home }, timeout: budget(30_000) },
   );
   return JSON.parse(stdout) as { result: Record<string, unknown> };
 }

@@ -8,6 +8,7 @@ import { type AnyTool, createRuntime, type ToolEvent } from '@toolctx/core';
 import { mcpTools } from '@toolctx/core/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRunner, node22, serverEverything } from '../conformance/runner.js';
+import { budget } from '../slowdown.js';
 import { freePort } from '../wrangler-dev.js';
 import { type RecordingProxy, startRecordingProxy } from './recording-proxy.js';
 
@@ -51,7 +52,9 @@ function recordedRun() {
 }
 
 const until = async (check: () => boolean) => {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  const limit = budget(4000);
+  for (const started = performance.now(); performance.now() - started < limit && !check(); )
+    await new Promise((resolve) => setTimeout(resolve, 10));
   expect(check()).toBe(true);
 };
 

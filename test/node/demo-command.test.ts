@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { budget, slowStart } from '../slowdown.js';
 
 // The README's demo command, run as a user runs it, then stopped as Ctrl-C stops it: a SIGINT to
 // the terminal's foreground process group.
@@ -26,9 +27,20 @@ function processesWithMarker(): number[] {
 function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
+    const started = performance.now();
     const timer = setTimeout(
-      () => reject(new Error(`no line matching ${pattern} in:\n${output}`)),
-      timeoutMs,
+      () =>
+        reject(
+          new Error(
+            slowStart(
+              `the demo to print a line matching ${pattern}`,
+              performance.now() - started,
+              undefined,
+              output,
+            ),
+          ),
+        ),
+      budget(timeoutMs),
     );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -75,7 +87,11 @@ describe('the demo command', () => {
     // npm re-raises the interrupt on itself, as a shell expects of an interrupted job.
     expect(['0', 'SIGINT']).toContain(await exited);
     // Give the kernel a moment to reap, then nothing of the demo may be left.
-    for (let i = 0; i < 50 && processesWithMarker().length > 0; i++)
+    const reaping = budget(5000);
+    for (
+      const started = performance.now();
+      performance.now() - started < reaping && processesWithMarker().length > 0;
+    )
       await new Promise((r) => setTimeout(r, 100));
     expect(processesWithMarker()).toEqual([]);
     await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();

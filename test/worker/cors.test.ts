@@ -6,6 +6,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../chromium.js';
 import { type ServedPage, servePage } from '../page-server.js';
+import { budget } from '../slowdown.js';
 import { type ExampleWorker, startExampleWorker, workerToken } from './example-worker.js';
 
 // The page: follows the run named in its query string with connectRun and attachStatus, and
@@ -60,7 +61,7 @@ async function follow(host: string, runId: string, token = workerToken) {
       () => (window as { seen?: { done: boolean } }).seen?.done === true,
       undefined,
       {
-        timeout: 20_000,
+        timeout: budget(20_000),
       },
     );
     const seen = await page.evaluate(

@@ -3,6 +3,7 @@
 // bob's attacks gets exactly the 404 of a session that does not exist, and ana's session carries on.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budget } from '../slowdown.js';
 import { type McpClientAs, type McpWorker, type SentMessage, startMcpWorker } from './mcp-worker.js';
 
 let worker: McpWorker;
@@ -58,8 +59,11 @@ async function callState(client: Client, id: string) {
   return result.structuredContent as { started: boolean; aborted: boolean };
 }
 
+/** Looks at `check` for up to 2 s (scaled), then expects it to hold. */
 async function until(check: () => Promise<boolean>) {
-  for (let i = 0; i < 100 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  const limit = budget(2000);
+  for (const started = performance.now(); performance.now() - started < limit && !(await check()); )
+    await new Promise((resolve) => setTimeout(resolve, 20));
   expect(await check()).toBe(true);
 }
 

@@ -3,6 +3,7 @@
 // door suite's Worker serves it: its `door_probe` tool tells whether `door_wait_for_abort` saw
 // its signal fire, and it runs in the same isolate as the call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budget } from '../slowdown.js';
 import { startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
 import { edgeDir } from './example-worker.js';
 
@@ -29,6 +30,7 @@ async function probe(key: string): Promise<{ started: boolean; aborted: boolean 
   return result.value;
 }
 
+/** Whether `check` holds within `timeoutMs` (a budget to start, scaled; a promised bound is not). */
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
@@ -48,12 +50,11 @@ describe.each([
   it('aborts the tool: its ctx.signal fires within 5 s of the hang-up', async () => {
     const key = `hang-up-${label}-${crypto.randomUUID()}`;
     const client = new AbortController();
-    const answer = call('door_wait_for_abort', { key }, { signal: client.signal, headers: { accept } })
-      .then((response) => response.text())
-      .catch(() => 'aborted');
-    expect(await until(async () => (await probe(key)).started, 10_000)).toBe(true);
-    // Long enough that the 200 and a heartbeat or two are on the wire.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const headers = call('door_wait_for_abort', { key }, { signal: client.signal, headers: { accept } });
+    const answer = headers.then((response) => response.text()).catch(() => 'aborted');
+    expect(await until(async () => (await probe(key)).started, budget(10_000))).toBe(true);
+    // The 200 is on the wire, so the clock below measures the hang-up, not a slow start.
+    await headers;
     const hungUpAt = performance.now();
     client.abort();
     await answer;

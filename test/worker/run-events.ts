@@ -2,6 +2,7 @@
 // and says when an event arrived, by the test's own clock.
 
 import { readSse } from '@toolctx/core/sse';
+import { budget } from '../slowdown.js';
 import type { ExampleWorker } from './example-worker.js';
 
 /** One event of the run, with when it arrived here. */
@@ -37,6 +38,7 @@ export async function watchRun(worker: ExampleWorker, runId: string): Promise<Ru
   })();
   return {
     next(match, timeoutMs = 10_000) {
+      const limit = budget(timeoutMs);
       return new Promise((resolve, reject) => {
         const check = () => {
           const found = seen.find(match);
@@ -47,9 +49,11 @@ export async function watchRun(worker: ExampleWorker, runId: string): Promise<Ru
         const timer = setTimeout(() => {
           cleanup();
           reject(
-            new Error(`no matching event within ${timeoutMs} ms; saw ${seen.map((e) => e.type).join(', ')}`),
+            new Error(
+              `no matching event within ${limit} ms (${timeoutMs} ms scaled); saw ${seen.map((e) => e.type).join(', ')}`,
+            ),
           );
-        }, timeoutMs);
+        }, limit);
         const cleanup = () => {
           clearTimeout(timer);
           waiters.delete(check);
@@ -63,9 +67,9 @@ export async function watchRun(worker: ExampleWorker, runId: string): Promise<Ru
 }
 
 /**
- * Sends `request` with a signal, waits until `ready` shows on the run's event stream (and 300 ms
- * more, so headers are sent and heartbeats flow), hangs up, and answers how call `callId` ended
- * and how long after the hang-up.
+ * Sends `request` with a signal, waits until `ready` shows on the run's event stream and the
+ * response's headers have arrived (so the clock measures the hang-up, not a slow start), hangs up,
+ * and answers how call `callId` ended and how long after the hang-up.
  */
 export async function hangUpDuring(
   worker: ExampleWorker,
@@ -76,11 +80,10 @@ export async function hangUpDuring(
 ): Promise<{ end: ArrivedEvent; latencyMs: number }> {
   const events = await watchRun(worker, runId);
   const client = new AbortController();
-  const answer = request(client.signal)
-    .then((response) => response.text())
-    .catch(() => 'aborted');
+  const headers = request(client.signal);
+  const answer = headers.then((response) => response.text()).catch(() => 'aborted');
   await events.next(ready);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await headers;
   const hungUpAt = performance.now();
   client.abort();
   await answer;

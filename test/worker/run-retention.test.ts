@@ -6,6 +6,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolResult } from '@toolctx/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budget } from '../slowdown.js';
 import { type ExampleWorker, startExampleWorker } from './example-worker.js';
 import { eventsUntil } from './sse-events.js';
 
@@ -26,11 +27,11 @@ afterAll(async () => {
 /** Polls until `check` is true; how long it took. */
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<number> {
   const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
+  while (Date.now() - started < budget(timeoutMs)) {
     if (await check()) return Date.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`not within ${timeoutMs} ms`);
+  throw new Error(`not within ${budget(timeoutMs)} ms`);
 }
 
 /**

@@ -3,6 +3,7 @@
 // (`ctx.storage.sql.databaseSize`). The Worker is the one `pnpm load` runs
 // (scripts/load/worker.js): the example Worker plus routes that read that size.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budget } from '../slowdown.js';
 import { startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
 import { edgeDir, workerToken } from './example-worker.js';
 
@@ -57,13 +58,13 @@ async function runWithOneCall(as = 'ana'): Promise<string> {
 
 async function deleted(runId: string): Promise<void> {
   const started = Date.now();
-  while (Date.now() - started < 30_000) {
+  while (Date.now() - started < budget(30_000)) {
     const response = await send(`/runs/${runId}/events`);
     await response.text();
     if (response.status === 404) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`${runId} was not deleted within 30 s`);
+  throw new Error(`${runId} was not deleted within ${budget(30_000)} ms`);
 }
 
 // After a restart every object opens afresh, so deleted ones and one never written are measured
