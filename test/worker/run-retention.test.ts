@@ -54,12 +54,14 @@ describe('run retention on the example Worker under wrangler dev', () => {
   it('a run nobody ends is ended by its idle alarm, then deleted a retention window later', async () => {
     const before = await durableObjectBytes();
     const runId = await worker.startRun('ana', { sessionId: 'sess-idle' });
+    // Before the call is sent: the run's idle window starts once the Worker has it, which can be
+    // tens of ms before its answer reaches this process on a loaded machine.
+    const lastRequest = Date.now();
     const call = await worker.post(`/runs/${runId}/calls`, {
       tool: 'count_steps',
       args: { steps: 3, delayMs: 0 },
     });
     expect(await call.json()).toMatchObject({ ok: true });
-    const lastRequest = Date.now();
     // The stream ends by itself with run.finished: the idle alarm ended the run.
     const events = await eventsUntil(await worker.send(`/runs/${runId}/events`));
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', data: { status: 'ended', calls: 1 } });
