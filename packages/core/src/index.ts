@@ -39,6 +39,7 @@ export type { ApprovalPort, ApprovalRequest } from './approval/approval.js';
 export type { ApprovalDecision } from './approval/approval-decision.js';
 export type { PendingApproval, PendingApprovalStore } from './approval/pending-approvals.js';
 export type { NeedsApproval } from './approval/requires-approval.js';
+export { artifactFieldLimits } from './artifacts/field-limits.js';
 export type {
   ArtifactData,
   ArtifactEncoding,

@@ -1,6 +1,7 @@
 import { sha256Hex } from '../canonical-json.js';
 import { ToolctxError } from '../errors.js';
 import { defaultMediaType } from './encoding.js';
+import { assertArtifactField } from './fields.js';
 import type { ArtifactEncoding, ArtifactMeta, ArtifactPut } from './types.js';
 
 const DIGEST = /^[0-9a-f]{64}$/;
@@ -63,8 +64,13 @@ export function checkPut(input: Omit<ArtifactPut, 'data'>, encoding: ArtifactEnc
       `Artifact "kind" must be a non-empty string such as 'report', got ${JSON.stringify(input.kind)}.`,
     );
   }
-  const mediaType = optionalString(fields, 'mediaType') ?? defaultMediaType(encoding);
+  // Checked here, where every store's put passes, so no store keeps what a door cannot serve.
+  assertArtifactField('kind', input.kind);
+  const given = optionalString(fields, 'mediaType');
+  if (given !== undefined) assertArtifactField('mediaType', given);
+  const mediaType = given ?? defaultMediaType(encoding);
   const label = optionalString(fields, 'label');
+  if (label !== undefined) assertArtifactField('label', label);
   const supplied = optionalString(fields, 'digest');
   const { ttlMs } = input;
   if (ttlMs !== undefined && !(typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs > 0)) {

@@ -18,6 +18,7 @@
  * @module
  */
 export { decodeArtifactData, encodeArtifactData } from '../artifacts/encoding.js';
+export { type ArtifactTextField, artifactFieldProblem } from '../artifacts/fields.js';
 export {
   admitArtifactSize,
   admitToScope,

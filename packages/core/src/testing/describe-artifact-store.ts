@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { concurrencyCases } from './artifact-cases-concurrency.js';
+import { fieldCases } from './artifact-cases-fields.js';
 import { expiryCases, integrityCases, retentionCases } from './artifact-cases-lifecycle.js';
 import { listCases } from './artifact-cases-list.js';
 import { scopeCases } from './artifact-cases-scope.js';
@@ -13,7 +14,8 @@ import { createTestClock, registerCases } from './suite-cases.js';
 /**
  * Registers the `ArtifactStore` conformance cases with vitest, run through the raw contract with
  * a fresh store per case: every verb for text, binary, JSON and empty payloads; meta fields and
- * digests; unknown and malformed refs; paging with cursors under concurrent puts and deletes;
+ * digests; kinds, labels and media types that no header can carry or that pass their limits
+ * (refused naming the field); unknown and malformed refs; paging with cursors under concurrent puts and deletes;
  * expiry by the injected clock; retention caps, also under concurrent puts; scope isolation (fixed lookalikes, and a
  * fast-check property over random hostile scopes and operation sequences); streaming (or its refusal);
  * integrity on `get` when a `corrupt` hook is given; and, through a runtime over the store, that a
@@ -59,6 +61,7 @@ export function describeArtifactStore(name: string, options: ArtifactStoreSuiteO
   };
   const cases = [
     verbCases,
+    fieldCases,
     listCases,
     expiryCases,
     retentionCases,

@@ -56,13 +56,17 @@ export function artifactKeys(
   };
 }
 
-/** Throws `invalid-argument` when the meta (kind, label, media type) is too long for R2's metadata. */
+/**
+ * Throws `invalid-argument` when the meta is too long for R2's metadata. Kind, label and media type
+ * are bounded by core's artifactFieldLimits (about 2 KB as JSON at most, together), so only the
+ * origin's ids of a direct put can reach this.
+ */
 export function assertMetaFits(meta: ArtifactMeta): string {
   const json = JSON.stringify(meta);
   if (new TextEncoder().encode(json).byteLength > MAX_META_JSON) {
     throw new ToolctxError(
       'invalid-argument',
-      `The artifact's kind, label and media type together are too long to keep in R2's object metadata (at most ${MAX_META_JSON} bytes as JSON). Shorten the label.`,
+      `The artifact's meta is too long to keep in R2's object metadata (at most ${MAX_META_JSON} bytes as JSON): kind, label and media type are within their limits, so shorten origin.runId and origin.toolCallId.`,
     );
   }
   return json;

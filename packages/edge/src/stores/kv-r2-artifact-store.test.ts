@@ -92,9 +92,19 @@ describe('createKvR2ArtifactStore specifics', () => {
     expect((await store.list(long)).artifacts.map((m) => m.ref)).toEqual([meta.ref]);
   });
 
-  it('a label too long for R2 metadata is refused with invalid-argument, and nothing is stored', async () => {
+  it('a label past its limit is refused naming the limit, and nothing reaches R2 or KV', async () => {
     const store = fresh(Date.now);
     await expect(store.put(scope, { kind: 'k', data: 'x', label: 'l'.repeat(8_000) })).rejects.toThrow(
+      /"label" is 8000 characters long; the limit is 256/,
+    );
+    expect((await env.ARTIFACTS.list({ prefix: prefixOf.get(store) })).objects).toEqual([]);
+    expect((await store.list(scope)).artifacts).toEqual([]);
+  });
+
+  it('a meta too long for R2 metadata (origin ids of a direct put) is refused, and nothing is stored', async () => {
+    const store = fresh(Date.now);
+    const origin = { runId: 'r'.repeat(8_000) };
+    await expect(store.put(scope, { kind: 'k', data: 'x', origin })).rejects.toThrow(
       /too long to keep in R2/,
     );
     expect((await env.ARTIFACTS.list({ prefix: prefixOf.get(store) })).objects).toEqual([]);
@@ -103,7 +113,8 @@ describe('createKvR2ArtifactStore specifics', () => {
 
   it('a meta too large for KV key metadata (1 KiB) is still listed whole, read from its ref key', async () => {
     const store = fresh(Date.now);
-    const meta = await store.put(scope, { kind: 'k', data: 'x', label: 'é'.repeat(1_500) });
+    // Within the field limits, three UTF-8 bytes a character: past KV's 1,024 bytes of metadata.
+    const meta = await store.put(scope, { kind: '漢'.repeat(200), data: 'x', label: '字'.repeat(256) });
     const listing = await env.ARTIFACT_META.list({ prefix: `${prefixOf.get(store)}list/` });
     expect(listing.keys[0]?.metadata).toMatchObject({ ref: meta.ref, partial: true });
     expect((await store.list(scope)).artifacts).toEqual([meta]);
