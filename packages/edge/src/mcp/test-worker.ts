@@ -5,6 +5,7 @@ import { createRuntime, defineTool } from '@toolctx/core';
 import { createMemoryApprovalPort } from '@toolctx/core/memory';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { createToolServer } from '../http/create-tool-server.js';
 import { IdentityRunsObject } from '../run-host/identity-runs.js';
 import { createKvR2ArtifactStore } from '../stores/kv-r2-artifact-store.js';
 import { McpSession } from './mcp-session.js';
@@ -237,6 +238,31 @@ mountMcp(app, {
   },
 });
 mountMcp(app, { binding: 'ARTIFACT_SESSIONS', path: '/mcp-artifacts-open' });
+// The HTTP door over the same KV and R2, for the headers artifacts are served with
+// (test/worker/artifact-headers.test.ts): `save_page` saves text under any media type and label.
+const savePage = defineTool({
+  name: 'save_page',
+  description: 'Saves text as an artifact under the media type and label given.',
+  inputSchema: z.object({ text: z.string(), mediaType: z.string(), label: z.string().optional() }),
+  effect: 'write',
+  execute: async ({ text, mediaType, label }, ctx) => ({
+    ref: (await ctx.artifacts.put({ kind: 'page', data: text, mediaType, label })).ref,
+  }),
+});
+app.route(
+  '/http-artifacts',
+  createToolServer<Env>({
+    runtimeFor: (env) =>
+      createRuntime({
+        tools: [savePage],
+        artifacts: createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }),
+      }),
+    authenticate: (request) => {
+      const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/);
+      return token?.[1] ? { tenant: 'acme', principal: token[1] } : null;
+    },
+  }),
+);
 // The stream tests' session (streams-test-session.ts).
 mountMcp(app, { binding: 'MCP_STREAM_SESSIONS', path: '/mcp-streams' });
 
