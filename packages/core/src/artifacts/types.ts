@@ -31,7 +31,9 @@ export interface ArtifactOrigin {
 
 /**
  * What `put` takes. `digest` (sha-256 hex of the stored bytes) is optional: when given, a
- * mismatch refuses the put with an `integrity-failed` error and nothing is stored.
+ * mismatch refuses the put with an `integrity-failed` error and nothing is stored. `kind`, `label`
+ * and `mediaType` must be text an HTTP header can carry, within `artifactFieldLimits`, and
+ * `mediaType` a media type (`type/subtype; name=value`): otherwise `invalid-argument`, naming the field.
  */
 export interface ArtifactPut {
   kind: string;
