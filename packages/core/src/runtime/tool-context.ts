@@ -245,10 +245,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
       if (scope === 'call') this.call.callTeardown = true;
       return key;
     }
-    const { sessions } = this.run.services;
-    sessions.registry.register(registration);
-    if (scope === 'session' && this.run.sessionId !== undefined)
-      sessions.noteSession(this.run.sessionId, key);
+    this.run.services.sessions.registry.register(registration);
     return key;
   }
 
