@@ -53,7 +53,7 @@ describe('secretRedactor', () => {
     expect(secretRedactor(['abcdefg'])(b64(utf8('xabcdefg')))).toBe(b64(utf8('xabcdefg')));
   });
 
-  it('does not catch a secret the tool transformed otherwise: reversed, hashed, hex or split', async () => {
+  it('does not catch a secret the tool transformed otherwise: reversed, hashed, hex, split, re-cased, lower-case percent escapes or encoded twice', async () => {
     const key = 'sk-live-0123456789abcdef';
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', utf8(key)));
     const transformed = [
@@ -61,7 +61,14 @@ describe('secretRedactor', () => {
       b64(digest),
       [...utf8(key)].map((byte) => byte.toString(16).padStart(2, '0')).join(''),
       `${key.slice(0, 10)} ${key.slice(10)}`,
+      key.toUpperCase(),
     ];
     for (const text of transformed) expect(secretRedactor([key])(text)).toBe(text);
+    const spaced = 'sk live/0123456789abcdef';
+    const escaped = [
+      encodeURIComponent(spaced).replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase()),
+      encodeURIComponent(encodeURIComponent(spaced)),
+    ];
+    for (const text of escaped) expect(secretRedactor([spaced])(text)).toBe(text);
   });
 });

@@ -104,6 +104,13 @@ describe('the error a call fails with', () => {
   });
 });
 
+describe('what a call returns', () => {
+  it("keeps the value a tool returns as it is: a result is the tool's own to choose", async () => {
+    const { call } = harness((_args, ctx) => ({ key: ctx.credential!.value }));
+    expect(await call()).toMatchObject({ ok: true, value: { key: KEY } });
+  });
+});
+
 describe('the encodings of what a call reports', () => {
   it('replaces a credential URL-encoded, form-encoded, in base64 and base64url, and inside a longer base64 text, in progress, log and emit', async () => {
     const spaced = 'sk key/with+odd=chars&more';
