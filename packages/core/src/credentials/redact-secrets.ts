@@ -36,7 +36,9 @@ export function secretForms(secret: string): string[] {
     // A lone surrogate has no UTF-8 form, so no URL-encoded one either.
   }
   const bytes = new TextEncoder().encode(secret);
-  const base64 = toBase64(bytes);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  const base64 = btoa(binary);
   const base64s = [base64, base64.replace(/=+$/, '')];
   if (bytes.length >= alignedMinBytes) {
     for (const [filler, skip] of [
@@ -44,19 +46,13 @@ export function secretForms(secret: string): string[] {
       [1, 2],
       [2, 3],
     ] as const) {
-      const text = toBase64(new Uint8Array([...new Uint8Array(filler), ...bytes])).replace(/=+$/, '');
+      const text = btoa('\0'.repeat(filler) + binary).replace(/=+$/, '');
       // A last, partial group's final character mixes in bits of whatever follows the secret.
       base64s.push(text.slice(skip, (filler + bytes.length) % 3 ? -1 : undefined));
     }
   }
   for (const text of base64s) forms.push(text, text.replace(/\+/g, '-').replace(/\//g, '_'));
   return forms;
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
 }
 
 function redactText(text: string, forms: readonly string[]): string {
