@@ -4,14 +4,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ToolEvent } from '@toolctx/core';
 import { serveMcp } from '@toolctx/core/mcp';
+import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { parseSse } from '@toolctx/core/sse';
 import { createStatusModel } from '@toolctx/core/status';
 import { describe, expect, it } from 'vitest';
 import { deliveredUrls, leaksIn, scenarioCalls, scenarioRuntime } from './scenario.js';
 
 // One scripted scenario, scanned everywhere a secret could surface: events, status lines,
-// results, errors, SSE frames and MCP messages, in-process and through the Worker. The planted
-// credential value and authorization URL must occur nowhere (the URL only in the host's hook).
+// results, errors, artifact listings and headers, SSE frames and MCP messages, in-process and
+// through the Worker. The planted credential value — as itself, URL-encoded or in base64 — and
+// authorization URL must occur nowhere (the URL only in the host's hook).
 
 const auth = { authorization: 'Bearer scenario' };
 const statusLines = (events: ToolEvent[]) => {
@@ -19,6 +21,20 @@ const statusLines = (events: ToolEvent[]) => {
   for (const event of events) status.apply(event);
   return status.lines();
 };
+
+/** The channels the scenario's tools leak through, each of which must have carried something. */
+function expectEveryChannel(events: ToolEvent[]) {
+  const types = new Set(events.map((event) => event.type));
+  for (const type of [
+    'tool.progress',
+    'tool.log',
+    'custom.debug',
+    'custom.request',
+    'artifact.put',
+    'tool.failed',
+  ])
+    expect(types, type).toContain(type);
+}
 
 /** The scenario's answers are what a leak would be hidden in: check they are the expected failures. */
 function expectScenarioOutcomes(results: Array<{ ok: boolean; error?: { kind: string } }>) {
@@ -31,10 +47,11 @@ function expectScenarioOutcomes(results: Array<{ ok: boolean; error?: { kind: st
 }
 
 describe('secret hygiene, in-process', () => {
-  it('a run: events, results, errors and status lines hold no planted secret', async () => {
+  it('a run: events, results, errors, status lines and the artifact listing hold no planted secret, raw or encoded', async () => {
     deliveredUrls.length = 0;
     const events: ToolEvent[] = [];
-    const run = scenarioRuntime().startRun({
+    const artifacts = createMemoryArtifactStore();
+    const run = scenarioRuntime(artifacts).startRun({
       identity: { tenant: 't', principal: 'p' },
       onEvent: (e) => void events.push(e),
     });
@@ -42,13 +59,14 @@ describe('secret hygiene, in-process', () => {
     for (const call of scenarioCalls) results.push(await run.call(call));
     await run.end();
     expectScenarioOutcomes(results);
-    expect(events.some((event) => event.type === 'custom.debug')).toBe(true);
-    expect(events.some((event) => event.type === 'tool.log')).toBe(true);
-    expect(leaksIn(JSON.stringify({ events, results, lines: statusLines(events) }))).toEqual([]);
+    expectEveryChannel(events);
+    const listed = await artifacts.list({ tenant: 't', principal: 'p', conversation: '' });
+    expect(listed.artifacts).toHaveLength(2);
+    expect(leaksIn(JSON.stringify({ events, results, lines: statusLines(events), listed }))).toEqual([]);
     expect(deliveredUrls).toHaveLength(1); // the host got the URL, through its hook only
   });
 
-  it('the MCP door in-process: every message either way holds no planted secret', async () => {
+  it('the MCP door in-process: every message either way, resources included, holds no planted secret', async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const wire: unknown[] = [];
     const send = serverSide.send.bind(serverSide);
@@ -67,6 +85,9 @@ describe('secret hygiene, in-process', () => {
         await client.callTool({ name: call.tool, arguments: call.args }, undefined, { onprogress: () => {} }),
       );
     }
+    const { resources } = await client.listResources();
+    expect(resources).toHaveLength(2);
+    await client.readResource({ uri: resources[0]!.uri });
     await client.close();
     expect(results.map((result) => result.isError === true)).toEqual([false, true, true, true]);
     expect(wire.some((message) => JSON.stringify(message).includes('notifications/progress'))).toBe(true);
@@ -76,7 +97,7 @@ describe('secret hygiene, in-process', () => {
 });
 
 describe('secret hygiene, through the Worker', () => {
-  it('HTTP: JSON results, streamed SSE calls, the run event log and its status lines', async () => {
+  it("HTTP: JSON results, streamed SSE calls, the run event log, its status lines, the artifact listing and each artifact's headers", async () => {
     const request = (path: string, init: RequestInit = {}) =>
       SELF.fetch(`http://scenario.test${path}`, { ...init, headers: { ...auth, ...init.headers } });
     const texts: string[] = [await (await request('/tools')).text()];
@@ -103,11 +124,27 @@ describe('secret hygiene, through the Worker', () => {
     const log = await (await request(`/runs/${runId}/events`)).text();
     const events = parseSse(log).map((message) => JSON.parse(message.data) as ToolEvent);
     expect(events.at(-1)?.type).toBe('run.finished');
+    expectEveryChannel(events);
     texts.push(log, JSON.stringify(statusLines(events)));
+    // The artifact listing, and each artifact's headers (kind, media type, label) and body.
+    const listing = await (await request('/artifacts')).text();
+    const refs = (JSON.parse(listing) as { artifacts: Array<{ ref: string }> }).artifacts.map(
+      (meta) => meta.ref,
+    );
+    expect(refs.length).toBeGreaterThanOrEqual(2);
+    texts.push(listing);
+    for (const ref of refs) {
+      for (const method of ['GET', 'HEAD']) {
+        const response = await request(`/artifacts/${ref}`, { method });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('x-toolctx-artifact-kind')).toContain('redacted');
+        texts.push([...response.headers].join('\n'), await response.text());
+      }
+    }
     expect(leaksIn(texts.join('\n'))).toEqual([]);
   });
 
-  it('MCP: every response and notification of a session holds no planted secret', async () => {
+  it('MCP: every response, notification and log message of a session, resources included, holds no planted secret', async () => {
     const wire: string[] = [];
     const transport = new StreamableHTTPClientTransport(new URL('http://scenario.test/mcp'), {
       fetch: async (input, init) => {
@@ -128,6 +165,9 @@ describe('secret hygiene, through the Worker', () => {
         }),
       );
     }
+    const { resources } = await client.listResources();
+    expect(resources.length).toBeGreaterThanOrEqual(2);
+    for (const { uri } of resources) await client.readResource({ uri });
     await client.close();
     expect(results.map((result) => result.isError === true)).toEqual([false, true, true, true]);
     expect(progress.length).toBeGreaterThan(0);

@@ -1,21 +1,25 @@
 // The secret-hygiene scenario behind the real doors: HTTP+SSE with a Durable Object per run, and
-// MCP with a Durable Object per session.
-import { createToolServer, durableObjectRuns, mountMcp } from '@toolctx/edge';
+// MCP with a Durable Object per session; artifacts in KV and R2 as the example Worker keeps them.
+import { createKvR2ArtifactStore, createToolServer, durableObjectRuns, mountMcp } from '@toolctx/edge';
 import { createRunHost, McpSession, type RunHostObject } from '@toolctx/edge/durable-objects';
 import { scenarioRuntime } from './scenario.js';
 
 interface Env {
   RUNS: DurableObjectNamespace<RunHostObject<Env>>;
   MCP_SESSIONS: DurableObjectNamespace;
+  ARTIFACT_META: KVNamespace;
+  ARTIFACTS: R2Bucket;
 }
 
-const runtime = scenarioRuntime();
+// The door and the run host call it once per env object and keep what it made.
+const runtimeFor = (env: Env) =>
+  scenarioRuntime(createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }));
 
-export class RunHost extends createRunHost<Env>(() => runtime) {}
+export class RunHost extends createRunHost<Env>(runtimeFor) {}
 
 export class ScenarioMcpSession extends McpSession<Env> {
   protected createRuntime() {
-    return runtime;
+    return runtimeFor(this.env);
   }
 }
 
@@ -23,7 +27,7 @@ const authenticate = (request: Request) =>
   request.headers.get('authorization') === 'Bearer scenario' ? { tenant: 't', principal: 'p' } : null;
 
 const app = createToolServer<Env>({
-  runtimeFor: () => runtime,
+  runtimeFor,
   runs: (env) => durableObjectRuns(env.RUNS),
   authenticate,
 });

@@ -100,3 +100,23 @@ it('a progress report of 3 MiB streams whole, and the run keeps it and the repor
   expect(reports(events)).toEqual(expected);
   expect(reports(replayed)).toEqual(expected);
 });
+
+it('data nested 3,000 deep is refused, and the run goes on: its stream replays after a restart, it takes another call and it ends', async () => {
+  const { events, result, replayed } = await callThenReplay('door_deep_report');
+  expect(result).toMatchObject({ ok: true, value: { reported: true } });
+  const callTypes = (list: ToolEvent[]) => callOf(list).map((event) => event.type);
+  const expected = [
+    'tool.started',
+    'tool.progress_rejected',
+    'tool.progress_rejected',
+    'tool.progress',
+    'tool.finished',
+  ];
+  expect(callTypes(events)).toEqual(expected);
+  expect(callTypes(replayed)).toEqual(expected);
+  const runId = events[0]!.runId!;
+  const again = await streamed(await post(`/runs/${runId}/calls`, { tool: 'door_plain_data', args: {} }));
+  expect(again.result).toMatchObject({ ok: true, value: { reported: true } });
+  const ended = await send(`/runs/${runId}`, { method: 'DELETE', headers: { accept: 'application/json' } });
+  expect(ended.status).toBe(200);
+});

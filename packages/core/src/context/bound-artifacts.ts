@@ -43,6 +43,8 @@ export interface ArtifactBinding {
   log: EventLog;
   /** The call's guard: writes refused once it has ended. Absent for the runtime's own writes (a spill). */
   guard?: SettledGuard;
+  /** What takes the call's credential values out of the words a put describes its artifact with; none while it holds none. */
+  redaction?: () => ((data: unknown) => unknown) | undefined;
 }
 
 /**
@@ -51,6 +53,15 @@ export interface ArtifactBinding {
  */
 export function bindArtifacts(store: ArtifactStore, binding: ArtifactBinding): ToolArtifacts {
   const { scope, log, toolCallId, parentId, guard } = binding;
+  // Label, kind and media type are listed and sent as headers; the data is the tool's to choose.
+  const described = <T extends { kind: string; mediaType?: string; label?: string }>(input: T): T => {
+    const redaction = binding.redaction?.();
+    if (!redaction) return input;
+    const words: Partial<T> = { kind: input.kind } as Partial<T>;
+    if (input.mediaType !== undefined) words.mediaType = input.mediaType;
+    if (input.label !== undefined) words.label = input.label;
+    return { ...input, ...(redaction(words) as Partial<T>) };
+  };
   const origin = binding.runId === undefined ? { toolCallId } : { runId: binding.runId, toolCallId };
   const refuseIfEnded = (verb: string): void => {
     if (guard?.settled) throw guard.refusal(verb);
@@ -67,7 +78,7 @@ export function bindArtifacts(store: ArtifactStore, binding: ArtifactBinding): T
     return meta;
   };
   const bound: ToolArtifacts = {
-    put: (input) => saved('ctx.artifacts.put', () => store.put(scope, { ...input, origin })),
+    put: (input) => saved('ctx.artifacts.put', () => store.put(scope, { ...described(input), origin })),
     head: (ref) => store.head(scope, ref),
     get: (ref) => store.get(scope, ref),
     delete: async (ref) => {
@@ -81,7 +92,7 @@ export function bindArtifacts(store: ArtifactStore, binding: ArtifactBinding): T
   if (store.putStream) {
     const putStream = store.putStream.bind(store);
     bound.putStream = (input) =>
-      saved('ctx.artifacts.putStream', () => putStream(scope, { ...input, origin }));
+      saved('ctx.artifacts.putStream', () => putStream(scope, { ...described(input), origin }));
   }
   if (store.getStream) {
     const getStream = store.getStream.bind(store);

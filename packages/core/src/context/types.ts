@@ -98,7 +98,9 @@ export interface ToolExecutionContext {
   readonly signal: AbortSignal;
   /**
    * Reports live progress. Synchronous; never throws, blocks or changes the result. The values of
-   * the credentials the call holds are replaced by `[redacted]` wherever they occur in the report.
+   * the credentials the call holds are replaced by `[redacted]` wherever they occur in the report,
+   * URL-encoded and in base64 or base64url too (also inside a longer base64 text, such as a Basic
+   * auth header); so is the message and `details` of a `ToolctxError` the call fails with.
    */
   progress(payload: ProgressPayload): void;
   /**
@@ -159,7 +161,11 @@ export interface ToolExecutionContext {
   /** What the conversation has seen so far: private data, untrusted input. */
   readonly taint: Readonly<Taint>;
 
-  /** The claim-check store, bound to this run's scope. Without a store every verb throws; see `hasArtifacts`. */
+  /**
+   * The claim-check store, bound to this run's scope. Without a store every verb throws; see
+   * `hasArtifacts`. The credentials the call holds are redacted from a saved artifact's `label`,
+   * `kind` and `mediaType` as from `progress`; its data is kept as given.
+   */
   readonly artifacts: ToolArtifacts;
   readonly hasArtifacts: boolean;
   /** The metadata of each argument declared in `wants`, resolved from a ref before execute. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { plainDataLimits, plainDataProblem } from './plain-data.js';
+import { plainDataProblem } from './plain-data.js';
 
 class Point {
   constructor(

@@ -47,8 +47,8 @@ export function plainDataProblem(
 ): string | undefined {
   // Fast path: most reports are a primitive or one flat object of primitives.
   if (typeof value !== 'object' || value === null) return leafProblem(value, '');
-  if (isFlatRecord(value, bounds.maxBytes ?? Number.POSITIVE_INFINITY)) return undefined;
   const maxBytes = bounds.maxBytes ?? Number.POSITIVE_INFINITY;
+  if (isFlatRecord(value, maxBytes)) return undefined;
   let bytes = 0;
   // Depth-first, so when a node at depth d comes off the stack, ancestors[0..d-1] are its chain.
   const stack: Frame[] = [{ value, key: '', parent: undefined, depth: 0 }];

@@ -90,14 +90,15 @@ function carrying(result: ToolResult, parts: ContentPart[]): ToolResult {
  * rest (nothing was done yet).
  */
 export function completeAtOnce(run: RunFacts, call: CallState, value: unknown): ToolResult | undefined {
-  if (isToolParts(value) || resultProblem(value)) return undefined;
+  if (isToolParts(value)) return undefined;
   let text: string;
   try {
     text = transcriptText(value);
   } catch {
     return undefined;
   }
-  if (!fits(text, call.budgetBytes)) return undefined;
+  // Walked only once the result fits: one over budget goes to completeCall, which walks it.
+  if (!fits(text, call.budgetBytes) || resultProblem(value)) return undefined;
   raiseTaint(run, call.tool, value);
   return { ok: true, value, content: text };
 }

@@ -1,6 +1,6 @@
 import type { ApprovalPort } from '../approval/approval.js';
 import type { ArtifactStore } from '../artifacts/types.js';
-import type { CallRequest, ToolResult } from '../context/types.js';
+import type { CallRequest, Identity, ToolResult } from '../context/types.js';
 import {
   EventLog,
   type EventSink,
@@ -39,8 +39,21 @@ export interface Runtime {
    * cleanups are this runtime's own, shared by every door it is served through.
    */
   withDoor(door: DoorDeclaration): Runtime;
-  /** Ends a session: fires the `session` cleanups registered under it, through any door. */
-  closeSession(sessionId: string): Promise<void>;
+  /**
+   * Ends one identity's session: fires the `session` cleanups its calls registered, through any
+   * door, and no other identity's. Pass the identity the session's runs were started with (none
+   * for anonymous runs): a cleanup is keyed by tenant, principal and session id
+   * (`toolSessionKey`), so a stranger who picks the same `sessionId` neither fires yours nor has
+   * yours fire theirs.
+   *
+   * @example
+   * ```ts
+   * import type { Runtime } from '@toolctx/core';
+   * declare const runtime: Runtime;
+   * await runtime.closeSession('s-1', { tenant: 'acme', principal: 'ana' });
+   * ```
+   */
+  closeSession(sessionId: string, identity?: Identity): Promise<void>;
   /** Fires every `session` and `shutdown` cleanup, through any door; call when the host stops. */
   shutdown(): Promise<void>;
 }
@@ -134,7 +147,7 @@ function runtimeAt(shared: SharedServices, door: DoorDeclaration): Runtime {
       return result;
     },
     withDoor: (other) => runtimeAt(shared, other),
-    closeSession: (sessionId) => shared.sessions.closeSession(sessionId),
+    closeSession: (sessionId, identity) => shared.sessions.closeSession(sessionId, identity),
     shutdown: () => shared.sessions.shutdown(),
   };
 }

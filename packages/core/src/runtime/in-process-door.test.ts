@@ -16,7 +16,8 @@ describeDoor('in-process', {
     const sessionId = `session-${crypto.randomUUID()}`;
     const identity = { tenant: doorSuiteTenant, principal: caller };
     return runDoorClient(runtime.startRun({ identity, sessionId }), {
-      endScope: (scope) => (scope === 'session' ? runtime.closeSession(sessionId) : runtime.shutdown()),
+      endScope: (scope) =>
+        scope === 'session' ? runtime.closeSession(sessionId, identity) : runtime.shutdown(),
       readArtifact: async (ref) =>
         (await artifacts.get({ tenant: doorSuiteTenant, principal: caller, conversation: '' }, ref))?.data ??
         null,

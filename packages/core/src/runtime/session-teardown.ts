@@ -1,9 +1,11 @@
+import type { Identity } from '../context/types.js';
 import { EventLog, type EventSink, type SinkErrorHandler } from '../events/event-log.js';
 import {
   checkHonoured,
   createTeardownRegistry,
   type TeardownRegistry,
 } from '../teardown/teardown-registry.js';
+import { toolSessionKey } from '../teardown/tool-session-key.js';
 import type { DoorDeclaration } from './door.js';
 
 /**
@@ -13,9 +15,11 @@ import type { DoorDeclaration } from './door.js';
 export interface SessionTeardown {
   /** Registers and fires cleanups; the view of one door refuses the scopes that door does not honour. */
   readonly registry: TeardownRegistry;
-  /** Remembers that `key` belongs to `sessionId`, so closing the session fires it. */
-  noteSession(sessionId: string, key: string): void;
-  closeSession(sessionId: string): Promise<void>;
+  /**
+   * Fires the cleanups of `identity`'s session `sessionId`: the key a cleanup registered under
+   * names its tenant and principal too, so another identity's session of the same id is untouched.
+   */
+  closeSession(sessionId: string, identity?: Identity): Promise<void>;
   shutdown(): Promise<void>;
 }
 
@@ -35,21 +39,11 @@ export function createSessionTeardown(
     onFired: ({ scope }) => log.emit('teardown.fired', { scope, count: 1 }),
     onFailed: ({ scope, toolName, error }) => log.emit('teardown.failed', { scope, tool: toolName, error }),
   });
-  const sessions = new Map<string, Set<string>>();
   return {
     registry,
-    noteSession(sessionId, key) {
-      const keys = sessions.get(sessionId) ?? new Set<string>();
-      keys.add(key);
-      sessions.set(sessionId, keys);
-    },
-    async closeSession(sessionId) {
-      const keys = sessions.get(sessionId);
-      sessions.delete(sessionId);
-      for (const key of keys ?? []) await registry.fire('session', key);
-    },
+    closeSession: (sessionId, identity) =>
+      registry.fire('session', toolSessionKey({ identity, sessionId }, 'session')),
     async shutdown() {
-      sessions.clear();
       await registry.fireAll('session');
       await registry.fireAll('shutdown');
     },

@@ -58,7 +58,7 @@ describe('doors of one runtime', () => {
     await run.call({ tool: 'holder', args: {} });
     await run.end();
     expect(fired).toEqual([]);
-    await runtime.closeSession('s-1');
+    await runtime.closeSession('s-1', ana);
     expect(fired).toEqual(['session']);
   });
 

@@ -92,10 +92,38 @@ describe('teardown', () => {
     await run.call({ tool: 'keeper', args: {} });
     await run.end();
     expect(fired).toEqual([]);
-    await runtime.closeSession('s-1');
+    await runtime.closeSession('s-1', { tenant: 't', principal: 'p' });
     expect(fired).toEqual(['session s-1']);
     await runtime.shutdown();
     expect(fired).toEqual(['session s-1', 'shutdown']);
+  });
+
+  it('fires only the closing identity’s session cleanups: a stranger with the same sessionId neither fires yours nor loses theirs', async () => {
+    const fired: string[] = [];
+    const keeper = defineTool({
+      name: 'keeper',
+      description: 'Registers a session cleanup named after its caller.',
+      inputSchema: z.object({}),
+      execute: (_args, ctx) =>
+        ctx.onTeardown(() => fired.push(`${ctx.identity?.tenant ?? 'anonymous'}`), { scope: 'session' }),
+    });
+    const runtime = createRuntime({ tools: [keeper] });
+    const ana = { tenant: 'acme', principal: 'ana' };
+    const mallory = { tenant: 'evil', principal: 'ana' };
+    for (const identity of [ana, mallory, undefined]) {
+      const run = runtime.startRun({ sessionId: 's-1', identity });
+      await run.call({ tool: 'keeper', args: {} });
+      await run.end();
+    }
+    await runtime.closeSession('s-1', mallory);
+    expect(fired).toEqual(['evil']);
+    await runtime.closeSession('s-1', { tenant: 'acme' }); // ana's tenant, another principal
+    await runtime.closeSession('s-1', { principal: 'ana' });
+    expect(fired).toEqual(['evil']);
+    await runtime.closeSession('s-1');
+    expect(fired).toEqual(['evil', 'anonymous']);
+    await runtime.closeSession('s-1', { ...ana, conversationId: 'c-9' }); // a conversation is not a session
+    expect(fired).toEqual(['evil', 'anonymous', 'acme']);
   });
 
   it('reports a failing cleanup as teardown.failed and never throws it', async () => {

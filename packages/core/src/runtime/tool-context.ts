@@ -13,8 +13,8 @@ import type {
 } from '../context/types.js';
 import type { Credential } from '../credentials/credential.js';
 import type { CredentialsAccess } from '../credentials/credentials-access.js';
-import type { redactSecrets } from '../credentials/redact-secrets.js';
-import { ToolctxError } from '../errors.js';
+import type { secretRedactor } from '../credentials/redact-secrets.js';
+import { type ErrorInfo, ToolctxError } from '../errors.js';
 import { customNameProblem } from '../events/catalogue.js';
 import type { Phase } from '../policy/phase.js';
 import type { Taint } from '../policy/taint.js';
@@ -23,7 +23,7 @@ import { plainDataProblem } from '../progress/plain-data.js';
 import type { TeardownScope } from '../teardown/teardown-registry.js';
 import { toolSessionKey } from '../teardown/tool-session-key.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { Attempt } from './attempt.js';
+import { Attempt, type Outcome } from './attempt.js';
 import type { CallFacts, RunFacts } from './run-facts.js';
 
 /**
@@ -47,7 +47,7 @@ export function createAttemptContext(
  * credential a call holds came through {@link runCredentials}), so a tool that never holds one,
  * the common case, does not download it.
  */
-let redact: typeof redactSecrets | undefined;
+let redactorFor: typeof secretRedactor | undefined;
 
 /**
  * Credentials for the run's tenant and principal, as `ctx.credentials` and a tool's `needs` get
@@ -62,7 +62,7 @@ export function runCredentials(run: RunFacts): CredentialsAccess {
         import('../credentials/credentials-access.js'),
         import('../credentials/redact-secrets.js'),
       ]);
-      redact = redaction.redactSecrets;
+      redactorFor = redaction.secretRedactor;
       return credentialsAccess(services.credentials, who, services.onAuthorizationUrl).get(request);
     },
   };
@@ -79,6 +79,8 @@ interface MadeParts {
   access?: CredentialsAccess;
   /** Credential values this call obtained through `ctx.credentials`, redacted from what it reports. */
   obtained?: string[];
+  /** What takes the call's credential values out, made when first needed and again when it obtains one more. */
+  redaction?: (data: unknown) => unknown;
   guardedFetch?: Promise<(input: string | URL | Request, init?: RequestInit) => Promise<Response>>;
 }
 
@@ -156,6 +158,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
       parentId: this.call.parentId,
       log: this.run.log,
       guard: this.guard,
+      redaction: () => this.redaction,
     });
     return made.boundArtifacts;
   }
@@ -171,6 +174,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
           const credential = await access.get(request);
           made.obtained ??= [];
           made.obtained.push(credential.value);
+          made.redaction = undefined;
           return credential;
         },
       };
@@ -186,10 +190,30 @@ class ToolContext extends Attempt implements ToolExecutionContext {
     const declared = this.call.credential?.value;
     const obtained = this.madeParts?.obtained;
     if (declared === undefined && !obtained) return undefined;
-    const secrets = declared === undefined ? obtained! : obtained ? [declared, ...obtained] : [declared];
-    // Loaded before the first credential was given out (runCredentials), so present whenever one is held.
-    const redactor = redact!;
-    return (data) => redactor(data, secrets);
+    const made = this.made;
+    if (!made.redaction) {
+      const secrets = declared === undefined ? obtained! : obtained ? [declared, ...obtained] : [declared];
+      // Loaded before the first credential was given out (runCredentials), so present whenever one is held.
+      made.redaction = redactorFor!(secrets);
+    }
+    return made.redaction;
+  }
+
+  /** The error a call fails with is a report too: its message and details lose the call's credentials. */
+  override finish(outcome: Outcome): void {
+    const redaction = this.settled ? undefined : this.redaction;
+    if (redaction && !outcome.ok) {
+      let error: ErrorInfo;
+      try {
+        error = redaction(outcome.error) as ErrorInfo;
+      } catch {
+        // Details too deep to walk are dropped rather than passed on unredacted.
+        const { details: _dropped, ...rest } = outcome.error;
+        error = redaction(rest) as ErrorInfo;
+      }
+      outcome = { ok: false, error };
+    }
+    super.finish(outcome);
   }
   get teardownScopes(): readonly TeardownScope[] {
     return this.run.services.door.teardownScopes;
@@ -245,10 +269,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
       if (scope === 'call') this.call.callTeardown = true;
       return key;
     }
-    const { sessions } = this.run.services;
-    sessions.registry.register(registration);
-    if (scope === 'session' && this.run.sessionId !== undefined)
-      sessions.noteSession(this.run.sessionId, key);
+    this.run.services.sessions.registry.register(registration);
     return key;
   }
 

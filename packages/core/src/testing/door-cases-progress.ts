@@ -89,6 +89,25 @@ export const progressCases: DoorCases = (kit) => [
         expect(new Set(call.map((event) => event.callId)).size).toBe(1);
       }),
   ),
+  {
+    title:
+      'data nested 3,000 deep is refused as tool.progress_rejected, the report after it arrives, and the call succeeds',
+    run: () =>
+      kit.withClients(async (open) => {
+        const outcome = await (await open()).call('door_deep_report', {});
+        expect(successValue(outcome)).toEqual({ reported: true });
+        expect(outcome.progress).toMatchObject([{ message: 'after' }]);
+        if (!kit.supplies.events) return;
+        const call = outcome.events.filter((event) => event.type.startsWith('tool.'));
+        expect(typesOf(call)).toEqual([
+          'tool.started',
+          'tool.progress_rejected',
+          'tool.progress_rejected',
+          'tool.progress',
+          'tool.finished',
+        ]);
+      }),
+  },
   needs(
     kit,
     kit.supplies.events,

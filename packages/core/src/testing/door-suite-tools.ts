@@ -185,6 +185,19 @@ export function doorSuiteTools(): AnyTool[] {
       },
     }),
     defineTool({
+      name: 'door_deep_report',
+      description:
+        'Reports and logs data nested 3,000 deep (what parsing a hostile page gives), then a plain report.',
+      ...shape({}),
+      execute: (_args, ctx) => {
+        const deep = JSON.parse(`${'['.repeat(3000)}${']'.repeat(3000)}`);
+        ctx.progress({ message: 'deep', deep });
+        ctx.log('info', 'deep', deep);
+        ctx.progress({ message: 'after' });
+        return { reported: true };
+      },
+    }),
+    defineTool({
       name: 'door_log',
       description: 'Logs a warning with data and a debug line.',
       ...shape({}),

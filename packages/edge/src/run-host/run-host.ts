@@ -187,7 +187,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
    */
   private async afterEnd(): Promise<void> {
     const record = this.run.record;
-    if (record?.sessionId !== undefined) await this.runtime.closeSession(record.sessionId);
+    if (record?.sessionId !== undefined) await this.runtime.closeSession(record.sessionId, record.owner);
     this.alarmAt = undefined;
     await this.ctx.storage.setAlarm((record?.endedAt ?? Date.now()) + this.retentionMs);
   }
