@@ -60,7 +60,13 @@ export function bindArtifacts(store: ArtifactStore, binding: ArtifactBinding): T
     const words: Partial<T> = { kind: input.kind } as Partial<T>;
     if (input.mediaType !== undefined) words.mediaType = input.mediaType;
     if (input.label !== undefined) words.label = input.label;
-    return { ...input, ...(redaction(words) as Partial<T>) };
+    const redacted = redaction(words) as Partial<T> & { mediaType?: string };
+    // `[redacted]` is not a media type's parameter value, so a media type that held a secret
+    // keeps only its type/subtype: the put is not refused for what redaction wrote into it.
+    if (redacted.mediaType !== undefined && redacted.mediaType !== input.mediaType) {
+      redacted.mediaType = redacted.mediaType.split(';')[0]?.trim();
+    }
+    return { ...input, ...redacted };
   };
   const origin = binding.runId === undefined ? { toolCallId } : { runId: binding.runId, toolCallId };
   const refuseIfEnded = (verb: string): void => {
