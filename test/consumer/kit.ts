@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
+import { budget, slowdown } from '../slowdown.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -59,12 +60,19 @@ export async function sh(
     return await run(command, args, {
       cwd: options.cwd,
       env: options.env ?? cleanEnv,
-      timeout: options.timeout ?? 120_000,
+      timeout: budget(options.timeout ?? 120_000),
       maxBuffer: 32 * 1024 * 1024,
     });
   } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed in ${options.cwd}:\n${stdout}\n${stderr}`);
+    const {
+      stdout = '',
+      stderr = '',
+      killed,
+    } = error as { stdout?: string; stderr?: string; killed?: boolean };
+    const how = killed
+      ? `was stopped after ${budget(options.timeout ?? 120_000)} ms (the machine's slowdown ${slowdown})`
+      : 'failed';
+    throw new Error(`${command} ${args.join(' ')} ${how} in ${options.cwd}:\n${stdout}\n${stderr}`);
   }
 }
 
