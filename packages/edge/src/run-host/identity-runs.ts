@@ -37,21 +37,20 @@ const kinds: Record<
 };
 
 /**
- * A call's slot is a lease: its holder renews it while the call runs, and one not renewed in time
- * (its isolate crashed or was restarted, so no release will ever come) stops counting and is
- * deleted. Runs and sessions need none: their own objects' alarms give their slots back.
- */
-const leased = (kind: SlotKind) => kind === 'call';
-
-/**
  * Counts one identity's live runs, MCP sessions and calls in flight, across all the run hosts,
  * session objects and isolates: one object per identity (`idFromName` of its tenant and principal),
  * bound as `IDENTITY_RUNS` next to `RUNS`. {@link index!durableObjectRuns} takes a slot before a
  * run starts and the run host gives it back when the run finishes, however it ends (a DELETE, the
  * idle alarm); with `sessionLimit`, {@link index!mcpFetch} takes one before a session starts and
  * the session object gives it back when the session is closed or lapses; with `callLimit`, the
- * one-shot route and MCP sessions take one per call and give it back when the call settles, and
- * one whose isolate died with it lapses when its lease is not renewed (this object's alarm).
+ * one-shot route and MCP sessions take one per call and give it back when the call settles.
+ *
+ * A call's slot is a lease its holder renews while the call runs (every third of the lease), held
+ * in this object's memory, never its storage: a call costs the object no write, so taking and
+ * giving back a slot adds two RPCs to a call and nothing else. A lease not renewed in time (its
+ * isolate crashed or was restarted, so no release will come) stops counting. If this object
+ * restarts, the leases are lost with its memory and come back with their holders' next renewals:
+ * until then, at most one lease's third, the identity may start more calls than its limit.
  *
  * @example
  * ```ts
@@ -61,10 +60,13 @@ const leased = (kind: SlotKind) => kind === 'call';
  * ```
  */
 export class IdentityRunsObject extends DurableObject {
+  /** The call leases: each call slot's id and when it lapses (ms since the epoch). */
+  private readonly leases = new Map<string, number>();
+
   /**
    * Takes a slot of `kind` (default: a run) for `id`, unless the identity already holds `max` of
    * that kind; `taken` is false when `id` held one already. A call's slot is a lease of `leaseMs`
-   * (kept by {@link renew}); an expired one is not counted.
+   * (kept by {@link renew}); a lapsed one is not counted.
    */
   async acquire(
     id: string,
@@ -75,74 +77,46 @@ export class IdentityRunsObject extends DurableObject {
     const kv = this.ctx.storage.kv;
     const { prefix, what, option, advice, retryAfterSeconds } = kinds[kind];
     const key = `${prefix}${id}`;
-    const live = leased(kind) ? this.liveLeases() : [...kv.list({ prefix })].length;
-    if (kv.get(key) !== undefined) return { ok: true, value: { live, taken: false } };
+    const call = kind === 'call';
+    const live = call ? this.liveLeases() : [...kv.list({ prefix })].length;
+    if (call ? this.leases.has(id) : kv.get(key) !== undefined)
+      return { ok: true, value: { live, taken: false } };
     if (live >= max) return limitExceeded(what, max, option, advice, retryAfterSeconds);
-    if (leased(kind)) await this.lease(key, leaseMs);
+    if (call) this.leases.set(id, Date.now() + leaseMs);
     else kv.put(key, Date.now());
     return { ok: true, value: { live: live + 1, taken: true } };
   }
 
   /**
-   * Extends the lease of the call slot held for `id` to `leaseMs` from now, whatever the count: a
-   * call that runs is counted. `false` when the slot had lapsed (it is held again).
+   * Extends the lease of the call slot held for `id` to `leaseMs` from now, whatever the count (a
+   * call that runs is counted): `false` when the slot had lapsed or this object lost it in a
+   * restart, and it is held again.
    */
   async renew(id: string, leaseMs = 30_000): Promise<boolean> {
-    const key = `${kinds.call.prefix}${id}`;
-    const held = (this.ctx.storage.kv.get<number>(key) ?? 0) > Date.now();
-    await this.lease(key, leaseMs);
+    const held = (this.leases.get(id) ?? 0) > Date.now();
+    this.leases.set(id, Date.now() + leaseMs);
     return held;
   }
 
   /**
    * Gives back the slot of `kind` held for `id`; giving it back twice changes nothing. The last
-   * slot given back deletes the object's storage: an identity with no live run or session keeps
-   * nothing (an emptied table would still be billed, one object for every identity ever seen).
+   * run or session slot given back deletes the object's storage: an identity with no live run or
+   * session keeps nothing (an emptied table would still be billed, one object for every identity ever seen).
    */
   async release(id: string, kind: SlotKind = 'run'): Promise<void> {
-    this.ctx.storage.kv.delete(`${kinds[kind].prefix}${id}`);
-    await this.deleteIfEmpty();
-  }
-
-  /** Deletes the leases that lapsed, and the object's storage once nothing is held. */
-  override async alarm(): Promise<void> {
-    this.liveLeases();
-    if (!(await this.deleteIfEmpty())) await this.armForNextExpiry();
-  }
-
-  /** The call leases that have not lapsed; the lapsed ones are deleted on the way. */
-  private liveLeases(): number {
-    const kv = this.ctx.storage.kv;
-    const now = Date.now();
-    let live = 0;
-    for (const [key, expiresAt] of kv.list<number>({ prefix: kinds.call.prefix })) {
-      if (expiresAt > now) live++;
-      else kv.delete(key);
+    if (kind === 'call') {
+      this.leases.delete(id);
+      return;
     }
-    return live;
+    const kv = this.ctx.storage.kv;
+    kv.delete(`${kinds[kind].prefix}${id}`);
+    if ([...kv.list({ limit: 1 })].length === 0) await this.ctx.storage.deleteAll();
   }
 
-  /** Writes a lease, and an alarm to delete it if its holder never renews nor releases it. */
-  private async lease(key: string, leaseMs: number): Promise<void> {
-    const expiresAt = Date.now() + leaseMs;
-    this.ctx.storage.kv.put(key, expiresAt);
-    const alarm = await this.ctx.storage.getAlarm();
-    if (alarm === null || alarm > expiresAt) await this.ctx.storage.setAlarm(expiresAt);
-  }
-
-  /** Re-arms for the earliest lease left (the alarm fires once, and leases were renewed since). */
-  private async armForNextExpiry(): Promise<void> {
-    let next = Number.POSITIVE_INFINITY;
-    for (const [, expiresAt] of this.ctx.storage.kv.list<number>({ prefix: kinds.call.prefix }))
-      next = Math.min(next, expiresAt);
-    if (next !== Number.POSITIVE_INFINITY) await this.ctx.storage.setAlarm(next);
-  }
-
-  /** The last slot given back deletes the object's storage, alarm included; `true` if it did. */
-  private async deleteIfEmpty(): Promise<boolean> {
-    if ([...this.ctx.storage.kv.list({ limit: 1 })].length > 0) return false;
-    await this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.deleteAll();
-    return true;
+  /** How many call leases have not lapsed; the lapsed ones are forgotten on the way. */
+  private liveLeases(): number {
+    const now = Date.now();
+    for (const [id, lapsesAt] of this.leases) if (lapsesAt <= now) this.leases.delete(id);
+    return this.leases.size;
   }
 }
