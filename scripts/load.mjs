@@ -22,6 +22,11 @@
 //    storage once its calls ended. Then the log window: one run with 1,022 events, one with 3,062.
 // 3. Retention: every run from phase 2 must answer 404 within the retention window (plus slack)
 //    of its end, its object holding no more than an empty database (an object never written).
+// Between 1 and 2, fair share (scripts/load/fair-share.mjs): one identity floods `POST /calls`
+//    with FLOOD_CLIENTS clients (default 64, four times its limit of 16 calls in flight) while
+//    another makes FAIR_CALLS calls (default 40) one after another, alone and then beside the
+//    flood, in FAIR_ROUNDS rounds (default 3): the quiet identity's p50 under the flood must stay
+//    within 3× its p50 alone (medians of the rounds).
 //
 // Storage is `ctx.storage.sql.databaseSize` read by the load Worker's own route
 // (scripts/load/worker.js): what Cloudflare bills a SQLite-backed object's stored data on. The
@@ -30,6 +35,7 @@
 // the defaults (15 minutes, a day); the code path is the same alarm.
 // Not part of `npm test`: it takes about two minutes.
 
+import { fairSharePhase } from './load/fair-share.mjs';
 import { memoryPhase } from './load/memory.mjs';
 import { bounds, levelFigures, loadNow, printTable, writeBenchmarks } from './load/report.mjs';
 import { scaleLevel, storageOf, waitForDeletion, windowRuns } from './load/scale.mjs';
@@ -51,6 +57,10 @@ const settings = {
   rssBound: Number(env.RSS_BOUND_KIB_PER_CALL ?? 10),
   levels: (env.LEVELS ?? '16,64').split(',').map(Number),
   callsPerRun: Number(env.CALLS_PER_RUN ?? 16),
+  floodClients: Number(env.FLOOD_CLIENTS ?? 64),
+  floodRetryMs: env.FLOOD_RETRY_MS ? Number(env.FLOOD_RETRY_MS) : undefined,
+  quietCount: Number(env.FAIR_CALLS ?? 40),
+  fairRounds: Number(env.FAIR_ROUNDS ?? 3),
   idleMs: 5000,
   retentionMs: 15_000,
 };
@@ -77,6 +87,11 @@ try {
   }
 
   const options = { ...settings, base: worker.base, headersAs: worker.headersAs };
+  console.error(
+    `fair share: one identity flooding POST /calls with ${settings.floodClients} clients beside another's calls, ${settings.fairRounds} rounds…`,
+  );
+  const fair = await fairSharePhase({ ...options, rounds: settings.fairRounds });
+  console.log(JSON.stringify(fair));
   const levels = [];
   for (const concurrency of settings.levels) {
     console.error(`scale: ${concurrency} runs × ${settings.callsPerRun} calls…`);
@@ -101,7 +116,14 @@ try {
   const retained = deleted.map((run, i) => ({ ...run, bytes: sizes[i].bytes }));
   const figures = levels.map((level) => levelFigures(level, retained));
   // Every identity of the load has no live run left: its counter should keep nothing.
-  const principals = ['load', ...settings.levels.map((n) => `load-${n}`), 'load-window', 'load-limit'];
+  const principals = [
+    'load',
+    ...settings.levels.map((n) => `load-${n}`),
+    'load-window',
+    'load-limit',
+    'load-quiet',
+    'load-flood',
+  ];
   const identities = {
     neverUsed: await identityStorageBytes(worker.base, worker.headersAs(`load-never-${port}`)),
     largest: Math.max(
@@ -111,12 +133,16 @@ try {
   };
 
   printTable(figures, floorBytes);
-  const list = bounds({ levels: figures, floorBytes, window, memory, identities });
-  const args = { levels: figures, floorBytes, window, memory, identities, settings, loadAtStart, list };
+  const list = bounds({ levels: figures, floorBytes, window, memory, identities, fair });
+  const args = { levels: figures, floorBytes, window, memory, identities, fair, settings, loadAtStart, list };
   console.log(`\n${writeBenchmarks(args)}`);
   console.error('Wrote the Scale section of BENCHMARKS.md.');
-  for (const problem of [...(memory?.problems ?? []), ...figures.flatMap((l) => l.problems)].slice(0, 10))
-    console.error(problem);
+  const problems = [
+    ...(memory?.problems ?? []),
+    ...fair.quietProblems,
+    ...figures.flatMap((l) => l.problems),
+  ];
+  for (const problem of problems.slice(0, 10)) console.error(problem);
   for (const bound of list)
     console.log(
       `${bound.ok ? 'holds' : 'EXCEEDED'}: ${bound.name}${bound.figure ? ` — ${bound.figure}` : ''}`,

@@ -20,7 +20,7 @@ export function levelFigures(level, retained) {
 }
 
 /** The bounds issue 18 (filed as "issue 14") sets, each with its figure; `ok` false fails the run. */
-export function bounds({ levels, floorBytes, window, memory, identities }) {
+export function bounds({ levels, floorBytes, window, memory, identities, fair }) {
   const [small, large] = window;
   const list = levels.flatMap((level) => [
     {
@@ -45,6 +45,16 @@ export function bounds({ levels, floorBytes, window, memory, identities }) {
     name: "a run's storage levels off at its kept log (the last 1,000 events): 3× the events hold ≤ 1.1× the bytes",
     figure: `${large.events} events ${large.bytes} B, ${small.events} events ${small.bytes} B (${(large.bytes / small.bytes).toFixed(2)}×)`,
     ok: large.bytes <= 1.1 * small.bytes && [...small.problems, ...large.problems].length === 0,
+  });
+  list.push({
+    name: `fair share: beside one identity flooding POST /calls (${fair.floodClients} clients, its limit 16 in flight), another identity's p50 stays within 3× its p50 alone`,
+    figure: `alone p50 ${ms(fair.alone.p50)}, p99 ${ms(fair.alone.p99)}; flooded p50 ${ms(fair.flooded.p50)}, p99 ${ms(fair.flooded.p99)}; ${fair.ratio.p50.toFixed(2)}× p50, ${fair.ratio.p99.toFixed(2)}× p99`,
+    ok: fair.ratio.p50 <= 3,
+  });
+  list.push({
+    name: "fair share: every call of the quiet identity succeeds, and the flooding identity's calls past its limit are refused (429) while it is measured",
+    figure: `${fair.quietProblems.length} errors; the flood ${fair.flood.admittedPerSecond.toFixed(1)} calls/s admitted, ${fair.flood.refusedPerSecond.toFixed(1)}/s refused`,
+    ok: fair.quietProblems.length === 0 && fair.flood.refusedPerSecond > 0,
   });
   list.push({
     name: 'identities with no live run keep no counter: each holds no more than one never used',
@@ -88,6 +98,7 @@ export function writeBenchmarks({
   window,
   memory,
   identities,
+  fair,
   settings,
   loadAtStart,
   list,
@@ -113,6 +124,14 @@ export function writeBenchmarks({
       '429 past `maxCallsPerRun`; nothing else affected',
       verdict(l.limit.problems.length === 0 && l.problems.length === 0),
     ]);
+  rows.push([
+    `one identity's calls one after another, beside another identity flooding \`POST /calls\` with ${fair.floodClients} clients (its limit: 16 in flight)`,
+    `p50 ${ms(fair.flooded.p50)}, p99 ${ms(fair.flooded.p99)}`,
+    `alone: p50 ${ms(fair.alone.p50)}, p99 ${ms(fair.alone.p99)}`,
+    `${fair.ratio.p50.toFixed(2)}× p50, ${fair.ratio.p99.toFixed(2)}× p99 (medians of ${fair.rounds} rounds of ${fair.quietCount} calls); the flood ${fair.flood.admittedPerSecond.toFixed(1)} calls/s admitted, ${fair.flood.refusedPerSecond.toFixed(1)}/s refused with 429${fair.floodRetryMs === undefined ? ', each client waiting its Retry-After' : `, each client retrying ${fair.floodRetryMs} ms after a 429`}`,
+    '≤ 3× p50; no error',
+    verdict(boundOk('fair share:')),
+  ]);
   for (const l of levels)
     rows.push([
       `${l.concurrency} concurrent runs: DO storage per run once its calls ended (kept for \`retentionMs\`)`,
@@ -161,7 +180,7 @@ export function writeBenchmarks({
   const section = [
     '## Scale (`pnpm load`)',
     '',
-    `Written by \`pnpm load\` (scripts/load.mjs) on ${new Date().toISOString().slice(0, 10)}, load average ${loadAtStart.toFixed(1)} at the start${loadAtStart > 2 ? ' (the machine was busy with other work, so absolute times are inflated)' : ''}. The example Worker under \`wrangler dev\` on loopback. Each run is one client: an event-stream reader, then ${settings.callsPerRun} \`count_steps\` calls (${settings.steps} steps) one after another, JSON and SSE by turns; half the runs end with DELETE, half by the idle alarm (idle ${settings.idleMs / 1000} s and retention ${settings.retentionMs / 1000} s here; defaults 15 min and a day). Storage is the run's Durable Object's \`ctx.storage.sql.databaseSize\`, the figure a SQLite-backed object's stored data is billed on; an object never written measures 8 KiB here (local workerd adds a table of its own to each object it opens), and deleted runs are measured beside one after a restart.`,
+    `Written by \`pnpm load\` (scripts/load.mjs) on ${new Date().toISOString().slice(0, 10)}, load average ${loadAtStart.toFixed(1)} at the start${loadAtStart > 2 ? ' (the machine was busy with other work, so absolute times are inflated)' : ''}. The example Worker under \`wrangler dev\` on loopback. Each run is one client: an event-stream reader, then ${settings.callsPerRun} \`count_steps\` calls (${settings.steps} steps) one after another, JSON and SSE by turns; half the runs end with DELETE, half by the idle alarm (idle ${settings.idleMs / 1000} s and retention ${settings.retentionMs / 1000} s here; defaults 15 min and a day). Storage is the run's Durable Object's \`ctx.storage.sql.databaseSize\`, the figure a SQLite-backed object's stored data is billed on; an object never written measures 8 KiB here (local workerd adds a table of its own to each object it opens), and deleted runs are measured beside one after a restart. Fair share: one identity's one-shot \`count_steps\` calls (5 steps, 2 ms apart) one after another, alone and then beside another identity whose ${fair.floodClients} clients call \`count_steps\` (20 steps, 25 ms apart, about half a second) in a loop; the limit caps calls in flight, not requests, so a client that ignored Retry-After would flood with refused requests instead (\`FLOOD_RETRY_MS=50\` measures that), which a rate limit in front of the Worker bounds.`,
     '',
     '| load | toolctx | baseline (same run) | result | goal | |',
     '|---|---|---|---|---|---|',

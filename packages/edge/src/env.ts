@@ -20,7 +20,7 @@ export interface Env {
   ADMISSIONS: DurableObjectNamespace<ArtifactAdmissions>;
   /** One Durable Object per run. */
   RUNS: DurableObjectNamespace<RunHostObject<Env>>;
-  /** One Durable Object per identity, counting its live runs (`maxRunsPerIdentity`). */
+  /** One Durable Object per identity, counting its live runs (`maxRunsPerIdentity`) and calls in flight (`callLimit`). */
   IDENTITY_RUNS: DurableObjectNamespace<IdentityRunsObject>;
   /** The bearer token the example Worker accepts; unset, every request is refused. */
   TOOLCTX_TOKEN?: string;
@@ -30,11 +30,14 @@ export interface Env {
   TOOLCTX_RUN_IDLE_MS?: string;
   /** How long the example Worker keeps an ended run, in ms (`RunHostOptions.retentionMs`); unset, a day. */
   TOOLCTX_RUN_RETENTION_MS?: string;
-  /** The example Worker's limits, as whole numbers; unset, the defaults (100, 16, 8, 16). */
+  /** The example Worker's limits, as whole numbers; unset, the defaults (100, 16, 16, 8, 16). */
   TOOLCTX_MAX_RUNS_PER_IDENTITY?: string;
+  TOOLCTX_MAX_CALLS_PER_IDENTITY?: string;
   TOOLCTX_MAX_CALLS_PER_RUN?: string;
   TOOLCTX_MAX_STREAMS_PER_RUN?: string;
   TOOLCTX_MAX_PENDING_APPROVALS_PER_RUN?: string;
+  /** How long a one-shot call's slot outlives an isolate that died mid-call, in ms (`callLimit.leaseMs`); unset, 30 s. */
+  TOOLCTX_CALL_LEASE_MS?: string;
   /** The largest request body the example Worker reads, in bytes (`maxBodyBytes`); unset, 1 MiB. */
   TOOLCTX_MAX_BODY_BYTES?: string;
 }

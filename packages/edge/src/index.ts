@@ -49,6 +49,7 @@ export {
   durableObjectRuns,
   httpCallDoor,
   httpDoor,
+  type IdentityCallLimit,
   limitExceeded,
   type MemoryRunDirectoryOptions,
   type RunDirectory,

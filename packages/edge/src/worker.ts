@@ -46,14 +46,16 @@ function runtimeFor(env: Env): Runtime {
 /**
  * The example Worker's optional vars (`"vars"` in wrangler.jsonc, or `wrangler dev --var
  * TOOLCTX_RUN_IDLE_MS:60000`), as whole numbers; unset, the defaults: idle 15 minutes, retention a
- * day, 100 runs per identity, 16 calls, 8 streams and 16 pending approvals per run, and request
- * bodies of at most 1 MiB.
+ * day, 100 runs and 16 one-shot calls in flight per identity (a call's slot leased for 30 s), 16
+ * calls, 8 streams and 16 pending approvals per run, and request bodies of at most 1 MiB.
  */
 function varsOf(env: Env) {
   const names = {
     idleMs: 'TOOLCTX_RUN_IDLE_MS',
     retentionMs: 'TOOLCTX_RUN_RETENTION_MS',
     maxRunsPerIdentity: 'TOOLCTX_MAX_RUNS_PER_IDENTITY',
+    maxCallsPerIdentity: 'TOOLCTX_MAX_CALLS_PER_IDENTITY',
+    callLeaseMs: 'TOOLCTX_CALL_LEASE_MS',
     maxCallsPerRun: 'TOOLCTX_MAX_CALLS_PER_RUN',
     maxStreamsPerRun: 'TOOLCTX_MAX_STREAMS_PER_RUN',
     maxPendingApprovalsPerRun: 'TOOLCTX_MAX_PENDING_APPROVALS_PER_RUN',
@@ -73,7 +75,13 @@ function varsOf(env: Env) {
 
 /** The run host's options; a run's end frees its identity's slot in IDENTITY_RUNS. */
 function runHostOptions(env: Env): RunHostOptions {
-  const { maxRunsPerIdentity: _, maxBodyBytes: __, ...options } = varsOf(env);
+  const {
+    maxRunsPerIdentity: _,
+    maxBodyBytes: __,
+    maxCallsPerIdentity: ___,
+    callLeaseMs: ____,
+    ...options
+  } = varsOf(env);
   return { ...options, identityRuns: env.IDENTITY_RUNS };
 }
 
@@ -83,7 +91,7 @@ export class RunHost extends createRunHost<Env>(runtimeFor, runHostOptions) {}
 /** The admissions class bound as `ADMISSIONS` in wrangler.jsonc. */
 export { ArtifactAdmissions };
 
-/** Counts each identity's live runs, bound as `IDENTITY_RUNS` in wrangler.jsonc. */
+/** Counts each identity's live runs and one-shot calls, bound as `IDENTITY_RUNS` in wrangler.jsonc. */
 export class IdentityRuns extends IdentityRunsObject {}
 
 /**
@@ -123,6 +131,15 @@ const app = createToolServer<Env>({
   authenticate,
   cors: corsOf,
   maxBodyBytes: (env) => varsOf(env).maxBodyBytes,
+  // Each identity's one-shot calls in flight, counted where its runs are.
+  callLimit: (env) => {
+    const { maxCallsPerIdentity, callLeaseMs } = varsOf(env);
+    return {
+      binding: 'IDENTITY_RUNS',
+      ...(maxCallsPerIdentity ? { maxCallsPerIdentity } : {}),
+      ...(callLeaseMs ? { leaseMs: callLeaseMs } : {}),
+    };
+  },
 });
 
 /** The cron trigger in wrangler.jsonc: frees the R2 bytes of expired artifacts nobody met again. */

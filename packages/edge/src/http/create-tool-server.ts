@@ -2,6 +2,7 @@ import { type ArtifactStore, artifactScope, type Identity, type Runtime, Toolctx
 import { sseHeaders } from '@toolctx/core/sse';
 import { type Context, Hono } from 'hono';
 import type { Reply } from '../door-error.js';
+import { type IdentityCallLimit, takeCallSlot } from '../run-host/call-slots.js';
 import {
   type CallAnswer,
   type CallFormat,
@@ -97,6 +98,14 @@ export interface ToolServerOptions<E> {
    * bindings (such as a var listing origins) is called once per `env` object; `undefined` means none.
    */
   cors?: ToolServerCors | ((env: E) => ToolServerCors | undefined);
+  /**
+   * Caps one identity's calls in flight on `POST /calls` (default 16 when set), counted by the
+   * `IdentityRunsObject` bound as `binding` across every isolate, so a flood from one identity is
+   * refused with 429 and `Retry-After` while others' calls go on (see {@link IdentityCallLimit}).
+   * Without it one-shot calls are not counted. A function of the bindings (such as a var) is asked
+   * per request; `undefined` from it means no cap. Calls in a run are bounded by the run's limits.
+   */
+  callLimit?: IdentityCallLimit | ((env: E) => IdentityCallLimit | undefined);
 }
 
 type App<E extends object> = Hono<{ Bindings: E; Variables: { identity: Identity } }>;
@@ -228,16 +237,20 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     return callResponse(answer, format, { 'x-toolctx-call-id': call.toolCallId });
   });
 
-  // One call outside any run: no Durable Object, no run state (see one-shot-call.ts).
-  app.post('/calls', async (c) =>
-    answerOneShot({
+  // One call outside any run: no run state (see one-shot-call.ts); with `callLimit`, a slot of
+  // its identity's, taken once the call is known to be well formed.
+  app.post('/calls', async (c) => {
+    const limit = typeof options.callLimit === 'function' ? options.callLimit(c.env) : options.callLimit;
+    const identity = c.get('identity');
+    return answerOneShot({
       runtime: runtimeFrom(c.env),
-      identity: c.get('identity'),
+      identity,
       body: parseCall(await readJson(c.req.raw, bodyLimit(c.env))),
       format: wantsSse(c.req.header('accept')) ? 'sse' : 'json',
       request: c.req.raw,
-    }),
-  );
+      ...(limit ? { admit: async () => unwrap(await takeCallSlot(limit, c.env, identity)) } : {}),
+    });
+  });
 
   app.get('/runs/:runId/events', async (c) => {
     const runId = idOf(c.req.param('runId'), 'runId');

@@ -1,8 +1,10 @@
 // `POST /calls`: one call outside any run, for callers that need no run state (as MCP's
-// `tools/call` is one call). No Durable Object is involved: the call runs in the request's isolate
-// through `runtime.callOnce`, served as the one-shot door.
+// `tools/call` is one call). The call runs in the request's isolate through `runtime.callOnce`,
+// served as the one-shot door; no Durable Object is involved, but for the identity's counter of
+// calls in flight when the server has a `callLimit`.
 import { type Identity, type Runtime, type ToolResult, unknownToolError } from '@toolctx/core';
 import { encodeSseBytes, sseHeaders } from '@toolctx/core/sse';
+import type { CallSlot } from '../run-host/call-slots.js';
 import { httpCallDoor } from '../run-host/doors.js';
 import { settledWithin } from '../run-host/settled-within.js';
 import { eventMessage, lostOutcome, resultJson, utf8 } from '../run-host/wire-format.js';
@@ -31,6 +33,8 @@ export interface OneShotRequest {
   format: 'json' | 'sse';
   /** The request: where the platform fires its signal on a hang-up, that aborts the call. */
   request: Request;
+  /** Takes the identity's slot for the call (or throws the 429), when calls are counted. */
+  admit?: () => Promise<CallSlot>;
 }
 
 /**
@@ -47,6 +51,7 @@ export async function answerOneShot({
   body,
   format,
   request,
+  admit,
 }: OneShotRequest): Promise<Response> {
   const door = callDoorOf(runtime);
   if (!door.tools.has(body.tool)) {
@@ -57,8 +62,11 @@ export async function answerOneShot({
   const headers = { 'x-toolctx-call-id': toolCallId };
   const controller = new AbortController();
   const abort = () => controller.abort();
+  const slot = await admit?.();
   const channel = format === 'sse' ? createChannel(defaultHeartbeatMs, sseHeartbeat) : undefined;
-  const settled = door
+  // The slot is back before the answer goes out, so a client that has its answer can call again;
+  // a hang-up aborts the call, which settles it, which gives the slot back.
+  const outcome = door
     .callOnce({
       tool: body.tool,
       args: body.args,
@@ -68,6 +76,12 @@ export async function answerOneShot({
       ...(channel ? { onEvent: (event) => channel.write(eventMessage(event)) } : {}),
     })
     .then(withoutRun, lostOutcome);
+  const settled = slot
+    ? outcome.then(async (result) => {
+        await slot.release();
+        return result;
+      })
+    : outcome;
   // The request's signal is listened to only by a call that outlasts the fast path: a quick call
   // has no time to be hung up on, and workerd charges for the listener on every request.
   const listen = () => {
@@ -79,8 +93,9 @@ export async function answerOneShot({
     streamInto(channel, settled, abort, (data) => encodeSseBytes({ event: 'result', data }));
     return new Response(channel.readable, { headers: { ...sseHeaders, ...headers } });
   }
-  const quick = await settledWithin(settled);
+  const quick = await settledWithin(outcome);
   if (quick) {
+    await settled;
     return new Response(resultJson(quick), { headers: { ...jsonHeaders, ...headers } });
   }
   listen();

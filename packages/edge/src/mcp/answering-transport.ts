@@ -9,13 +9,16 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 export class AnsweringTransport extends WebStandardStreamableHTTPServerTransport {
   /** Called with a request's id once its answer was sent, or failed to be. */
   onAnswered?: (requestId: RequestId) => void;
+  /** Awaited with a request's id before its answer is sent: what must be done before the client can act on it. */
+  beforeAnswer?: (requestId: RequestId) => Promise<void>;
 
   override async send(message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
+    const id = 'id' in message && ('result' in message || 'error' in message) ? message.id : undefined;
     try {
+      if (id !== undefined) await this.beforeAnswer?.(id);
       await super.send(message, options);
     } finally {
-      if ('id' in message && ('result' in message || 'error' in message) && message.id !== undefined)
-        this.onAnswered?.(message.id);
+      if (id !== undefined) this.onAnswered?.(id);
     }
   }
 }

@@ -3,10 +3,11 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Identity, Runtime } from '@toolctx/core';
 import { type ServeMcpOptions, serveMcp } from '@toolctx/core/mcp';
+import type { CallSlot } from '../run-host/call-slots.js';
 import { sameIdentity } from '../same-identity.js';
 import { AnsweringTransport } from './answering-transport.js';
 import { createDurableEventStore, type DurableEventStore, type McpEventStoreLimits } from './event-store.js';
-import { releaseSessionSlot, slotHeader } from './session-slots.js';
+import { callsOf, readCallLimit, releaseSessionSlot, slotHeader, takeCallSlots } from './session-slots.js';
 import {
   callIdsOf,
   isResponse,
@@ -169,6 +170,18 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
     const reservation = reserve(session.inFlight, session.awaiting, requestIds);
     if (reservation instanceof Response) return reservation;
     const { release, unanswered } = reservation;
+    // With `callLimit`, each tools/call holds a slot of its identity's until it is answered.
+    const { calls, cancels } = text === undefined ? { calls: [], cancels: [] } : callsOf(text);
+    const limit = readCallLimit(request);
+    if (limit && identity && calls.length > 0) {
+      const slots = await takeCallSlots(limit, this.env, identity, calls);
+      if (slots instanceof Response) {
+        release();
+        return slots;
+      }
+      for (const [id, slot] of slots) session.callSlots.set(id, slot);
+    }
+    const freeSlots = (ids: RequestId[]) => Promise.all(ids.map((id) => freeCallSlot(session, id)));
     const { transport } = session;
     let response: Response;
     try {
@@ -180,11 +193,15 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
       );
     } catch (error) {
       release();
+      await freeSlots(calls);
       throw error;
     }
+    // A cancelled call gets no answer from the SDK: its slot comes back with the cancel.
+    await freeSlots(cancels);
     // The transport says 404 only for a session it no longer has: the same answer as ours.
     if (response.status === 404) {
       release();
+      await freeSlots(calls);
       return sessionNotFound();
     }
     if (!session.recorded && transport.sessionId !== undefined) {
@@ -194,6 +211,7 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
     if (request.method === 'DELETE' && response.ok) await this.forget();
     if (!response.body || !response.ok) {
       release();
+      await freeSlots(calls);
       return response;
     }
     let cancelled = false;
@@ -277,13 +295,24 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
       // The session's own heartbeats (session-streams.ts) keep streams alive and find hang-ups.
       keepAliveMs: 0,
     });
+    const session: Session = {
+      server,
+      transport,
+      events,
+      inFlight: new Set(),
+      awaiting: new Map(),
+      callSlots: new Map(),
+      recorded: false,
+    };
     transport.onclose = () => {
       this.session = undefined;
+      for (const id of [...session.callSlots.keys()]) void freeCallSlot(session, id);
     };
-    const awaiting: Session['awaiting'] = new Map();
-    transport.onAnswered = (id) => awaiting.get(id)?.(id);
+    transport.onAnswered = (id) => session.awaiting.get(id)?.(id);
+    // The slot comes back before the answer goes out, so a client that has it can call again.
+    transport.beforeAnswer = (id) => freeCallSlot(session, id);
     await server.connect(transport);
-    return { server, transport, events, inFlight: new Set(), awaiting, recorded: false };
+    return session;
   }
 
   /** Writes down the owner once the session is initialized, and arms the alarm that clears it. */
@@ -293,9 +322,14 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(Date.now() + recordCheckMs);
   }
 
-  /** Ends the session for good: its storage goes, and its slot (with `sessionLimit`) is given back. */
+  /**
+   * Ends the session for good: its storage goes, and its slot (with `sessionLimit`) and those of its
+   * calls still running (with `callLimit`) are given back.
+   */
   private async forget(): Promise<void> {
     const owner = this.owner ?? (await this.ctx.storage.get<Owner>(ownerKey));
+    const session = this.session;
+    if (session) await Promise.all([...session.callSlots.keys()].map((id) => freeCallSlot(session, id)));
     this.session = undefined;
     this.owner = undefined;
     await this.ctx.storage.deleteAlarm();
@@ -315,8 +349,18 @@ interface Session {
   inFlight: Set<RequestId>;
   /** For each request id in flight, who hears that its answer went out. */
   awaiting: Map<RequestId, (id: RequestId) => void>;
+  /** The identity's call slots (`callLimit`) the session's tools/call requests hold, by request id. */
+  callSlots: Map<RequestId, CallSlot>;
   /** Whether the owner is in storage yet: it is written once the session is initialized. */
   recorded: boolean;
+}
+
+/** Gives back the call slot request `id` holds, if it holds one. */
+function freeCallSlot(session: Session, id: RequestId): Promise<void> {
+  const slot = session.callSlots.get(id);
+  if (!slot) return Promise.resolve();
+  session.callSlots.delete(id);
+  return slot.release();
 }
 
 /** The identity that initialized the session; `null` for anonymous. */

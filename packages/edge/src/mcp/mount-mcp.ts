@@ -1,8 +1,15 @@
 import type { Hono } from 'hono';
 import type { Authenticate } from '../http/create-tool-server.js';
+import type { IdentityCallLimit } from '../run-host/call-slots.js';
 import { type DnsRebindingOptions, refuseForeignHost } from './dns-rebinding.js';
 import type { McpSession } from './mcp-session.js';
-import { type McpSessionLimit, releaseSessionSlot, slotHeader, takeSessionSlot } from './session-slots.js';
+import {
+  callSlotHeader,
+  type McpSessionLimit,
+  releaseSessionSlot,
+  slotHeader,
+  takeSessionSlot,
+} from './session-slots.js';
 import {
   bodyTooLarge,
   identityHeader,
@@ -44,6 +51,18 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
    * are not counted. Needs the Worker's env: `mountMcp` passes it, `mcpFetch` takes it fourth.
    */
   sessionLimit?: McpSessionLimit;
+  /**
+   * Caps the `tools/call` requests one identity (tenant and principal) has in flight at once,
+   * across all its sessions, counted by the `IdentityRunsObject` bound as `binding` (with the
+   * HTTP door's one-shot calls when its `callLimit` names the same binding). Past
+   * `maxCallsPerIdentity` (default 16) the POST carrying the call is refused with 429,
+   * `Retry-After: 1` and a JSON-RPC error naming the limit and the option, before the tool runs;
+   * other identities, and the session itself, carry on. A call's slot comes back when it is
+   * answered, cancelled (`notifications/cancelled`) or its client hangs up, and lapses within
+   * `leaseMs` if its session object dies mid-call (see {@link IdentityCallLimit}). Anonymous
+   * callers are not counted. Needs the Worker's env: `mountMcp` passes it, `mcpFetch` takes it fourth.
+   */
+  callLimit?: IdentityCallLimit;
 }
 
 /**
@@ -101,7 +120,10 @@ export async function mcpFetch<E = unknown>(
   const headers = new Headers(request.headers);
   headers.delete(identityHeader);
   headers.delete(slotHeader);
+  headers.delete(callSlotHeader);
   if (identity) headers.set(identityHeader, JSON.stringify(identity));
+  // The session object counts the calls: the Worker tells it where, on every request.
+  if (identity && options.callLimit) headers.set(callSlotHeader, JSON.stringify(options.callLimit));
   if (request.method !== 'POST' && request.method !== 'GET' && request.method !== 'DELETE') {
     return jsonRpcError(405, -32000, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
   }

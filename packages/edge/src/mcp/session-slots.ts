@@ -1,9 +1,17 @@
-// The cap on one identity's MCP sessions (`sessionLimit`): the Worker takes a slot before a
-// session object starts, the session object gives it back when the session is closed or lapses.
-// The slots are counted by the IdentityRunsObject that counts the identity's runs.
+// The caps on one identity's MCP sessions (`sessionLimit`) and calls (`callLimit`). The Worker takes
+// a session's slot before its object starts, and the session object gives it back when the session
+// is closed or lapses; the session object takes a slot per `tools/call` and gives it back when the
+// call is answered or cancelled. Both are counted by the IdentityRunsObject that counts the
+// identity's runs.
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Identity } from '@toolctx/core';
 import type { Reply } from '../door-error.js';
-import type { IdentityRunsObject } from '../run-host/identity-runs.js';
+import {
+  type CallSlot,
+  type IdentityCallLimit,
+  identityRunsBinding,
+  takeCallSlot,
+} from '../run-host/call-slots.js';
 import { identityRunsOf } from '../run-host/identity-slots.js';
 import { defaultLimits } from '../run-host/limits.js';
 import { jsonRpcError } from './wire.js';
@@ -31,7 +39,7 @@ export async function takeSessionSlot(
 ): Promise<Response | undefined> {
   if (!limit || !identity) return undefined;
   const max = limit.maxSessionsPerIdentity ?? defaultLimits.maxSessionsPerIdentity;
-  const slots = identityRunsOf(slotsNamespace(env, limit.binding), identity);
+  const slots = identityRunsOf(identityRunsBinding(env, limit.binding, 'sessionLimit'), identity);
   const taken = (await slots.acquire(sessionId, max, 'mcp-session')) as Reply<unknown>;
   if (taken.ok) return undefined;
   const headers: Record<string, string> = {};
@@ -47,18 +55,81 @@ export async function releaseSessionSlot(
   sessionId: string,
 ): Promise<void> {
   try {
-    await identityRunsOf(slotsNamespace(env, binding), identity).release(sessionId, 'mcp-session');
+    await identityRunsOf(identityRunsBinding(env, binding, 'sessionLimit'), identity).release(
+      sessionId,
+      'mcp-session',
+    );
   } catch {
     // The counter is unreachable or misbound: the slot lapses with nothing, and the session still ends.
   }
 }
 
-function slotsNamespace(env: unknown, binding: string): DurableObjectNamespace<IdentityRunsObject> {
-  const namespace = (env as Record<string, unknown> | undefined)?.[binding];
-  if (!namespace || typeof (namespace as DurableObjectNamespace).idFromName !== 'function') {
-    throw new TypeError(
-      `sessionLimit: env.${binding} is not a Durable Object namespace. Bind your IdentityRunsObject subclass under that name (the one that counts runs), and pass the Worker's env to mcpFetch.`,
-    );
+/** The header on which the Worker tells a session object how its identity's calls are counted. */
+export const callSlotHeader = 'x-toolctx-call-slots';
+
+/** The `callLimit` the Worker put on a request, if any (only the Worker can set it). */
+export function readCallLimit(request: Request): IdentityCallLimit | undefined {
+  const raw = request.headers.get(callSlotHeader);
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as IdentityCallLimit;
+  } catch {
+    return undefined;
   }
-  return namespace as DurableObjectNamespace<IdentityRunsObject>;
+}
+
+/** What a POST body means to the call limit: its `tools/call` request ids, and the ids its cancels name. */
+export function callsOf(text: string): { calls: RequestId[]; cancels: RequestId[] } {
+  const calls: RequestId[] = [];
+  const cancels: RequestId[] = [];
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { calls, cancels };
+  }
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const { method, id, params } = (message ?? {}) as {
+      method?: unknown;
+      id?: unknown;
+      params?: { requestId?: unknown };
+    };
+    if (method === 'tools/call' && isRequestId(id)) calls.push(id);
+    if (method === 'notifications/cancelled' && isRequestId(params?.requestId))
+      cancels.push(params.requestId);
+  }
+  return { calls, cancels };
+}
+
+const isRequestId = (id: unknown): id is RequestId => typeof id === 'string' || typeof id === 'number';
+
+/**
+ * Takes a slot of `identity`'s for each of `calls`: the slots by request id, or, if one is refused,
+ * the 429 to answer (a JSON-RPC error naming the limit and the option, with `Retry-After`), the
+ * slots already taken given back.
+ */
+export async function takeCallSlots(
+  limit: IdentityCallLimit,
+  env: unknown,
+  identity: Identity,
+  calls: RequestId[],
+): Promise<Map<RequestId, CallSlot> | Response> {
+  const slots = new Map<RequestId, CallSlot>();
+  for (const id of calls) {
+    const taken = await takeCallSlot(limit, env, identity);
+    if (taken.ok) {
+      slots.set(id, taken.value);
+      continue;
+    }
+    await Promise.all([...slots.values()].map((slot) => slot.release()));
+    const { error, retryAfter } = taken;
+    const body = {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: error.message, data: error.details },
+      id: calls.length === 1 ? id : null,
+    };
+    const headers = retryAfter === undefined ? undefined : { 'retry-after': String(retryAfter) };
+    return Response.json(body, { status: 429, headers });
+  }
+  return slots;
 }

@@ -228,6 +228,25 @@ app.get('/test/session-slots', async (c) => {
   return c.json({ live: taken.ok ? taken.value.live - 1 : -1 });
 });
 
+// At most two calls in flight per identity (`Bearer <principal>`), across its sessions, counted
+// by IDENTITY_RUNS; `/test/call-slots` tells how many an identity holds.
+mountMcp(app, {
+  binding: 'MCP_SESSIONS',
+  path: '/mcp-calls-capped',
+  callLimit: { binding: 'IDENTITY_RUNS', maxCallsPerIdentity: 2 },
+  authenticate: (request) => {
+    const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/);
+    return token?.[1] ? { tenant: 'acme', principal: token[1] } : null;
+  },
+});
+app.get('/test/call-slots', async (c) => {
+  const principal = c.req.query('principal') ?? '';
+  const stub = c.env.IDENTITY_RUNS.get(c.env.IDENTITY_RUNS.idFromName(JSON.stringify(['acme', principal])));
+  const taken = await stub.acquire('probe', 1_000, 'call');
+  await stub.release('probe', 'call');
+  return c.json({ live: taken.ok ? taken.value.live - 1 : -1 });
+});
+
 // Sessions whose artifacts are resources: behind the same authentication, and open (anonymous).
 mountMcp(app, {
   binding: 'ARTIFACT_SESSIONS',

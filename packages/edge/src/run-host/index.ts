@@ -1,3 +1,4 @@
+export type { IdentityCallLimit } from './call-slots.js';
 export { durableObjectDoor, httpCallDoor, httpDoor } from './doors.js';
 export { type DurableObjectRunsOptions, durableObjectRuns } from './durable-object-runs.js';
 export { defaultLimits, limitExceeded, type RunLimits } from './limits.js';

@@ -1,4 +1,5 @@
 import { type Reply, retryLater } from '../door-error.js';
+import type { IdentityCallLimit } from './call-slots.js';
 
 /**
  * How much one run may hold at once. Past a limit the door answers `429 limit-exceeded` with a
@@ -40,8 +41,11 @@ export interface RunLimits {
 
 /**
  * The defaults of {@link RunLimits}, of `maxRunsPerIdentity` (an option of
- * {@link durableObjectRuns} and {@link createMemoryRunDirectory}) and of the MCP routes'
- * `sessionLimit.maxSessionsPerIdentity`.
+ * {@link durableObjectRuns} and {@link createMemoryRunDirectory}), of the MCP routes'
+ * `sessionLimit.maxSessionsPerIdentity` and of `callLimit.maxCallsPerIdentity`
+ * ({@link IdentityCallLimit}). 16 calls in flight per identity is the run's `maxCallsPerRun`: an
+ * agent's turn asks for a handful of parallel calls, so 16 lets a principal run a few turns at
+ * once, while a flood from one principal holds 16 calls' worth of the Worker, not all of it.
  *
  * @example
  * ```ts
@@ -54,6 +58,7 @@ export interface RunLimits {
 export const defaultLimits = Object.freeze({
   maxRunsPerIdentity: 100,
   maxSessionsPerIdentity: 100,
+  maxCallsPerIdentity: 16,
   maxCallsPerRun: 16,
   maxStreamsPerRun: 8,
   maxPendingApprovalsPerRun: 16,

@@ -1,0 +1,133 @@
+// `callLimit` under `wrangler dev` (the MCP test Worker's /mcp-calls-capped: two calls in flight per
+// identity, across its sessions): the SDK client meets the 429 with Retry-After and a JSON-RPC
+// error naming the limit; another identity is not affected; a slot comes back when a call is
+// answered, cancelled, or its client hangs up, and the identity's calls succeed again.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../slowdown.js';
+import { type McpWorker, startMcpWorker } from './mcp-worker.js';
+
+let worker: McpWorker;
+beforeAll(async () => {
+  worker = await startMcpWorker('/mcp-calls-capped');
+});
+afterAll(() => worker?.dev.stop());
+
+const add = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'add', arguments: { a: 1, b: 2 } },
+});
+
+/** `add` as a raw call in `sessionId`: its status, and whether it answered the sum. */
+async function rawAdd(
+  token: string,
+  sessionId: string,
+  id: number,
+): Promise<{ status: number; sum: boolean }> {
+  const response = await worker.raw(token, sessionId, { body: add(id) });
+  return { status: response.status, sum: (await response.text()).includes('"sum":3') };
+}
+
+describe('MCP calls per identity, under wrangler dev', () => {
+  it('refuses a third call in flight across sessions with 429 and Retry-After; another identity goes on; cancelled, hung-up and answered calls give their slots back', async () => {
+    const first = await worker.connectAs('gus');
+    const second = await worker.connectAs('gus');
+    const cancelling = new AbortController();
+    const cancelled = first.client
+      .callTool({ name: 'wait_for_abort', arguments: { id: 'held-1' } }, undefined, {
+        signal: cancelling.signal,
+        timeout: 120_000,
+      })
+      .catch((error: Error) => error);
+    // A raw call whose client will hang up: its slot is held once its headers are in.
+    const hangingUp = new AbortController();
+    const dropped = await fetch(`${worker.dev.url}/mcp-calls-capped`, {
+      method: 'POST',
+      signal: hangingUp.signal,
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2025-06-18',
+        authorization: 'Bearer gus',
+        'mcp-session-id': second.sessionId,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'held-2',
+        method: 'tools/call',
+        params: { name: 'wait_for_abort', arguments: { id: 'held-2' } },
+      }),
+    });
+    expect(dropped.status).toBe(200);
+    void dropped.text().catch(() => {});
+    // The SDK client's call holds its slot once the Worker has it: wait until the third is refused.
+    const refused = await waitUntil(
+      async () => {
+        const response = await worker.raw('gus', second.sessionId, { body: add(1) });
+        if (response.status === 429) return response;
+        await response.text();
+        return undefined;
+      },
+      { what: "gus's third call refused while two are held", ms: 5000 },
+    );
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: expect.stringMatching(/limit of 2 calls in flight for this identity.*maxCallsPerIdentity/),
+        data: { limit: 2, option: 'maxCallsPerIdentity' },
+      },
+      id: 1,
+    });
+    await expect(second.client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).rejects.toThrow(
+      /429|limit of 2 calls/,
+    );
+    // Another identity, and requests that are not calls, carry on.
+    const other = await worker.connectAs('hal');
+    expect(
+      (await other.client.callTool({ name: 'add', arguments: { a: 20, b: 22 } })).structuredContent,
+    ).toEqual({
+      sum: 42,
+    });
+    expect((await second.client.listTools()).tools.length).toBeGreaterThan(0);
+
+    // The SDK client cancels its call (notifications/cancelled, in a POST of its own that the
+    // client does not wait for): its slot comes back with the cancel.
+    cancelling.abort('no longer needed');
+    expect(await cancelled).toBeInstanceOf(Error);
+    await waitUntil(async () => (await rawAdd('gus', second.sessionId, 2)).sum, {
+      what: "a cancelled MCP call's slot given back (gus's call answered beside held-2)",
+      ms: 3000,
+    });
+    // A third call held beside the raw one: the identity is at its limit again.
+    const holding = new AbortController();
+    void first.client
+      .callTool({ name: 'wait_for_abort', arguments: { id: 'held-3' } }, undefined, {
+        signal: holding.signal,
+        timeout: 120_000,
+      })
+      .catch(() => {});
+    let id = 100;
+    await waitUntil(async () => (await rawAdd('gus', second.sessionId, id++)).status === 429, {
+      what: "gus's call refused while held-2 and held-3 run",
+      ms: 5000,
+    });
+    // The raw client hangs up: the session finds the dropped stream, cancels the call, frees its slot.
+    const hungUpAt = performance.now();
+    hangingUp.abort();
+    await waitUntil(async () => (await rawAdd('gus', second.sessionId, id++)).sum, {
+      what: "a hung-up MCP call's slot given back (gus's call answered beside held-3)",
+      ms: 8000,
+    });
+    console.log(
+      `a hung-up MCP call's slot came back ${Math.round(performance.now() - hungUpAt)} ms after the hang-up`,
+    );
+    // Answered calls give theirs back: one after another, all let in beside the held one.
+    for (let id = 10; id < 14; id++)
+      expect(await rawAdd('gus', first.sessionId, id)).toEqual({ status: 200, sum: true });
+    holding.abort();
+    for (const client of [first, second, other]) await client.client.close().catch(() => {});
+  });
+});
