@@ -47,7 +47,7 @@ function runtimeFor(env: Env): Runtime {
  * The example Worker's optional vars (`"vars"` in wrangler.jsonc, or `wrangler dev --var
  * TOOLCTX_RUN_IDLE_MS:60000`), as whole numbers; unset, the defaults: idle 15 minutes, retention a
  * day, 100 runs per identity, 16 calls, 8 streams and 16 pending approvals per run, and request
- * bodies of at most 1 MiB.
+ * bodies of at most 1 MiB, read within 10 s.
  */
 function varsOf(env: Env) {
   const names = {
@@ -58,6 +58,7 @@ function varsOf(env: Env) {
     maxStreamsPerRun: 'TOOLCTX_MAX_STREAMS_PER_RUN',
     maxPendingApprovalsPerRun: 'TOOLCTX_MAX_PENDING_APPROVALS_PER_RUN',
     maxBodyBytes: 'TOOLCTX_MAX_BODY_BYTES',
+    bodyTimeoutMs: 'TOOLCTX_BODY_TIMEOUT_MS',
   } as const;
   const vars: { -readonly [option in keyof typeof names]?: number } = {};
   for (const option of Object.keys(names) as (keyof typeof names)[]) {
@@ -73,7 +74,7 @@ function varsOf(env: Env) {
 
 /** The run host's options; a run's end frees its identity's slot in IDENTITY_RUNS. */
 function runHostOptions(env: Env): RunHostOptions {
-  const { maxRunsPerIdentity: _, maxBodyBytes: __, ...options } = varsOf(env);
+  const { maxRunsPerIdentity: _, maxBodyBytes: __, bodyTimeoutMs: ___, ...options } = varsOf(env);
   return { ...options, identityRuns: env.IDENTITY_RUNS };
 }
 
@@ -87,30 +88,94 @@ export { ArtifactAdmissions };
 export class IdentityRuns extends IdentityRunsObject {}
 
 /**
- * Accepts `Authorization: Bearer <TOOLCTX_TOKEN>`; `X-Toolctx-Principal` names the user. A refusal
- * says which configuration is missing, never the token.
+ * Who calls is read from the token alone, never from a header the client picks: `Bearer
+ * <TOOLCTX_TOKEN>` is the principal `default`, and `Bearer <principal>.<signature>` is that
+ * principal, where the signature is the base64url HMAC-SHA-256 of the principal's name keyed with
+ * TOOLCTX_TOKEN. So one secret serves any number of users, each token names its holder, and only
+ * whoever holds TOOLCTX_TOKEN can mint one (README: "Deploy as a Cloudflare Worker"). Tokens are
+ * compared as SHA-256 digests in constant time, so the answer's timing tells nothing of how much
+ * of a guess was right. A refusal says which configuration is missing, never a token.
  */
 async function authenticate(request: Request, env: Env): Promise<AuthAnswer> {
-  const token = env.TOOLCTX_TOKEN;
-  if (!token)
+  const secret = env.TOOLCTX_TOKEN;
+  if (!secret)
     return {
       refused:
         'TOOLCTX_TOKEN is not set for this Worker, so it refuses every request: put TOOLCTX_TOKEN=<token> in .dev.vars for wrangler dev, or run wrangler secret put TOOLCTX_TOKEN.',
     };
-  if (request.headers.get('authorization') !== `Bearer ${token}`)
-    return {
-      refused: "Send Authorization: Bearer <token>, with the token set as this Worker's TOOLCTX_TOKEN.",
-    };
-  return { tenant: 'default', principal: request.headers.get('x-toolctx-principal') ?? 'anonymous' };
+  const refused = {
+    refused:
+      "Send Authorization: Bearer <token>, with this Worker's TOOLCTX_TOKEN or a principal's token made from it.",
+  };
+  const header = request.headers.get('authorization');
+  if (!header?.startsWith('Bearer ')) return refused;
+  const token = header.slice('Bearer '.length);
+  const dot = token.lastIndexOf('.');
+  // A token without a dot can only be the secret itself; with one, the name before the last dot
+  // (a name may hold dots, base64url never does) and the signature that name must carry.
+  const principal = dot === -1 ? 'default' : token.slice(0, dot);
+  const expected = dot === -1 ? secret : `${principal}.${await signature(secret, principal)}`;
+  return (await sameSecret(token, expected)) ? { tenant: 'default', principal } : refused;
+}
+
+const utf8 = new TextEncoder();
+
+/** The base64url HMAC-SHA-256 of `principal` keyed with `secret`: its token's second half. */
+async function signature(secret: string, principal: string): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    'raw',
+    utf8.encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, utf8.encode(principal)));
+  return btoa(String.fromCharCode(...mac))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/**
+ * Whether two strings are equal, in time that depends on neither: their SHA-256 digests (always
+ * 32 bytes) are compared with workerd's `crypto.subtle.timingSafeEqual`, or where it is missing
+ * with an XOR over every byte.
+ */
+async function sameSecret(given: string, expected: string): Promise<boolean> {
+  const [a, b] = (await Promise.all(
+    [given, expected].map(
+      async (text) => new Uint8Array(await crypto.subtle.digest('SHA-256', utf8.encode(text))),
+    ),
+  )) as [Uint8Array, Uint8Array];
+  const subtle = crypto.subtle as SubtleCrypto & {
+    timingSafeEqual?: (a: ArrayBufferView, b: ArrayBufferView) => boolean;
+  };
+  if (typeof subtle.timingSafeEqual === 'function') return subtle.timingSafeEqual(a, b);
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= (a[i] as number) ^ (b[i] as number);
+  return difference === 0;
 }
 
 /** Pages on the origins in `TOOLCTX_ALLOWED_ORIGINS` (comma-separated) may call the Worker. */
 function corsOf(env: Env): ToolServerCors | undefined {
-  const origins = (env.TOOLCTX_ALLOWED_ORIGINS ?? '')
+  const origins = listOf(env.TOOLCTX_ALLOWED_ORIGINS);
+  return origins.length > 0 ? { origins } : undefined;
+}
+
+/**
+ * The names the Worker answers in `Host`: those in `TOOLCTX_ALLOWED_HOSTS` (comma-separated, such
+ * as `toolctx.example.workers.dev`); unset, the loopback names `wrangler dev` serves on.
+ */
+function allowedHostsOf(env: Env): string[] | undefined {
+  const hosts = listOf(env.TOOLCTX_ALLOWED_HOSTS);
+  return hosts.length > 0 ? hosts : undefined;
+}
+
+function listOf(value: string | undefined): string[] {
+  return (value ?? '')
     .split(',')
-    .map((origin) => origin.trim())
+    .map((item) => item.trim())
     .filter(Boolean);
-  return origins.length > 0 ? { origins, allowHeaders: ['x-toolctx-principal'] } : undefined;
 }
 
 const app = createToolServer<Env>({
@@ -122,7 +187,9 @@ const app = createToolServer<Env>({
     }),
   authenticate,
   cors: corsOf,
+  allowedHosts: allowedHostsOf,
   maxBodyBytes: (env) => varsOf(env).maxBodyBytes,
+  bodyTimeoutMs: (env) => varsOf(env).bodyTimeoutMs,
 });
 
 /** The cron trigger in wrangler.jsonc: frees the R2 bytes of expired artifacts nobody met again. */
