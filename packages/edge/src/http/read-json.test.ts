@@ -82,7 +82,7 @@ describe('readJson: a body that trickles', () => {
     readJson(request, 1024 * 1024, false, timeoutMs).then(
       () => undefined,
       (error: unknown) => error as HttpError,
-    );
+    ) as Promise<HttpError>;
 
   it('is cut after timeoutMs with a 408 naming the limit, and its stream cancelled', async () => {
     const { body, state } = trickle();

@@ -2,30 +2,14 @@
 // principal or another, and its run objects.
 import { env, exports } from 'cloudflare:workers';
 import { expect } from 'vitest';
+import { principalToken } from '../example/token-auth.js';
 
 /** The Worker's TOOLCTX_TOKEN in these tests (vitest.config.ts). */
 export const testSecret = 'test-token';
 
-/**
- * The example Worker's bearer token of `principal`: its name and the base64url HMAC-SHA-256 of
- * it keyed with the Worker's TOOLCTX_TOKEN, as src/worker.ts documents.
- */
-export async function tokenFor(principal: string, secret = testSecret): Promise<string> {
-  const utf8 = new TextEncoder();
-  const key = await crypto.subtle.importKey(
-    'raw',
-    utf8.encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, utf8.encode(principal)));
-  const base64url = btoa(String.fromCharCode(...mac))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-  return `${principal}.${base64url}`;
-}
+/** The example Worker's bearer token of `principal` (src/example/token-auth.ts). */
+export const tokenFor = (principal: string, secret = testSecret): Promise<string> =>
+  principalToken(secret, principal);
 
 /** A request to the Worker with the token of principal `as` (default `ana`). */
 export async function send(path: string, init: RequestInit & { as?: string } = {}): Promise<Response> {
