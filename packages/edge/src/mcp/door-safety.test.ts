@@ -217,6 +217,6 @@ describe('a trickling body at the MCP door', () => {
       id: null,
     });
     expect(await stubs('trickling-body')).toBe(0);
-    await writer.abort().catch(() => {});
+    await writer.close().catch(() => {});
   });
 });
