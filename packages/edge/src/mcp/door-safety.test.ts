@@ -219,4 +219,24 @@ describe('a trickling body at the MCP door', () => {
     expect(await stubs('trickling-body')).toBe(0);
     await writer.close().catch(() => {});
   });
+
+  it('is cut in the session object too, with the same 408', async () => {
+    const session = await openSession();
+    const sessions = (env as unknown as { MCP_SESSIONS: DurableObjectNamespace }).MCP_SESSIONS;
+    const { readable, writable } = new IdentityTransformStream();
+    const writer = writable.getWriter();
+    void writer.write(new TextEncoder().encode('{"jsonrpc":')).catch(() => {});
+    const response = await sessions.get(sessions.idFromString(session)).fetch(url, {
+      method: 'POST',
+      headers: { ...base, 'mcp-session-id': session },
+      body: readable,
+    });
+    expect(response.status).toBe(408);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Request Timeout: the body did not arrive within 10000 ms' },
+      id: null,
+    });
+    await writer.close().catch(() => {});
+  });
 });
