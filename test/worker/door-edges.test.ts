@@ -91,7 +91,9 @@ describe('the example Worker cuts a trickling body', () => {
       `content-type: application/json\r\ncontent-length: ${call.length}\r\nconnection: close\r\n\r\n`;
     // A byte every 200 ms: the whole body would take about 12 s.
     const answer = await raw(head, [...call], 200);
-    console.log(`trickling body: 408 after ${Math.round(answer.afterMs)} ms (bodyTimeoutMs ${bodyTimeoutMs})`);
+    console.log(
+      `trickling body: 408 after ${Math.round(answer.afterMs)} ms (bodyTimeoutMs ${bodyTimeoutMs})`,
+    );
     expect(answer.status).toBe(408);
     expect(answer.afterMs).toBeGreaterThanOrEqual(bodyTimeoutMs - 50);
     expect(answer.afterMs).toBeLessThan(bodyTimeoutMs + budget(3000));
