@@ -40,7 +40,9 @@ const app = createToolServer<Env>({
     const origins = env.TOOLCTX_ALLOWED_ORIGINS?.split(',').filter(Boolean);
     return origins?.length ? { origins } : undefined;
   },
-  // Identity comes only from here, never from a request body; null or { refused } answers 401.
+  // Identity comes only from here, never from a request body or a header the client picks; null
+  // or { refused } answers 401. One token, one principal: to tell users apart, give each a token
+  // of their own and map it to them here.
   authenticate: (request, env) => {
     if (!env.TOOLCTX_TOKEN)
       return {
@@ -48,9 +50,12 @@ const app = createToolServer<Env>({
           'TOOLCTX_TOKEN is not set: add it to .dev.vars (wrangler dev) or run wrangler secret put TOOLCTX_TOKEN.',
       };
     return request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}`
-      ? { tenant: 'acme', principal: request.headers.get('x-user') ?? 'anonymous' }
+      ? { tenant: 'acme', principal: 'owner' }
       : null;
   },
+  // Against DNS rebinding, only these Host names are answered (any other is a 421): the loopback
+  // names `wrangler dev` serves on, and the names the Worker is deployed at.
+  allowedHosts: ['localhost', '127.0.0.1', '[::1]', 'tools.example.com'],
 });
 
 export default {

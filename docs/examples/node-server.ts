@@ -14,11 +14,15 @@ const runtime = createRuntime({ tools, artifacts: createMemoryArtifactStore() })
 
 const app = createToolServer({
   runtimeFor: () => runtime,
-  // Identity comes only from here, never from a request body; null answers 401.
+  // Identity comes only from here, never from a request body or a header the client picks; null
+  // answers 401. One token, one principal: give each user a token of their own to tell them apart.
   authenticate: (request) =>
     token && request.headers.get('authorization') === `Bearer ${token}`
-      ? { tenant: 'acme', principal: request.headers.get('x-user') ?? 'anonymous' }
+      ? { tenant: 'acme', principal: 'owner' }
       : null,
+  // Against DNS rebinding, only these Host names are answered (any other is a 421): loopback, and
+  // the name a proxy in front of this server forwards.
+  allowedHosts: ['localhost', '127.0.0.1', '[::1]', 'tools.example.com'],
 });
 
 serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 8787 }, (info) =>

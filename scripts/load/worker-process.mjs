@@ -2,6 +2,7 @@
 // that reads a run's storage size) on loopback, the RSS of its workerd processes, and the
 // runtime's inspector for forced garbage collections.
 import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -63,7 +64,10 @@ export function startWorker({ port, inspectorPort, token, vars }) {
   process.on('exit', stop);
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
   const base = `http://127.0.0.1:${port}`;
-  const headersAs = (principal) => ({ authorization: `Bearer ${token}`, 'x-toolctx-principal': principal });
+  // The example Worker's token of `principal` (packages/edge/src/example/token-auth.ts).
+  const headersAs = (principal) => ({
+    authorization: `Bearer ${principal}.${createHmac('sha256', token).update(principal).digest('base64url')}`,
+  });
   const restart = async () => {
     await kill();
     // workerd may outlive its parent by a moment: wait until the port is free again.

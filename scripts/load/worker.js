@@ -4,6 +4,8 @@
 // caller's runs. `ctx.storage.sql.databaseSize` is the figure Cloudflare bills a SQLite-backed
 // object's stored data on; a file size under --persist-to would also count local SQLite's
 // write-ahead log, which no deployment pays for.
+
+import { authenticate } from '../../packages/edge/src/example/token-auth.ts';
 import example, {
   ArtifactAdmissions,
   IdentityRuns as ExampleIdentityRuns,
@@ -36,9 +38,10 @@ export default {
     const { pathname } = new URL(request.url);
     const match = route.exec(pathname);
     if (!match && pathname !== identityRoute) return example.fetch(request, env, ctx);
-    if (request.headers.get('authorization') !== `Bearer ${env.TOOLCTX_TOKEN}`)
-      return new Response('unauthorized', { status: 401 });
-    const principal = request.headers.get('x-toolctx-principal') ?? 'anonymous';
+    // The example Worker's own authentication: the principal is the token's.
+    const identity = await authenticate(request, env);
+    if (!identity || 'refused' in identity) return new Response('unauthorized', { status: 401 });
+    const principal = identity.principal;
     const stub = match
       ? env.RUNS.get(env.RUNS.idFromName(match[1]))
       : env.IDENTITY_RUNS.get(env.IDENTITY_RUNS.idFromName(JSON.stringify(['default', principal])));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../chromium.js';
 import { type ServedPage, servePage } from '../page-server.js';
 import { budget } from '../slowdown.js';
-import { type ExampleWorker, startExampleWorker, workerToken } from './example-worker.js';
+import { type ExampleWorker, startExampleWorker, tokenFor } from './example-worker.js';
 
 // The page: follows the run named in its query string with connectRun and attachStatus, and
 // records what it saw (or the error that ended it) on `window.seen`.
@@ -16,7 +16,7 @@ import { connectRun } from '@toolctx/browser/remote';
 import { attachStatus } from '@toolctx/browser/status';
 const query = new URLSearchParams(location.search);
 const events = connectRun(query.get('worker'), query.get('run'), {
-  headers: { authorization: 'Bearer ' + query.get('token'), 'x-toolctx-principal': 'ana' },
+  headers: { authorization: 'Bearer ' + query.get('token') },
   retry: { attempts: 0 },
 });
 attachStatus(document.querySelector('#status'), events);
@@ -52,10 +52,14 @@ afterAll(async () => {
 });
 
 /** Opens the page on `host`, following `runId`; answers what it saw once its stream ended. */
-async function follow(host: string, runId: string, token = workerToken) {
+async function follow(host: string, runId: string, token?: string) {
   const page: Page = await browser.newPage();
   try {
-    const query = new URLSearchParams({ worker: worker.dev.url, run: runId, token });
+    const query = new URLSearchParams({
+      worker: worker.dev.url,
+      run: runId,
+      token: token ?? (await tokenFor('ana')),
+    });
     await page.goto(`http://${host}:${pagePort}/?${query}`);
     await page.waitForFunction(
       () => (window as { seen?: { done: boolean } }).seen?.done === true,

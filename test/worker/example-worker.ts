@@ -1,12 +1,20 @@
 // The example Worker users deploy (packages/edge/src/worker.ts) under `wrangler dev`, and requests
 // to it as one identity or another.
+import { createHmac } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
 
 export const edgeDir = fileURLToPath(new URL('../../packages/edge', import.meta.url));
-/** The bearer token the example Worker accepts in these tests. */
+/** The example Worker's TOOLCTX_TOKEN in these tests: `Bearer <it>` is the principal `default`. */
 export const workerToken = 'worker-test-token';
 const token = workerToken;
+
+/**
+ * The bearer token of `principal`: its name and the base64url HMAC-SHA-256 of it keyed with
+ * TOOLCTX_TOKEN (packages/edge/src/example/token-auth.ts). Who calls comes from the token alone.
+ */
+export const tokenFor = async (principal: string): Promise<string> =>
+  `${principal}.${createHmac('sha256', workerToken).update(principal).digest('base64url')}`;
 
 /** The example Worker, and `fetch` as a principal of its tenant (`as`, default `ana`). */
 export interface ExampleWorker {
@@ -19,10 +27,9 @@ export interface ExampleWorker {
 
 export async function startExampleWorker(vars: Record<string, string> = {}): Promise<ExampleWorker> {
   const dev = await startWranglerDev({ cwd: edgeDir, vars: { TOOLCTX_TOKEN: token, ...vars } });
-  const send = (path: string, init: RequestInit & { as?: string } = {}) => {
+  const send = async (path: string, init: RequestInit & { as?: string } = {}) => {
     const headers = new Headers(init.headers);
-    headers.set('authorization', `Bearer ${token}`);
-    headers.set('x-toolctx-principal', init.as ?? 'ana');
+    headers.set('authorization', `Bearer ${await tokenFor(init.as ?? 'ana')}`);
     return fetch(`${dev.url}${path}`, { ...init, headers });
   };
   const post = (path: string, body: unknown, init: RequestInit & { as?: string } = {}) => {

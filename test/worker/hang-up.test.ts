@@ -2,7 +2,7 @@
 // calls. The call's end is watched on the run's event stream, by the test's clock.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ExampleWorker, startExampleWorker, workerToken } from './example-worker.js';
+import { type ExampleWorker, startExampleWorker, tokenFor } from './example-worker.js';
 import { hangUpDuring, watchRun } from './run-events.js';
 
 let worker: ExampleWorker;
@@ -48,8 +48,8 @@ it('a client that half-closes but keeps reading gets the result; the call is not
   socket.on('data', (chunk: Buffer) => (received += chunk));
   const closed = new Promise((resolve) => socket.on('close', resolve));
   socket.write(
-    `POST /runs/${runId}/calls HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: Bearer ${workerToken}\r\n` +
-      `x-toolctx-principal: ana\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n` +
+    `POST /runs/${runId}/calls HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: Bearer ${await tokenFor('ana')}\r\n` +
+      `content-type: application/json\r\ncontent-length: ${body.length}\r\n` +
       `connection: close\r\n\r\n${body}`,
   );
   await events.next((e) => e.type === 'tool.started' && e.callId === 'call_half_close');

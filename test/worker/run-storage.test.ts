@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budget } from '../slowdown.js';
 import { startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
-import { edgeDir, workerToken } from './example-worker.js';
+import { edgeDir, tokenFor, workerToken } from './example-worker.js';
 
 let dev: WranglerDev;
 beforeAll(async () => {
@@ -24,12 +24,11 @@ afterAll(async () => {
   await dev?.stop();
 });
 
-const send = (path: string, init: RequestInit & { as?: string } = {}) =>
+const send = async (path: string, init: RequestInit & { as?: string } = {}) =>
   fetch(`${dev.url}${path}`, {
     ...init,
     headers: {
-      authorization: `Bearer ${workerToken}`,
-      'x-toolctx-principal': init.as ?? 'ana',
+      authorization: `Bearer ${await tokenFor(init.as ?? 'ana')}`,
       'content-type': 'application/json',
     },
   });

@@ -12,7 +12,9 @@ export type DoorErrorKind =
   | 'conflict'
   | 'events-trimmed'
   | 'payload-too-large'
+  | 'request-timeout'
   | 'unsupported-media-type'
+  | 'misdirected-request'
   | 'limit-exceeded';
 
 /**

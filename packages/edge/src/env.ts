@@ -22,8 +22,13 @@ export interface Env {
   RUNS: DurableObjectNamespace<RunHostObject<Env>>;
   /** One Durable Object per identity, counting its live runs (`maxRunsPerIdentity`) and calls in flight (`callLimit`). */
   IDENTITY_RUNS: DurableObjectNamespace<IdentityRunsObject>;
-  /** The bearer token the example Worker accepts; unset, every request is refused. */
+  /**
+   * The example Worker's secret: `Bearer <TOOLCTX_TOKEN>` is the principal `default`, and a
+   * principal's own token is signed with it (`<principal>.<HMAC-SHA-256>`); unset, every request is refused.
+   */
   TOOLCTX_TOKEN?: string;
+  /** Host names (comma-separated) the example Worker answers in `Host` (`allowedHosts`); unset, the loopback names. */
+  TOOLCTX_ALLOWED_HOSTS?: string;
   /** Origins (comma-separated) whose pages may call the example Worker (CORS); unset, none. */
   TOOLCTX_ALLOWED_ORIGINS?: string;
   /** The example Worker's idle time of a run, in ms (`RunHostOptions.idleMs`); unset, 15 minutes. */
@@ -40,4 +45,6 @@ export interface Env {
   TOOLCTX_CALL_LEASE_MS?: string;
   /** The largest request body the example Worker reads, in bytes (`maxBodyBytes`); unset, 1 MiB. */
   TOOLCTX_MAX_BODY_BYTES?: string;
+  /** How long the example Worker waits for a request body, in ms (`bodyTimeoutMs`); unset, 10 s. */
+  TOOLCTX_BODY_TIMEOUT_MS?: string;
 }

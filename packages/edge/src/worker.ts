@@ -10,8 +10,8 @@ import {
 } from './durable-objects/index.js';
 import type { Env } from './env.js';
 import { exampleTools } from './example/index.js';
+import { authenticate } from './example/token-auth.js';
 import {
-  type AuthAnswer,
   createKvR2ArtifactStore,
   createToolServer,
   durableObjectRuns,
@@ -47,7 +47,8 @@ function runtimeFor(env: Env): Runtime {
  * The example Worker's optional vars (`"vars"` in wrangler.jsonc, or `wrangler dev --var
  * TOOLCTX_RUN_IDLE_MS:60000`), as whole numbers; unset, the defaults: idle 15 minutes, retention a
  * day, 100 runs and 16 one-shot calls in flight per identity (a call's slot leased for 30 s), 16
- * calls, 8 streams and 16 pending approvals per run, and request bodies of at most 1 MiB.
+ * calls, 8 streams and 16 pending approvals per run, and request bodies of at most 1 MiB, read
+ * within 10 s.
  */
 function varsOf(env: Env) {
   const names = {
@@ -60,6 +61,7 @@ function varsOf(env: Env) {
     maxStreamsPerRun: 'TOOLCTX_MAX_STREAMS_PER_RUN',
     maxPendingApprovalsPerRun: 'TOOLCTX_MAX_PENDING_APPROVALS_PER_RUN',
     maxBodyBytes: 'TOOLCTX_MAX_BODY_BYTES',
+    bodyTimeoutMs: 'TOOLCTX_BODY_TIMEOUT_MS',
   } as const;
   const vars: { -readonly [option in keyof typeof names]?: number } = {};
   for (const option of Object.keys(names) as (keyof typeof names)[]) {
@@ -80,6 +82,7 @@ function runHostOptions(env: Env): RunHostOptions {
     maxBodyBytes: __,
     maxCallsPerIdentity: ___,
     callLeaseMs: ____,
+    bodyTimeoutMs: _____,
     ...options
   } = varsOf(env);
   return { ...options, identityRuns: env.IDENTITY_RUNS };
@@ -94,31 +97,26 @@ export { ArtifactAdmissions };
 /** Counts each identity's live runs and one-shot calls, bound as `IDENTITY_RUNS` in wrangler.jsonc. */
 export class IdentityRuns extends IdentityRunsObject {}
 
-/**
- * Accepts `Authorization: Bearer <TOOLCTX_TOKEN>`; `X-Toolctx-Principal` names the user. A refusal
- * says which configuration is missing, never the token.
- */
-async function authenticate(request: Request, env: Env): Promise<AuthAnswer> {
-  const token = env.TOOLCTX_TOKEN;
-  if (!token)
-    return {
-      refused:
-        'TOOLCTX_TOKEN is not set for this Worker, so it refuses every request: put TOOLCTX_TOKEN=<token> in .dev.vars for wrangler dev, or run wrangler secret put TOOLCTX_TOKEN.',
-    };
-  if (request.headers.get('authorization') !== `Bearer ${token}`)
-    return {
-      refused: "Send Authorization: Bearer <token>, with the token set as this Worker's TOOLCTX_TOKEN.",
-    };
-  return { tenant: 'default', principal: request.headers.get('x-toolctx-principal') ?? 'anonymous' };
-}
-
 /** Pages on the origins in `TOOLCTX_ALLOWED_ORIGINS` (comma-separated) may call the Worker. */
 function corsOf(env: Env): ToolServerCors | undefined {
-  const origins = (env.TOOLCTX_ALLOWED_ORIGINS ?? '')
+  const origins = listOf(env.TOOLCTX_ALLOWED_ORIGINS);
+  return origins.length > 0 ? { origins } : undefined;
+}
+
+/**
+ * The names the Worker answers in `Host`: those in `TOOLCTX_ALLOWED_HOSTS` (comma-separated, such
+ * as `toolctx.example.workers.dev`); unset, the loopback names `wrangler dev` serves on.
+ */
+function allowedHostsOf(env: Env): string[] | undefined {
+  const hosts = listOf(env.TOOLCTX_ALLOWED_HOSTS);
+  return hosts.length > 0 ? hosts : undefined;
+}
+
+function listOf(value: string | undefined): string[] {
+  return (value ?? '')
     .split(',')
-    .map((origin) => origin.trim())
+    .map((item) => item.trim())
     .filter(Boolean);
-  return origins.length > 0 ? { origins, allowHeaders: ['x-toolctx-principal'] } : undefined;
 }
 
 const app = createToolServer<Env>({
@@ -130,6 +128,7 @@ const app = createToolServer<Env>({
     }),
   authenticate,
   cors: corsOf,
+  allowedHosts: allowedHostsOf,
   maxBodyBytes: (env) => varsOf(env).maxBodyBytes,
   // Each identity's one-shot calls in flight, counted where its runs are.
   callLimit: (env) => {
@@ -140,6 +139,7 @@ const app = createToolServer<Env>({
       ...(callLeaseMs ? { leaseMs: callLeaseMs } : {}),
     };
   },
+  bodyTimeoutMs: (env) => varsOf(env).bodyTimeoutMs,
 });
 
 /** The cron trigger in wrangler.jsonc: frees the R2 bytes of expired artifacts nobody met again. */

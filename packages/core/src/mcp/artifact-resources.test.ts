@@ -175,6 +175,8 @@ describe('artifacts as MCP resources', () => {
       `toolctx://artifacts/${ref}?raw=1`,
       `toolctx://artifacts/${ref}#top`,
       `toolctx://artifacts/${ref.toUpperCase()}`,
+      `TOOLCTX://artifacts/${ref}`,
+      `Toolctx://artifacts/${ref}`,
       `toolctx://artifacts/not-a-ref`,
       `file:///etc/passwd`,
       `https://example.com/${ref}`,

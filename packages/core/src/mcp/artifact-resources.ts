@@ -48,8 +48,10 @@ export const artifactUriTemplate = 'toolctx://artifacts/{ref}';
  * ```
  */
 export function artifactUri(ref: string): string {
-  return `toolctx://artifacts/${ref}`;
+  return `${artifactUriPrefix}${ref}`;
 }
+
+const artifactUriPrefix = 'toolctx://artifacts/';
 
 const defaultMaxReadBytes = 1024 * 1024;
 const defaultMaxListed = 500;
@@ -114,31 +116,66 @@ export function registerArtifactResources(
       return { resources };
     },
   });
-  server.registerResource(
-    'toolctx-artifacts',
-    template,
-    {
-      title: 'Artifacts',
-      description: "Artifacts this session's tool calls saved, by ref.",
-    },
-    async (uri, variables, extra): Promise<ReadResourceResult> => {
-      const ref = variables.ref;
-      const scope = scopeOf(extra);
-      if (!scope || !isRef(ref) || uri.href !== artifactUri(ref)) throw notFound(uri);
-      const meta = await store.head(scope, ref);
-      if (!meta) throw notFound(uri);
-      // Checked on the meta, so an oversized artifact is never read whole.
-      if (meta.bytes > maxReadBytes) {
-        throw new McpError(
-          ErrorCode.InvalidRequest,
-          `The artifact ${uri.href} is ${meta.bytes} bytes, more than the ${maxReadBytes} bytes this server sends in one resources/read.`,
-        );
-      }
-      const found = await store.get(scope, ref);
-      if (!found) throw notFound(uri); // deleted or expired since the head
-      return { contents: [contentOf(uri.href, found.meta, encodeArtifactData(found.data).bytes)] };
-    },
+  readExactly(server, () =>
+    server.registerResource(
+      'toolctx-artifacts',
+      template,
+      {
+        title: 'Artifacts',
+        description: "Artifacts this session's tool calls saved, by ref.",
+      },
+      async (uri, variables, extra): Promise<ReadResourceResult> => {
+        const ref = variables.ref;
+        const scope = scopeOf(extra);
+        if (!scope || !isRef(ref) || uri.href !== artifactUri(ref)) throw notFound(uri);
+        const meta = await store.head(scope, ref);
+        if (!meta) throw notFound(uri);
+        // Checked on the meta, so an oversized artifact is never read whole.
+        if (meta.bytes > maxReadBytes) {
+          throw new McpError(
+            ErrorCode.InvalidRequest,
+            `The artifact ${uri.href} is ${meta.bytes} bytes, more than the ${maxReadBytes} bytes this server sends in one resources/read.`,
+          );
+        }
+        const found = await store.get(scope, ref);
+        if (!found) throw notFound(uri); // deleted or expired since the head
+        return { contents: [contentOf(uri.href, found.meta, encodeArtifactData(found.data).bytes)] };
+      },
+    ),
   );
+}
+
+type ReadHandler = (request: { params: { uri: string } }, extra: McpExtra) => unknown;
+
+/**
+ * Runs `register` (the first `registerResource`, when the SDK installs its `resources/read`
+ * handler) so that handler first refuses an artifact URI that is not spelled exactly as served.
+ * The SDK parses the URI before matching (`TOOLCTX://artifacts/x` becomes `toolctx://…`) and hands
+ * the read callback only the parsed URL, so the raw string is checked here, with the SDK's own
+ * not-found answer: a URI matches exactly or names nothing.
+ */
+function readExactly(server: McpServer, register: () => void): void {
+  const low = server.server as unknown as {
+    setRequestHandler: (schema: unknown, handler: ReadHandler) => void;
+  };
+  const own = Object.hasOwn(low, 'setRequestHandler') ? low.setRequestHandler : undefined;
+  const set = low.setRequestHandler.bind(low);
+  low.setRequestHandler = (schema, handler) => {
+    const method = (schema as { shape?: { method?: { value?: unknown } } }).shape?.method?.value;
+    if (method !== 'resources/read') return set(schema, handler);
+    set(schema, (request, extra) => {
+      const raw = request.params.uri;
+      const parsed = URL.canParse(raw) ? new URL(raw) : undefined;
+      if (parsed?.href.startsWith(artifactUriPrefix) && parsed.href !== raw) throw notFound(parsed);
+      return handler(request, extra);
+    });
+  };
+  try {
+    register();
+  } finally {
+    if (own) low.setRequestHandler = own;
+    else delete (low as { setRequestHandler?: unknown }).setRequestHandler;
+  }
 }
 
 /**

@@ -27,6 +27,7 @@ import {
 import { toMcpContent } from './content.js';
 import { mcpDoor } from './door.js';
 import { askingPerson } from './elicit-approval.js';
+import { guardEmptyBatch } from './empty-batch.js';
 import { shareToolMethods } from './sdk-tools.js';
 import { toMcpTool } from './tool-metadata.js';
 import { errorMetaKey, toMcpLogMessage, toMcpProgress } from './wire.js';
@@ -184,6 +185,12 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
   // Last: from here on the SDK's own tools/list and tools/call handlers (installed by a host's
   // registerTool) are kept as the fallback above instead of replacing the two set here.
   const sdkTools = shareToolMethods(server, door.tools, phase);
+  // JSON-RPC 2.0's answer to `[]`, which the SDK's HTTP transports would take as nothing to do.
+  const connect = server.connect.bind(server);
+  server.connect = async (transport) => {
+    guardEmptyBatch(transport);
+    return connect(transport);
+  };
   return server;
 }
 

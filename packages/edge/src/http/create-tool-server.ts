@@ -10,6 +10,7 @@ import {
   type RunDirectory,
 } from '../run-host/index.js';
 import { runtimeOf } from '../runtime-for.js';
+import { foreignHost, loopbackHosts } from './allowed-hosts.js';
 import { artifactResponse } from './artifact-response.js';
 import { corsMiddleware, type ToolServerCors } from './cors.js';
 import { errorResponse, HttpError } from './http-error.js';
@@ -24,7 +25,7 @@ import {
   phaseOf,
   resumePoint,
 } from './parse-request.js';
-import { readJson } from './read-json.js';
+import { defaultBodyTimeoutMs, readJson } from './read-json.js';
 
 /**
  * Establishes who is calling, from the request alone (a token, a cookie, mTLS). `null` is a 401
@@ -106,6 +107,24 @@ export interface ToolServerOptions<E> {
    * per request; `undefined` from it means no cap. Calls in a run are bounded by the run's limits.
    */
   callLimit?: IdentityCallLimit | ((env: E) => IdentityCallLimit | undefined);
+  /**
+   * Host names (no port, IPv6 in brackets) the door answers in a request's `Host` header; any
+   * other is a 421 (`misdirected-request`) naming the host and this option, before CORS and
+   * `authenticate`, so a page on a name rebound to this server's address (DNS rebinding) reaches
+   * nothing. Default `['localhost', '127.0.0.1', '[::1]']`, the names `wrangler dev` and a Node
+   * server on loopback are reached at: a deployed Worker lists the names it is reached at
+   * (`['tools.example.com']`). Compared without the port and case-insensitively; a request
+   * without `Host` (a service binding, `app.request` in a test) passes. The MCP door's option of
+   * the same name makes the same check. A function of the bindings (such as a var listing names)
+   * is asked per request; `undefined` from it is the default.
+   */
+  allowedHosts?: readonly string[] | ((env: E) => readonly string[] | undefined);
+  /**
+   * Longest time reading a request body may take, in ms; a body still arriving then (a client
+   * that trickles it) is a 408 (`request-timeout`) naming the limit, and the read is cancelled.
+   * Default 10,000. A function of the bindings is asked per request; `undefined` from it is the default.
+   */
+  bodyTimeoutMs?: number | ((env: E) => number | undefined);
 }
 
 type App<E extends object> = Hono<{ Bindings: E; Variables: { identity: Identity } }>;
@@ -135,6 +154,11 @@ export function createToolServer<E extends object = object>(options: ToolServerO
   const bodyLimit = (env: E): number =>
     (typeof options.maxBodyBytes === 'function' ? options.maxBodyBytes(env) : options.maxBodyBytes) ??
     1024 * 1024;
+  const bodyTime = (env: E): number =>
+    (typeof options.bodyTimeoutMs === 'function' ? options.bodyTimeoutMs(env) : options.bodyTimeoutMs) ??
+    defaultBodyTimeoutMs;
+  const readBody = (c: { req: { raw: Request }; env: E }, optional?: boolean) =>
+    readJson(c.req.raw, bodyLimit(c.env), optional, bodyTime(c.env));
   const { runtimeFor, runs } = options;
   if (typeof runtimeFor !== 'function') {
     throw new TypeError(
@@ -184,6 +208,22 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     }),
   );
 
+  // First of all, against DNS rebinding: a page on a rebound name gets nothing, not even CORS.
+  app.use(async (c, next) => {
+    const hosts =
+      typeof options.allowedHosts === 'function' ? options.allowedHosts(c.env) : options.allowedHosts;
+    const host = foreignHost(c.req.raw, hosts);
+    if (host !== undefined) {
+      throw new HttpError(
+        421,
+        'misdirected-request',
+        `This server does not answer for the Host ${JSON.stringify(host)}: add its name to createToolServer's allowedHosts (default: localhost, 127.0.0.1, [::1]).`,
+        { host, allowedHosts: [...(hosts ?? loopbackHosts)] },
+      );
+    }
+    await next();
+  });
+
   // Before authentication: a browser's preflight never carries the token.
   if (options.cors) app.use(corsMiddleware(options.cors));
 
@@ -203,7 +243,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
   });
 
   app.post('/runs', async (c) => {
-    const body = parseStartRun(await readJson(c.req.raw, bodyLimit(c.env), true));
+    const body = parseStartRun(await readBody(c, true));
     const runId = `run_${crypto.randomUUID()}`;
     const info = unwrap(await runsOf(c.env).start({ ...body, runId, identity: c.get('identity') }));
     return c.json(info, 201, { location: `/runs/${runId}` });
@@ -211,7 +251,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
 
   app.post('/runs/:runId/calls', async (c) => {
     const runId = idOf(c.req.param('runId'), 'runId');
-    const body = parseCall(await readJson(c.req.raw, bodyLimit(c.env)));
+    const body = parseCall(await readBody(c));
     const call = {
       tool: body.tool,
       args: body.args,
@@ -245,7 +285,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     return answerOneShot({
       runtime: runtimeFrom(c.env),
       identity,
-      body: parseCall(await readJson(c.req.raw, bodyLimit(c.env))),
+      body: parseCall(await readBody(c)),
       format: wantsSse(c.req.header('accept')) ? 'sse' : 'json',
       request: c.req.raw,
       ...(limit ? { admit: async () => unwrap(await takeCallSlot(limit, c.env, identity)) } : {}),
@@ -272,7 +312,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
 
   app.post('/approvals/:id', async (c) => {
     const approvalId = idOf(c.req.param('id'), 'approval id');
-    const { runId, approved, reason } = parseApproval(await readJson(c.req.raw, bodyLimit(c.env)));
+    const { runId, approved, reason } = parseApproval(await readBody(c));
     const decision = reason === undefined ? { approved } : { approved, reason };
     const runs = runsOf(c.env);
     const identity = c.get('identity');

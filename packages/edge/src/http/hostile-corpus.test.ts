@@ -5,13 +5,15 @@ import { z } from 'zod';
 import { createMemoryRunDirectory, createToolServer } from '../index.js';
 import { authenticate } from '../test-utils/server.js';
 import { allMessages, eventsOf } from '../test-utils/sse.js';
+import { tokenFor } from '../test-utils/worker.js';
 
 // A corpus of hostile requests sent through the deployable Worker (src/worker.ts: the HTTP door in
 // front, a Durable Object per run behind it). Each must be answered with a 4xx and an ErrorInfo
 // body: never a 5xx, a stack trace, a file path, or the Worker's token (its one secret here).
 const TOKEN = 'test-token';
 const base = 'http://toolctx.test';
-const auth = { authorization: `Bearer ${TOKEN}`, 'x-toolctx-principal': 'ana' };
+const auth = { authorization: `Bearer ${await tokenFor('ana')}` };
+const longPrincipal = { authorization: `Bearer ${await tokenFor('p'.repeat(8192))}` };
 const json = { ...auth, 'content-type': 'application/json' };
 
 interface Case {
@@ -225,7 +227,7 @@ const headers: Case[] = [
   },
   {
     name: 'a principal of 8 KiB',
-    request: () => get('/runs/run_nope/events', { ...auth, 'x-toolctx-principal': 'p'.repeat(8192) }),
+    request: () => get('/runs/run_nope/events', longPrincipal),
     status: 404,
   },
 ];

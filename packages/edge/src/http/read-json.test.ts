@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { HttpError } from './http-error.js';
-import { readBoundedBody, readJson } from './read-json.js';
+import { defaultBodyTimeoutMs, readBoundedBody, readJson } from './read-json.js';
 
 const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   new Request('https://door.example/calls', { method: 'POST', body, headers });
@@ -60,6 +60,86 @@ describe('readJson: nesting depth', () => {
   it('does not count brackets inside strings', async () => {
     expect(await readJson(json(JSON.stringify({ text: '['.repeat(100) })), 1024 * 1024)).toEqual({
       text: '['.repeat(100),
+    });
+  });
+});
+
+describe('readJson: a body that trickles', () => {
+  /** A body that sends its first byte, then nothing; `cancelled` says whether the reader gave up on it. */
+  function trickle() {
+    const state = { cancelled: false };
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{'));
+      },
+      cancel() {
+        state.cancelled = true;
+      },
+    });
+    return { body, state };
+  }
+  const refusal = (request: Request, timeoutMs?: number) =>
+    readJson(request, 1024 * 1024, false, timeoutMs).then(
+      () => undefined,
+      (error: unknown) => error as HttpError,
+    ) as Promise<HttpError>;
+
+  it('is cut after timeoutMs with a 408 naming the limit, and its stream cancelled', async () => {
+    const { body, state } = trickle();
+    const started = Date.now();
+    const error = await refusal(post(body, { 'content-type': 'application/json' }), 200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error.status).toBe(408);
+    expect(error.info).toEqual({
+      kind: 'request-timeout',
+      message:
+        'The body did not arrive within 200 ms, the time this server gives a request body (bodyTimeoutMs); send it whole, at once.',
+      retryable: false,
+      details: { bodyTimeoutMs: 200 },
+    });
+    expect(state.cancelled).toBe(true);
+  });
+
+  it('is cut too when it declares a length it never sends', async () => {
+    const { body } = trickle();
+    const error = await refusal(
+      post(body, { 'content-type': 'application/json', 'content-length': '100' }),
+      200,
+    );
+    expect(error.status).toBe(408);
+  });
+
+  it('waits 10 s by default', async () => {
+    expect(defaultBodyTimeoutMs).toBe(10_000);
+    const { body } = trickle();
+    vi.useFakeTimers();
+    try {
+      const pending = refusal(post(body, { 'content-type': 'application/json' }));
+      await vi.advanceTimersByTimeAsync(9_999);
+      let settled = false;
+      void pending.then(() => {
+        settled = true;
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect((await pending).info.details).toEqual({ bodyTimeoutMs: 10_000 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('takes a body that arrives within the time, however slowly it starts', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        controller.enqueue(new TextEncoder().encode('{"a":1}'));
+        controller.close();
+      },
+    });
+    expect(await readJson(post(body, { 'content-type': 'application/json' }), 100, false, 1000)).toEqual({
+      a: 1,
     });
   });
 });

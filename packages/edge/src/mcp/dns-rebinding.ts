@@ -1,3 +1,5 @@
+import { foreignHost, hostNames, hostnameOf, loopbackHosts } from '../http/allowed-hosts.js';
+import type { ToolServerOptions } from '../http/create-tool-server.js';
 import { jsonRpcError } from './wire.js';
 
 /** Host/Origin validation of an MCP endpoint (`mountMcp`, `mcpFetch`), named as the MCP SDK names it. */
@@ -5,7 +7,8 @@ export interface DnsRebindingOptions {
   /**
    * Host names (no port, IPv6 in brackets) a request may name in its `Host` header. Default
    * `['localhost', '127.0.0.1', '[::1]']`, what `wrangler dev` serves on: a deployed Worker lists
-   * the names it is reached at (`['tools.example.com']`).
+   * the names it is reached at (`['tools.example.com']`). The HTTP door's option of the same name
+   * ({@link ToolServerOptions.allowedHosts}) makes the same check.
    */
   allowedHosts?: readonly string[];
   /**
@@ -17,8 +20,6 @@ export interface DnsRebindingOptions {
   enableDnsRebindingProtection?: boolean;
 }
 
-const loopbackHosts = ['localhost', '127.0.0.1', '[::1]'];
-
 /**
  * A 403 for a request whose `Host` or `Origin` this endpoint does not serve, or `undefined`.
  * A page on a rebound name (`evil.example.com` resolving to 127.0.0.1) reaches a local server
@@ -28,21 +29,17 @@ const loopbackHosts = ['localhost', '127.0.0.1', '[::1]'];
  */
 export function refuseForeignHost(request: Request, options: DnsRebindingOptions): Response | undefined {
   if (options.enableDnsRebindingProtection === false) return undefined;
-  const allowedHosts = (options.allowedHosts ?? loopbackHosts).map((host) => host.toLowerCase());
-  const host = request.headers.get('host');
-  if (host !== null) {
-    const name = hostnameOf(`http://${host}`);
-    if (name === undefined || !allowedHosts.includes(name)) {
-      return forbidden(
-        `Forbidden: the Host header ${JSON.stringify(host)} is not one this MCP endpoint serves. Add its host name to allowedHosts.`,
-      );
-    }
+  const host = foreignHost(request, options.allowedHosts);
+  if (host !== undefined) {
+    return forbidden(
+      `Forbidden: the Host header ${JSON.stringify(host)} is not one this MCP endpoint serves. Add its host name to allowedHosts.`,
+    );
   }
   const origin = request.headers.get('origin');
   if (origin !== null) {
     const allowed = options.allowedOrigins
       ? options.allowedOrigins.includes(origin)
-      : allowedHosts.includes(hostnameOf(origin) ?? '');
+      : hostNames(options.allowedHosts ?? loopbackHosts).includes(hostnameOf(origin) ?? '');
     if (!allowed) {
       return forbidden(
         `Forbidden: the Origin ${JSON.stringify(origin)} may not use this MCP endpoint. Add it to allowedOrigins.`,
@@ -50,15 +47,6 @@ export function refuseForeignHost(request: Request, options: DnsRebindingOptions
     }
   }
   return undefined;
-}
-
-/** The host name of a URL, lower case, IPv6 in brackets; `undefined` if it does not parse. */
-function hostnameOf(url: string): string | undefined {
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
 }
 
 function forbidden(message: string): Response {

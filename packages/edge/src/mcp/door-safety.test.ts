@@ -163,3 +163,80 @@ describe('the body bound of the MCP door', () => {
     expect(await response.json()).toEqual(tooLarge);
   });
 });
+
+describe('an empty JSON-RPC batch at the MCP door', () => {
+  // JSON-RPC 2.0: `[]` is answered with one Invalid Request error; the SDK's transport would take
+  // it as a batch of no requests and answer 202.
+  const invalid = {
+    jsonrpc: '2.0',
+    error: {
+      code: -32600,
+      message: 'Invalid Request: an empty batch ([]) holds no message; send one JSON-RPC message.',
+    },
+    id: null,
+  };
+
+  it('is one Invalid Request error (-32600), in a session and without one', async () => {
+    const session = await openSession();
+    for (const [headers, body] of [
+      [{ 'mcp-session-id': session }, '[]'],
+      [{ 'mcp-session-id': session }, ' [ \n ] '],
+      [{ 'x-test-tag': 'empty-batch' }, '[]'],
+    ] as const) {
+      const refused = await post(url, headers, body);
+      expect(refused.status, body).toBe(400);
+      expect(refused.body).toEqual(invalid);
+    }
+    expect(await stubs('empty-batch')).toBe(0);
+  });
+
+  it('leaves a batch of one message to the session', async () => {
+    const session = await openSession();
+    const answered = await SELF.fetch(url, {
+      method: 'POST',
+      headers: { ...base, 'mcp-session-id': session },
+      body: `[${rpc('ping')}]`,
+    });
+    expect(answered.status).toBe(200);
+    await answered.body?.cancel();
+  });
+});
+
+describe('a trickling body at the MCP door', () => {
+  it('is cut after 10 s with a 408 JSON-RPC error, before any session object', async () => {
+    const { readable, writable } = new IdentityTransformStream();
+    const writer = writable.getWriter();
+    void writer.write(new TextEncoder().encode('{"jsonrpc":')).catch(() => {});
+    const started = Date.now();
+    const refused = await post(url, { 'x-test-tag': 'trickling-body' }, readable);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(9_900);
+    expect(refused.status).toBe(408);
+    expect(refused.body).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Request Timeout: the body did not arrive within 10000 ms' },
+      id: null,
+    });
+    expect(await stubs('trickling-body')).toBe(0);
+    await writer.close().catch(() => {});
+  });
+
+  it('is cut in the session object too, with the same 408', async () => {
+    const session = await openSession();
+    const sessions = (env as unknown as { MCP_SESSIONS: DurableObjectNamespace }).MCP_SESSIONS;
+    const { readable, writable } = new IdentityTransformStream();
+    const writer = writable.getWriter();
+    void writer.write(new TextEncoder().encode('{"jsonrpc":')).catch(() => {});
+    const response = await sessions.get(sessions.idFromString(session)).fetch(url, {
+      method: 'POST',
+      headers: { ...base, 'mcp-session-id': session },
+      body: readable,
+    });
+    expect(response.status).toBe(408);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Request Timeout: the body did not arrive within 10000 ms' },
+      id: null,
+    });
+    await writer.close().catch(() => {});
+  });
+});

@@ -3,6 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Identity, Runtime } from '@toolctx/core';
 import { type ServeMcpOptions, serveMcp } from '@toolctx/core/mcp';
+import { BodyTimeoutError } from '../http/read-json.js';
 import type { CallSlot } from '../run-host/call-slots.js';
 import { sameIdentity } from '../same-identity.js';
 import { AnsweringTransport } from './answering-transport.js';
@@ -17,7 +18,14 @@ import {
   unknownEvent,
   watchStream,
 } from './session-streams.js';
-import { bodyTooLarge, maxMessageBytes, readBoundedText, readIdentity, sessionNotFound } from './wire.js';
+import {
+  bodyTooLarge,
+  bodyTooSlow,
+  maxMessageBytes,
+  readBoundedText,
+  readIdentity,
+  sessionNotFound,
+} from './wire.js';
 
 /**
  * The Durable Object that holds one MCP session: an `McpServer` (from `serveMcp`) and its
@@ -164,7 +172,13 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
         if (replay) return replay;
       }
     }
-    const text = request.method === 'POST' ? await readBoundedText(request, maxMessageBytes) : undefined;
+    let text: string | undefined;
+    try {
+      text = request.method === 'POST' ? await readBoundedText(request, maxMessageBytes) : undefined;
+    } catch (error) {
+      if (error instanceof BodyTimeoutError) return bodyTooSlow(error.timeoutMs);
+      throw error;
+    }
     if (request.method === 'POST' && text === undefined) return bodyTooLarge(maxMessageBytes);
     const requestIds = text === undefined ? [] : callIdsOf(text);
     const reservation = reserve(session.inFlight, session.awaiting, requestIds);

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { Authenticate } from '../http/create-tool-server.js';
+import { BodyTimeoutError } from '../http/read-json.js';
 import type { IdentityCallLimit } from '../run-host/call-slots.js';
 import { type DnsRebindingOptions, refuseForeignHost } from './dns-rebinding.js';
 import type { McpSession } from './mcp-session.js';
@@ -12,7 +13,10 @@ import {
 } from './session-slots.js';
 import {
   bodyTooLarge,
+  bodyTooSlow,
+  emptyBatch,
   identityHeader,
+  isEmptyBatch,
   jsonRpcError,
   maxMessageBytes,
   readBoundedText,
@@ -131,8 +135,14 @@ export async function mcpFetch<E = unknown>(
   // read what the Worker streams to it.
   let body: string | undefined;
   if (request.method === 'POST') {
-    body = await readBoundedText(request, maxMessageBytes);
+    try {
+      body = await readBoundedText(request, maxMessageBytes);
+    } catch (error) {
+      if (error instanceof BodyTimeoutError) return bodyTooSlow(error.timeoutMs);
+      throw error;
+    }
     if (body === undefined) return bodyTooLarge(maxMessageBytes);
+    if (isEmptyBatch(body)) return emptyBatch();
   }
   const sessionId = request.headers.get('mcp-session-id');
   if (sessionId) {

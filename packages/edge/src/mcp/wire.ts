@@ -63,3 +63,25 @@ export async function readBoundedText(request: Request, maxBytes: number): Promi
 export function bodyTooLarge(maxBytes: number): Response {
   return jsonRpcError(413, -32000, `Payload Too Large: Request body must not exceed ${maxBytes} bytes`);
 }
+
+/** The 408 for a POST body still arriving after `timeoutMs` (a client trickling it). */
+export function bodyTooSlow(timeoutMs: number): Response {
+  return jsonRpcError(408, -32000, `Request Timeout: the body did not arrive within ${timeoutMs} ms`);
+}
+
+/**
+ * Whether a body is an empty JSON-RPC batch (`[]`), which JSON-RPC 2.0 answers with one Invalid
+ * Request error; the SDK's transport would take it as a batch of nothing and answer 202.
+ */
+export function isEmptyBatch(body: string): boolean {
+  return /^\s*\[\s*\]\s*$/.test(body);
+}
+
+/** JSON-RPC 2.0's answer to an empty batch: a single Invalid Request error. */
+export function emptyBatch(): Response {
+  return jsonRpcError(
+    400,
+    -32600,
+    'Invalid Request: an empty batch ([]) holds no message; send one JSON-RPC message.',
+  );
+}

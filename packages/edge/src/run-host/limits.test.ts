@@ -6,6 +6,7 @@ import { exampleTools } from '../example/index.js';
 import { createMemoryRunDirectory, createToolServer } from '../index.js';
 import { authenticate, memoryServer } from '../test-utils/server.js';
 import { messagesUntil } from '../test-utils/sse.js';
+import { tokenFor } from '../test-utils/worker.js';
 
 type Send = (path: string, init?: RequestInit & { as?: string }) => Response | Promise<Response>;
 
@@ -236,10 +237,9 @@ describe('limits, with runs in memory', () => {
 
 // Through the deployable Worker (src/worker.ts): a Durable Object per run and one per identity,
 // with the default limits.
-function send(path: string, init: RequestInit & { as?: string } = {}) {
+async function send(path: string, init: RequestInit & { as?: string } = {}) {
   const headers = new Headers(init.headers);
-  headers.set('authorization', 'Bearer test-token');
-  headers.set('x-toolctx-principal', init.as ?? 'limits-ana');
+  headers.set('authorization', `Bearer ${await tokenFor(init.as ?? 'limits-ana')}`);
   return exports.default.fetch(new Request(`http://toolctx.test${path}`, { ...init, headers }));
 }
 async function startRun(as = 'limits-ana'): Promise<Response> {

@@ -1,13 +1,13 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
+import { tokenFor } from '../test-utils/worker.js';
 
 // A JSON call answers before it ends (its body is streamed), so the idle alarm is re-armed when
 // the call settles, not when the reply is sent. Through the deployable Worker (idleMs 15 min).
-function send(path: string, init: RequestInit = {}) {
+async function send(path: string, init: RequestInit = {}) {
   const headers = new Headers(init.headers);
-  headers.set('authorization', 'Bearer test-token');
-  headers.set('x-toolctx-principal', 'alarm-ana');
+  headers.set('authorization', `Bearer ${await tokenFor('alarm-ana')}`);
   headers.set('content-type', 'application/json');
   return exports.default.fetch(new Request(`http://toolctx.test${path}`, { ...init, headers }));
 }

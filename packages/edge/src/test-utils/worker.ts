@@ -2,12 +2,19 @@
 // principal or another, and its run objects.
 import { env, exports } from 'cloudflare:workers';
 import { expect } from 'vitest';
+import { principalToken } from '../example/token-auth.js';
 
-/** A request to the Worker with its test token, as principal `as` (default `ana`). */
-export function send(path: string, init: RequestInit & { as?: string } = {}): Promise<Response> {
+/** The Worker's TOOLCTX_TOKEN in these tests (vitest.config.ts). */
+export const testSecret = 'test-token';
+
+/** The example Worker's bearer token of `principal` (src/example/token-auth.ts). */
+export const tokenFor = (principal: string, secret = testSecret): Promise<string> =>
+  principalToken(secret, principal);
+
+/** A request to the Worker with the token of principal `as` (default `ana`). */
+export async function send(path: string, init: RequestInit & { as?: string } = {}): Promise<Response> {
   const headers = new Headers(init.headers);
-  headers.set('authorization', 'Bearer test-token');
-  headers.set('x-toolctx-principal', init.as ?? 'ana');
+  headers.set('authorization', `Bearer ${await tokenFor(init.as ?? 'ana')}`);
   if (init.body !== undefined) headers.set('content-type', 'application/json');
   return exports.default.fetch(new Request(`http://toolctx.test${path}`, { ...init, headers }));
 }
