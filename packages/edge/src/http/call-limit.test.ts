@@ -1,5 +1,6 @@
 import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { principalToken } from '../example/token-auth.js';
 import { createToolServer } from '../index.js';
 import { takeCallSlot } from '../run-host/call-slots.js';
 import type { IdentityRunsObject } from '../run-host/identity-runs.js';
@@ -177,8 +178,7 @@ describe('HTTP door: POST /calls with callLimit', () => {
 describe('the example Worker: callLimit by default', () => {
   it('lets an identity hold 16 one-shot calls at once and refuses the 17th, naming 16', async () => {
     const headers = {
-      authorization: 'Bearer test-token',
-      'x-toolctx-principal': 'sixteen',
+      authorization: `Bearer ${await principalToken('test-token', 'sixteen')}`,
       'content-type': 'application/json',
     };
     const call = (ms: number) =>
