@@ -1,5 +1,4 @@
 import { type Reply, retryLater } from '../door-error.js';
-import type { IdentityCallLimit } from './call-slots.js';
 
 /**
  * How much one run may hold at once. Past a limit the door answers `429 limit-exceeded` with a
