@@ -35,6 +35,8 @@ export interface Env {
   TOOLCTX_MAX_CALLS_PER_RUN?: string;
   TOOLCTX_MAX_STREAMS_PER_RUN?: string;
   TOOLCTX_MAX_PENDING_APPROVALS_PER_RUN?: string;
+  /** Bytes a stream's reader may fall behind before it is dropped (`maxQueuedBytesPerStream`); unset, 1 MiB. */
+  TOOLCTX_MAX_QUEUED_BYTES_PER_STREAM?: string;
   /** The largest request body the example Worker reads, in bytes (`maxBodyBytes`); unset, 1 MiB. */
   TOOLCTX_MAX_BODY_BYTES?: string;
 }

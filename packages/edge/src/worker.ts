@@ -46,8 +46,8 @@ function runtimeFor(env: Env): Runtime {
 /**
  * The example Worker's optional vars (`"vars"` in wrangler.jsonc, or `wrangler dev --var
  * TOOLCTX_RUN_IDLE_MS:60000`), as whole numbers; unset, the defaults: idle 15 minutes, retention a
- * day, 100 runs per identity, 16 calls, 8 streams and 16 pending approvals per run, and request
- * bodies of at most 1 MiB.
+ * day, 100 runs per identity, 16 calls, 8 streams and 16 pending approvals per run, readers
+ * dropped 1 MiB behind, and request bodies of at most 1 MiB.
  */
 function varsOf(env: Env) {
   const names = {
@@ -57,6 +57,7 @@ function varsOf(env: Env) {
     maxCallsPerRun: 'TOOLCTX_MAX_CALLS_PER_RUN',
     maxStreamsPerRun: 'TOOLCTX_MAX_STREAMS_PER_RUN',
     maxPendingApprovalsPerRun: 'TOOLCTX_MAX_PENDING_APPROVALS_PER_RUN',
+    maxQueuedBytesPerStream: 'TOOLCTX_MAX_QUEUED_BYTES_PER_STREAM',
     maxBodyBytes: 'TOOLCTX_MAX_BODY_BYTES',
   } as const;
   const vars: { -readonly [option in keyof typeof names]?: number } = {};

@@ -42,6 +42,7 @@ export class RunState {
   private readonly resumedBy = new Map<string, string>();
 
   private readonly heartbeatMs: number;
+  private readonly maxQueuedBytes: number;
   private readonly maxCalls: number;
   private readonly maxStreams: number;
   private readonly maxPendingApprovals: number;
@@ -52,6 +53,7 @@ export class RunState {
     private readonly options: RunStateOptions = {},
   ) {
     this.heartbeatMs = options.heartbeatMs ?? defaultHeartbeatMs;
+    this.maxQueuedBytes = options.maxQueuedBytesPerStream ?? defaultLimits.maxQueuedBytesPerStream;
     this.maxCalls = options.maxCallsPerRun ?? defaultLimits.maxCallsPerRun;
     this.maxStreams = options.maxStreamsPerRun ?? defaultLimits.maxStreamsPerRun;
     this.maxPendingApprovals = options.maxPendingApprovalsPerRun ?? defaultLimits.maxPendingApprovalsPerRun;
@@ -170,9 +172,11 @@ export class RunState {
       );
     const ended = this.log.record?.ended === true;
     if (!ended && this.listeners.size >= this.maxStreams) return this.tooManyStreams();
-    const backlog = this.log.after(after);
-    const channel = createChannel(this.heartbeatMs);
-    for (const event of backlog) channel.write(eventMessage(event));
+    const backlog = this.log.after(after).map(eventMessage);
+    const channel = createChannel({ heartbeatMs: this.heartbeatMs, maxQueuedBytes: this.maxQueuedBytes });
+    // The backlog goes as one write: written event by event in this one turn, a long backlog
+    // would be past the bound before the reader could take any of it.
+    if (backlog.length > 0) channel.write(backlog.length === 1 ? backlog[0]! : concat(backlog));
     if (ended) {
       channel.close();
       return ok(channel.readable);
@@ -318,6 +322,7 @@ export class RunState {
       format,
       start,
       heartbeatMs: this.heartbeatMs,
+      maxQueuedBytes: this.maxQueuedBytes,
       subscribe: (listener) => this.subscribe(listener),
       cancel: () => this.inflight.get(callId)?.abort(),
     });
@@ -417,3 +422,13 @@ function decisionRefused(result: ToolResult): Reply<never> {
   return refuse(404, 'not-found', message, { reason });
 }
 const reasonOf = (error: { details?: Record<string, unknown> }) => String(error.details?.reason);
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    whole.set(part, at);
+    at += part.byteLength;
+  }
+  return whole;
+}
