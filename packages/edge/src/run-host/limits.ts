@@ -40,7 +40,8 @@ export interface RunLimits {
   /**
    * How far one reader of a run's stream (`GET /runs/:id/events`, an SSE or streamed JSON call, a
    * resumed approval) may fall behind, in bytes written to it and not yet read. A reader past it
-   * is dropped: its stream is cut (what was queued for it is let go), an events reader resumes
+   * that has taken nothing for 100 ms is dropped: what was queued for it is let go and its stream
+   * ends (after the piece in flight; a burst within one turn drops nobody), an events reader resumes
    * with `Last-Event-ID` and misses nothing the log still keeps (`maxEvents`), and a call whose
    * stream it was goes on (its result stays at `GET /runs/:id/calls/:callId`). So a reader that
    * stops reading costs the run's object at most this much, however chatty the run. Heartbeats

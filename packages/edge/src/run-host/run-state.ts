@@ -172,11 +172,13 @@ export class RunState {
       );
     const ended = this.log.record?.ended === true;
     if (!ended && this.listeners.size >= this.maxStreams) return this.tooManyStreams();
-    const backlog = this.log.after(after).map(eventMessage);
-    const channel = createChannel({ heartbeatMs: this.heartbeatMs, maxQueuedBytes: this.maxQueuedBytes });
-    // The backlog goes as one write: written event by event in this one turn, a long backlog
-    // would be past the bound before the reader could take any of it.
-    if (backlog.length > 0) channel.write(backlog.length === 1 ? backlog[0]! : concat(backlog));
+    // The backlog is encoded as the reader takes it: written in this one turn, a long one would
+    // be past the bound before the reader could take any of it.
+    const channel = createChannel({
+      heartbeatMs: this.heartbeatMs,
+      maxQueuedBytes: this.maxQueuedBytes,
+      backlog: encodeEach(this.log.after(after)),
+    });
     if (ended) {
       channel.close();
       return ok(channel.readable);
@@ -423,12 +425,6 @@ function decisionRefused(result: ToolResult): Reply<never> {
 }
 const reasonOf = (error: { details?: Record<string, unknown> }) => String(error.details?.reason);
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.byteLength;
-  }
-  return whole;
+function* encodeEach(events: ToolEvent[]): Iterator<Uint8Array> {
+  for (const event of events) yield eventMessage(event);
 }
