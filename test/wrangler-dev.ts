@@ -32,6 +32,8 @@ export interface WranglerDev {
   stateDir: string;
   /** Everything wrangler and workerd printed so far. */
   output(): string;
+  /** The process group of wrangler, esbuild and workerd (new after `restart()`): where to read their memory. */
+  pgid(): number | undefined;
   /** Stops wrangler and starts it again on the same port and persist dir, as a user's restart would. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -85,6 +87,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
     url,
     stateDir,
     output: () => output,
+    pgid: () => child?.pid,
     async restart() {
       if (child) await stopGroup(child);
       await launch();

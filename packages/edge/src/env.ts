@@ -43,6 +43,8 @@ export interface Env {
   TOOLCTX_MAX_PENDING_APPROVALS_PER_RUN?: string;
   /** How long a one-shot call's slot outlives an isolate that died mid-call, in ms (`callLimit.leaseMs`); unset, 30 s. */
   TOOLCTX_CALL_LEASE_MS?: string;
+  /** Bytes a stream's reader may fall behind before it is dropped (`maxQueuedBytesPerStream`); unset, 1 MiB. */
+  TOOLCTX_MAX_QUEUED_BYTES_PER_STREAM?: string;
   /** The largest request body the example Worker reads, in bytes (`maxBodyBytes`); unset, 1 MiB. */
   TOOLCTX_MAX_BODY_BYTES?: string;
   /** How long the example Worker waits for a request body, in ms (`bodyTimeoutMs`); unset, 10 s. */

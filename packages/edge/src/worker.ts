@@ -47,8 +47,8 @@ function runtimeFor(env: Env): Runtime {
  * The example Worker's optional vars (`"vars"` in wrangler.jsonc, or `wrangler dev --var
  * TOOLCTX_RUN_IDLE_MS:60000`), as whole numbers; unset, the defaults: idle 15 minutes, retention a
  * day, 100 runs and 16 one-shot calls in flight per identity (a call's slot leased for 30 s), 16
- * calls, 8 streams and 16 pending approvals per run, and request bodies of at most 1 MiB, read
- * within 10 s.
+ * calls, 8 streams and 16 pending approvals per run, readers dropped 1 MiB behind, and request
+ * bodies of at most 1 MiB, read within 10 s.
  */
 function varsOf(env: Env) {
   const names = {
@@ -60,6 +60,7 @@ function varsOf(env: Env) {
     maxCallsPerRun: 'TOOLCTX_MAX_CALLS_PER_RUN',
     maxStreamsPerRun: 'TOOLCTX_MAX_STREAMS_PER_RUN',
     maxPendingApprovalsPerRun: 'TOOLCTX_MAX_PENDING_APPROVALS_PER_RUN',
+    maxQueuedBytesPerStream: 'TOOLCTX_MAX_QUEUED_BYTES_PER_STREAM',
     maxBodyBytes: 'TOOLCTX_MAX_BODY_BYTES',
     bodyTimeoutMs: 'TOOLCTX_BODY_TIMEOUT_MS',
   } as const;

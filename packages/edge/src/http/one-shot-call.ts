@@ -8,7 +8,7 @@ import type { CallSlot } from '../run-host/call-slots.js';
 import { httpCallDoor } from '../run-host/doors.js';
 import { settledWithin } from '../run-host/settled-within.js';
 import { eventMessage, lostOutcome, resultJson, utf8 } from '../run-host/wire-format.js';
-import { createChannel, defaultHeartbeatMs, jsonHeartbeat, sseHeartbeat } from '../sse/channel.js';
+import { type Channel, createChannel, jsonHeartbeat } from '../sse/channel.js';
 import { HttpError } from './http-error.js';
 import { jsonHeaders, jsonStreamHeaders } from './json-stream.js';
 import type { CallBody } from './parse-request.js';
@@ -63,7 +63,7 @@ export async function answerOneShot({
   const controller = new AbortController();
   const abort = () => controller.abort();
   const slot = await admit?.();
-  const channel = format === 'sse' ? createChannel(defaultHeartbeatMs, sseHeartbeat) : undefined;
+  const channel = format === 'sse' ? createChannel() : undefined;
   // The slot is back before the answer goes out, so a client that has its answer can call again;
   // a hang-up aborts the call, which settles it, which gives the slot back.
   const outcome = door
@@ -99,14 +99,16 @@ export async function answerOneShot({
     return new Response(resultJson(quick), { headers: { ...jsonHeaders, ...headers } });
   }
   listen();
-  const json = createChannel(defaultHeartbeatMs, jsonHeartbeat);
+  const json = createChannel({ heartbeat: jsonHeartbeat });
   streamInto(json, settled, abort, utf8);
   return new Response(json.readable, { headers: { ...jsonStreamHeaders, ...headers } });
 }
 
-type Channel = ReturnType<typeof createChannel>;
-
-/** Writes the result into `channel` when it comes and closes it; a reader that leaves aborts the call. */
+/**
+ * Writes the result into `channel` when it comes and closes it. A reader that leaves aborts the
+ * call, and so does one dropped for falling too far behind: without a run, nothing could give it
+ * the rest of the call's events or its result.
+ */
 function streamInto(
   channel: Channel,
   settled: Promise<ToolResult>,

@@ -1,5 +1,5 @@
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { createChannel, sseHeartbeat } from '../sse/channel.js';
+import { createChannel } from '../sse/channel.js';
 import type { StoredEvent } from './event-store.js';
 import { jsonRpcError } from './wire.js';
 
@@ -16,20 +16,22 @@ export const retryMs = 1000;
 /**
  * Streams `body` to the client through a channel that, for SSE, writes a heartbeat comment every
  * {@link heartbeatMs}. If the client is gone before the body ends, `onGone` is called once and the
- * body is cancelled, which frees the transport's hold on the stream.
+ * body is cancelled, which frees the transport's hold on the stream. A client more than the
+ * channel's bound behind (1 MiB) is dropped the same way but `onGone` is not called: its calls go
+ * on, their messages go to the event store, and the client resumes with `Last-Event-ID`.
  */
 export function watchStream(
   body: ReadableStream<Uint8Array>,
   sse: boolean,
   onGone: () => void,
 ): ReadableStream<Uint8Array> {
-  const channel = createChannel(sse ? heartbeatMs : 0, sseHeartbeat);
+  const channel = createChannel({ heartbeatMs: sse ? heartbeatMs : 0 });
   const reader = body.getReader();
   let settled = false;
-  channel.onGone(() => {
+  channel.onGone((why) => {
     if (settled) return;
     settled = true;
-    onGone();
+    if (why === 'gone') onGone();
     reader.cancel().catch(() => {});
   });
   void (async () => {

@@ -76,7 +76,12 @@ describe('the run log in Durable Object storage: an event too big for one value'
     });
     await runInDurableObject(hostOf('run_big_tool'), async (_host, durable) => {
       const runtime = createRuntime({ tools: [reader] }).withDoor(httpDoor);
-      const state = new RunState(runtime, new RunLog(durable.storage.kv, 100), { heartbeatMs: 0 });
+      // The live reader reads only once the run has ended, so it is megabytes behind: a bound
+      // above that keeps it on (with the default 1 MiB it is dropped, and would resume).
+      const state = new RunState(runtime, new RunLog(durable.storage.kv, 100), {
+        heartbeatMs: 0,
+        maxQueuedBytesPerStream: 16 * 1024 * 1024,
+      });
       state.start({ runId: 'run_big_tool', identity });
       const live = state.events(identity, 0);
       if (!live.ok) throw new Error(live.error.message);

@@ -1,6 +1,6 @@
 import type { ToolEvent, ToolResult } from '@toolctx/core';
 import { encodeSseBytes } from '@toolctx/core/sse';
-import { type Channel, createChannel, jsonHeartbeat, sseHeartbeat } from '../sse/channel.js';
+import { type Channel, createChannel, jsonHeartbeat } from '../sse/channel.js';
 import { settledWithin } from './settled-within.js';
 import type { CallAnswer, CallFormat } from './types.js';
 import { lostOutcome, resultJson, utf8 } from './wire-format.js';
@@ -18,6 +18,8 @@ export interface AnswerCallOptions {
   /** Runs the call; called before the first await. */
   start(): Promise<ToolResult>;
   heartbeatMs: number;
+  /** How far behind its reader a stream may fall before the reader is dropped (see `createChannel`). */
+  maxQueuedBytes?: number;
   /** Hears each of the run's events with its SSE bytes; returns the unsubscribe. */
   subscribe(listener: (event: ToolEvent, message: Uint8Array) => void): () => void;
   /** Cancels the call (its reader hung up). */
@@ -29,14 +31,15 @@ export interface AnswerCallOptions {
  * events (its child calls' too) is missed, then an `event: result` message. As `json`: a call that
  * settles within a few dozen microtask turns (it waited on no I/O) is its `ToolResult` as JSON
  * text, with no stream to pay for; a longer one is whitespace heartbeats, then the `ToolResult`.
- * A reader of a stream that hangs up is found by the first write that fails and cancels the call.
+ * A reader of a stream that hangs up is found by the first write that fails and cancels the call;
+ * one that falls too far behind is dropped and the call goes on.
  */
 export async function answerCall(options: AnswerCallOptions): Promise<CallAnswerOf> {
-  const { callId, format, heartbeatMs } = options;
+  const { callId, format, heartbeatMs, maxQueuedBytes } = options;
   let unsubscribe = () => {};
   let channel: Channel | undefined;
   if (format === 'sse') {
-    const sse = createChannel(heartbeatMs, sseHeartbeat);
+    const sse = createChannel({ heartbeatMs, ...(maxQueuedBytes ? { maxQueuedBytes } : {}) });
     const ids = new Set([callId]);
     unsubscribe = options.subscribe((event, message) => {
       if (!event.callId) return;
@@ -53,13 +56,19 @@ export async function answerCall(options: AnswerCallOptions): Promise<CallAnswer
   if (!channel) {
     const quick = await settledWithin(settled);
     if (quick) return { body: resultJson(quick), discard: () => {} };
-    channel = createChannel(heartbeatMs, jsonHeartbeat);
+    channel = createChannel({
+      heartbeatMs,
+      heartbeat: jsonHeartbeat,
+      ...(maxQueuedBytes ? { maxQueuedBytes } : {}),
+    });
   }
   const open = channel;
-  // A reader that goes away cancels the call it was watching.
-  open.onGone(() => {
+  // A reader that goes away cancels the call it was watching. One dropped for falling behind only
+  // stops being written to: the call goes on in its run, whose events stream and call handle give
+  // it the rest.
+  open.onGone((why) => {
     unsubscribe();
-    options.cancel();
+    if (why === 'gone') options.cancel();
   });
   let discarded = false;
   void settled

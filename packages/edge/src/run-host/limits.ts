@@ -1,4 +1,5 @@
 import { type Reply, retryLater } from '../door-error.js';
+import { defaultMaxQueuedBytes } from '../sse/channel.js';
 
 /**
  * How much one run may hold at once. Past a limit the door answers `429 limit-exceeded` with a
@@ -36,6 +37,17 @@ export interface RunLimits {
    * overshoot by at most the calls that were in flight at once (`maxCallsPerRun`). Default 16.
    */
   maxPendingApprovalsPerRun?: number;
+  /**
+   * How far one reader of a run's stream (`GET /runs/:id/events`, an SSE or streamed JSON call, a
+   * resumed approval) may fall behind, in bytes written to it and not yet read. A reader past it
+   * that has taken nothing for 100 ms is dropped: what was queued for it is let go and its stream
+   * ends (after the piece in flight; a burst within one turn drops nobody), an events reader resumes
+   * with `Last-Event-ID` and misses nothing the log still keeps (`maxEvents`), and a call whose
+   * stream it was goes on (its result stays at `GET /runs/:id/calls/:callId`). So a reader that
+   * stops reading costs the run's object at most this much, however chatty the run. Heartbeats
+   * count; a reader that keeps up is never near it. Default 1 MiB.
+   */
+  maxQueuedBytesPerStream?: number;
 }
 
 /**
@@ -61,6 +73,7 @@ export const defaultLimits = Object.freeze({
   maxCallsPerRun: 16,
   maxStreamsPerRun: 8,
   maxPendingApprovalsPerRun: 16,
+  maxQueuedBytesPerStream: defaultMaxQueuedBytes,
 });
 
 /**

@@ -42,6 +42,7 @@ export class RunState {
   private readonly resumedBy = new Map<string, string>();
 
   private readonly heartbeatMs: number;
+  private readonly maxQueuedBytes: number;
   private readonly maxCalls: number;
   private readonly maxStreams: number;
   private readonly maxPendingApprovals: number;
@@ -52,6 +53,7 @@ export class RunState {
     private readonly options: RunStateOptions = {},
   ) {
     this.heartbeatMs = options.heartbeatMs ?? defaultHeartbeatMs;
+    this.maxQueuedBytes = options.maxQueuedBytesPerStream ?? defaultLimits.maxQueuedBytesPerStream;
     this.maxCalls = options.maxCallsPerRun ?? defaultLimits.maxCallsPerRun;
     this.maxStreams = options.maxStreamsPerRun ?? defaultLimits.maxStreamsPerRun;
     this.maxPendingApprovals = options.maxPendingApprovalsPerRun ?? defaultLimits.maxPendingApprovalsPerRun;
@@ -170,9 +172,13 @@ export class RunState {
       );
     const ended = this.log.record?.ended === true;
     if (!ended && this.listeners.size >= this.maxStreams) return this.tooManyStreams();
-    const backlog = this.log.after(after);
-    const channel = createChannel(this.heartbeatMs);
-    for (const event of backlog) channel.write(eventMessage(event));
+    // The backlog is encoded as the reader takes it: written in this one turn, a long one would
+    // be past the bound before the reader could take any of it.
+    const channel = createChannel({
+      heartbeatMs: this.heartbeatMs,
+      maxQueuedBytes: this.maxQueuedBytes,
+      backlog: encodeEach(this.log.after(after)),
+    });
     if (ended) {
       channel.close();
       return ok(channel.readable);
@@ -318,6 +324,7 @@ export class RunState {
       format,
       start,
       heartbeatMs: this.heartbeatMs,
+      maxQueuedBytes: this.maxQueuedBytes,
       subscribe: (listener) => this.subscribe(listener),
       cancel: () => this.inflight.get(callId)?.abort(),
     });
@@ -417,3 +424,7 @@ function decisionRefused(result: ToolResult): Reply<never> {
   return refuse(404, 'not-found', message, { reason });
 }
 const reasonOf = (error: { details?: Record<string, unknown> }) => String(error.details?.reason);
+
+function* encodeEach(events: ToolEvent[]): Iterator<Uint8Array> {
+  for (const event of events) yield eventMessage(event);
+}
