@@ -15,6 +15,7 @@ import { isolated } from './isolated.mjs';
 import { kvR2Store } from './kv-r2-store.mjs';
 import { median, perSecond, us } from './measure.mjs';
 import { measureBundles, sizeTable } from './sizes.mjs';
+import { stalledScenario } from './stalled-readers.mjs';
 import { withBenchWorker } from './workerd.mjs';
 
 const SIZES = [1024, 1 << 20, 10 << 20];
@@ -242,6 +243,42 @@ row(
   '—',
   true,
 );
+
+console.error('(h) stalled readers…');
+// A fresh wrangler dev per scenario (stalled-readers.mjs): RSS after a full GC, with the readers
+// still stalled once the run's 20,000 events of 2 KB are written.
+const stalledEvents = 20_000;
+const stalledPort = 21_000 + Math.floor(Math.random() * 9_000);
+const stalled = {};
+for (const readers of [0, 8, 20])
+  stalled[readers] = await stalledScenario({ port: stalledPort, readers, events: stalledEvents });
+const lifted = {};
+for (const readers of [8, 20])
+  lifted[readers] = await stalledScenario({
+    port: stalledPort,
+    readers,
+    events: stalledEvents,
+    maxQueuedBytes: 1e12,
+  });
+const heldGrowth = (r) => r.heldMiB - r.beforeMiB;
+const mibOf = (r) => `${r.heldMiB.toFixed(0)} MiB (+${heldGrowth(r).toFixed(1)})`;
+for (const readers of [0, 8, 20]) {
+  const r = stalled[readers];
+  row(
+    `(h) Worker memory, a run reporting ${stalledEvents.toLocaleString('en')} events of 2 KB, ${readers} readers that stopped reading (\`wrangler dev\`, RSS after GC)`,
+    `${mibOf(r)}; peak ${r.peakMiB.toFixed(0)} MiB; ${r.dropped} of ${readers} dropped`,
+    readers === 0 ? '—' : `the bound lifted: ${mibOf(lifted[readers])}, ${lifted[readers].dropped} dropped`,
+    readers === 0
+      ? `the call ${(r.callMs / 1000).toFixed(1)} s`
+      : `+${(heldGrowth(r) - heldGrowth(stalled[0])).toFixed(1)} MiB over no reader`,
+    readers === 0
+      ? '—'
+      : `≤ 2 MiB a reader over no reader (1 MiB queued, the piece in flight, 100 ms of grace)`,
+    readers === 0
+      ? r.ok
+      : r.ok && r.dropped === readers && heldGrowth(r) - heldGrowth(stalled[0]) <= 2 * readers,
+  );
+}
 
 console.error('sizes…');
 const sizes = sizeTable(await measureBundles());
