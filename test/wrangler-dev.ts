@@ -36,6 +36,11 @@ export interface WranglerDev {
   pgid(): number | undefined;
   /** Stops wrangler and starts it again on the same port and persist dir, as a user's restart would. */
   restart(): Promise<void>;
+  /**
+   * Kills the whole group at once (SIGKILL: no graceful shutdown, as a crash, an eviction or a
+   * deploy mid-call would), then starts it again on the same port and persist dir.
+   */
+  crash(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -92,6 +97,10 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
       if (child) await stopGroup(child);
       await launch();
     },
+    async crash() {
+      if (child) await stopGroup(child, 'SIGKILL');
+      await launch();
+    },
     stop,
   };
 }
@@ -116,8 +125,8 @@ async function waitUntilReady(url: string, child: ChildProcess, output: () => st
   );
 }
 
-/** SIGTERM to the whole group (pnpm, wrangler, esbuild, workerd), then SIGKILL if it lingers. */
-async function stopGroup(child: ChildProcess): Promise<void> {
+/** `first` (SIGTERM) to the whole group (pnpm, wrangler, esbuild, workerd), then SIGKILL if it lingers. */
+async function stopGroup(child: ChildProcess, first: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.pid === undefined || child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const signal = (name: NodeJS.Signals) => {
@@ -127,7 +136,7 @@ async function stopGroup(child: ChildProcess): Promise<void> {
       // The group is already gone.
     }
   };
-  signal('SIGTERM');
+  signal(first);
   const timer = setTimeout(() => signal('SIGKILL'), 5000);
   await exited;
   clearTimeout(timer);
