@@ -22,6 +22,8 @@ export type ErrorKind =
   | 'conflict'
   /** A port of `ctx` was used after its call had ended (finished, failed, cancelled, timed out). */
   | 'call-settled'
+  /** The call was running when its host restarted (an eviction, a deploy, a crash): its outcome is unknown. */
+  | 'interrupted'
   // What doors answer for bad requests, each with its HTTP meaning.
   | 'bad-request'
   | 'unauthenticated'

@@ -92,6 +92,7 @@ export type { Effect, Phase } from './policy/phase.js';
 export type { ResultTaint, Taint, TaintLeg, TaintReads } from './policy/taint.js';
 export type { TrifectaMode } from './policy/trifecta.js';
 export { plainDataLimits } from './progress/plain-data.js';
+export type { CallHandle, CallRecord, CallStatus, CallStore } from './runtime/call-book.js';
 export {
   type CallOnceRequest,
   createRuntime,
@@ -100,7 +101,8 @@ export {
 } from './runtime/create-runtime.js';
 export { type DoorDeclaration, inProcessDoor } from './runtime/door.js';
 export { artifactScope, type ResumeOptions, type Run, type StartRunOptions } from './runtime/run.js';
-export type { CallableRun } from './runtime/run-api.js';
+export type { CallableRun, Decided } from './runtime/run-api.js';
+export type { DecisionRefusal } from './runtime/run-approvals.js';
 export type { RunStats } from './runtime/run-facts.js';
 export type { SecurityOptions } from './runtime/runtime-options.js';
 export type { TeardownScope } from './teardown/teardown-registry.js';

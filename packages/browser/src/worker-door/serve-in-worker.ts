@@ -106,7 +106,7 @@ export function serveInWorker(
         cancels.get(message.key)?.abort();
         return;
       case 'cancel-pending':
-        runs.get(message.runId)?.cancelPending(message.toolCallId);
+        runs.get(message.runId)?.cancel(message.toolCallId);
         return;
       case 'abort':
       case 'end': {

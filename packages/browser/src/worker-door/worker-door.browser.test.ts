@@ -111,9 +111,9 @@ describe('the Web Worker door', () => {
     run.events.subscribe((event) => events.push(event));
     const pending = await run.call({ tool: 'pay', args: { amount: 40 }, toolCallId: 'pay_1' });
     const approvalId = String(!pending.ok && pending.error.details?.approvalId);
-    expect(run.cancelPending('nobody')).toBe(false);
-    expect(run.cancelPending('pay_1')).toBe(true);
-    expect(run.cancelPending('pay_1')).toBe(false);
+    expect(run.cancel('nobody')).toBe(false);
+    expect(run.cancel('pay_1')).toBe(true);
+    expect(run.cancel('pay_1')).toBe(false);
     expect(await run.resume(approvalId, { approved: true })).toMatchObject({
       ok: false,
       error: { kind: 'approval-invalid' },
@@ -133,11 +133,11 @@ describe('the Web Worker door', () => {
     const run = connect().startRun();
     const first = await run.call({ tool: 'pay', args: { amount: 1 }, toolCallId: 'pay_1' });
     const resumed = run.resume(String(!first.ok && first.error.details?.approvalId), { approved: true });
-    expect(run.cancelPending('pay_1')).toBe(false);
+    expect(run.cancel('pay_1')).toBe(false);
     expect(await resumed).toMatchObject({ ok: true, value: { paid: 1 } });
     await run.call({ tool: 'pay', args: { amount: 2 }, toolCallId: 'pay_2' });
     await run.end();
-    expect(run.cancelPending('pay_2')).toBe(false);
+    expect(run.cancel('pay_2')).toBe(false);
   });
 
   it('cancels a resumed call in the Worker when the signal given to resume fires', async () => {

@@ -10,7 +10,7 @@ import type { WireStats } from './protocol.js';
  * decided, settled or being decided from this page (`resume` called); the Worker then files it
  * failed as `aborted`, as a local run does at once.
  */
-export interface WorkerRun extends Omit<Run, 'listTools'> {}
+export interface WorkerRun extends Omit<Run, 'listTools' | 'decide' | 'callStatus' | 'openCalls'> {}
 
 /** How a Worker run reaches its Worker; supplied by `connectWorker`. */
 export interface WorkerRunWire {
@@ -118,8 +118,8 @@ export function createWorkerRun(runId: string, wire: WorkerRunWire): WorkerRunLi
         signal.removeEventListener('abort', onAbort);
       }
     },
-    cancelPending(toolCallId) {
-      if (finished || !waiting.delete(toolCallId)) return false;
+    cancel(toolCallId) {
+      if (finished || !(waiting.delete(toolCallId) || inflight.has(toolCallId))) return false;
       wire.cancelPending(toolCallId);
       return true;
     },

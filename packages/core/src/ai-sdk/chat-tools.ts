@@ -28,8 +28,12 @@ export interface ToolOutputChat {
   stop?: () => Promise<void>;
 }
 
-/** A run of any door that can be resumed: a local `Run`, a Worker run from `connectWorker`. */
-export type ChatRun = CallableRun & Pick<Run, 'resume'> & Partial<Pick<Run, 'cancelPending'>>;
+/**
+ * A run of any door that can be resumed and can cancel a call by its id (running, or waiting for
+ * approval): a local `Run`, a Worker run from `connectWorker`.
+ */
+export type ChatRun = CallableRun &
+  Pick<Run, 'resume'> & { cancel(toolCallId: string, reason?: string): unknown };
 
 /** Options of {@link chatTools}. */
 export interface ChatToolsOptions {
@@ -62,7 +66,6 @@ export interface ChatTools {
 interface OpenCall {
   readonly tool: string;
   readonly toolCallId: string;
-  readonly controller: AbortController;
   approvalId?: string;
 }
 
@@ -135,18 +138,11 @@ export function chatTools(chat: ToolOutputChat, run: ChatRun, options: ChatTools
     settle(call, { ok: false, error: { kind: 'internal', message, retryable: false } });
   };
   /**
-   * Cancels an open call and answers it now, with the message the run gives a cancelled call: a
-   * door settles it later (once its tool has seen the abort) or never (a call waiting for approval
-   * has no answer to come).
+   * Cancels an open call in its run (running, resumed, or waiting for approval: the run owns it)
+   * and answers the chat now, with the message the run gives a cancelled call.
    */
   const cancelNow = (call: OpenCall) => {
-    call.controller.abort();
-    const { approvalId, toolCallId } = call;
-    if (approvalId !== undefined && !run.cancelPending?.(toolCallId)) {
-      // A run that cannot cancel a waiting call (one without cancelPending, or one that no longer
-      // holds it) is told no, so it stops waiting.
-      void run.resume(approvalId, { approved: false, reason: cancelledByCaller.message }).catch(() => {});
-    }
+    run.cancel(call.toolCallId);
     answer(call, cancelledByCaller);
   };
 
@@ -155,11 +151,9 @@ export function chatTools(chat: ToolOutputChat, run: ChatRun, options: ChatTools
       const { toolName: tool, toolCallId, input } = toolCall;
       if (only && !only.has(tool)) return false;
       if (open.has(toolCallId)) return true; // a replayed stream: the call runs once
-      const call: OpenCall = { tool, toolCallId, controller: new AbortController() };
+      const call: OpenCall = { tool, toolCallId };
       open.set(toolCallId, call);
-      run
-        .call({ tool, args: input, toolCallId, signal: call.controller.signal })
-        .then((result) => settle(call, result), lost(call));
+      run.call({ tool, args: input, toolCallId }).then((result) => settle(call, result), lost(call));
       return true;
     },
     async resume(approvalId, decision) {
@@ -168,12 +162,10 @@ export function chatTools(chat: ToolOutputChat, run: ChatRun, options: ChatTools
       // Decided once: a second press goes to the run, which refuses it, and leaves the chat alone.
       waiting.delete(approvalId);
       call.approvalId = undefined;
-      const result = await run
-        .resume(approvalId, decision, { signal: call.controller.signal })
-        .catch((thrown) => {
-          lost(call)(thrown);
-          throw thrown;
-        });
+      const result = await run.resume(approvalId, decision).catch((thrown) => {
+        lost(call)(thrown);
+        throw thrown;
+      });
       settle(call, result);
       return result;
     },

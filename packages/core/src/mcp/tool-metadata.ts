@@ -22,7 +22,7 @@ export function toMcpTool(tool: AnyTool): McpTool {
     description: tool.description,
     inputSchema: tool.inputJsonSchema as McpTool['inputSchema'],
     ...outputSchemaOf(tool),
-    annotations: annotationsOf(tool.effect),
+    annotations: annotationsOf(tool.effect, tool.idempotent),
   };
 }
 
@@ -47,9 +47,15 @@ function outputJsonSchemaOf(schema: NonNullable<AnyTool['outputSchema']>): JsonS
   }
 }
 
-function annotationsOf(effect: Effect): ToolAnnotations {
+function annotationsOf(effect: Effect, idempotent: boolean | undefined): ToolAnnotations {
   if (effect === 'read') return { readOnlyHint: true, openWorldHint: false };
-  return { readOnlyHint: false, destructiveHint: true, openWorldHint: effect === 'send' };
+  const hints: ToolAnnotations = {
+    readOnlyHint: false,
+    destructiveHint: true,
+    openWorldHint: effect === 'send',
+  };
+  if (idempotent) hints.idempotentHint = true;
+  return hints;
 }
 
 /**

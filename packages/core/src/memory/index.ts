@@ -22,4 +22,5 @@ export { createMemoryArtifactStore, type MemoryArtifactStoreOptions } from '../a
 export { createMemoryCache, type MemoryCacheOptions } from '../cache/memory-cache.js';
 export { type StaticCredential, staticCredentials } from '../credentials/static-credentials.js';
 export { createMemoryLedger } from '../ledger/memory-ledger.js';
+export { createMemoryCallStore } from '../runtime/call-book.js';
 export { createMemoryWorkspace, type MemoryWorkspaceOptions } from '../workspace/memory-workspace.js';

@@ -15,14 +15,7 @@ import { admit, policyRefusal } from './call-guards.js';
 import type { CallingRun, CallState } from './call-state.js';
 import { completeAtOnce, completeCall } from './completion.js';
 import type { Invocation } from './invocation.js';
-import {
-  type CallFacts,
-  cancelledByCaller,
-  nextCallId,
-  type RunFacts,
-  runEnded,
-  startedData,
-} from './run-facts.js';
+import { type CallFacts, cancelledByCaller, type RunFacts, runEnded, startedData } from './run-facts.js';
 import { cachedResult, cacheKeyFor, storeResult } from './tool-cache.js';
 
 /**
@@ -49,12 +42,12 @@ export interface Entry {
 export function startCall(
   run: CallingRun,
   request: CallRequest,
+  toolCallId: string,
   iteration: number,
   budgetBytes: number,
   invocation: Invocation,
   parentId: string | undefined,
 ): ToolResult | Promise<ToolResult> {
-  const toolCallId = request.toolCallId ?? nextCallId();
   const { tools } = run.services;
   const tool = tools.get(request.tool);
   if (!tool || run.ended) {

@@ -56,6 +56,12 @@ export class InflightCalls {
     invocation.older = invocation.newer = undefined;
   }
 
+  /** The call in flight with this id (or resumed by the approval of this id). */
+  find(id: string): Invocation | undefined {
+    for (let at = this.oldest; at; at = at.newer) if (at.callId === id || at.approvalId === id) return at;
+    return undefined;
+  }
+
   /** The calls in flight now, oldest first. */
   list(): Invocation[] {
     const live: Invocation[] = [];

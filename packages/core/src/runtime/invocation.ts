@@ -13,6 +13,10 @@ export type DispatchFactory = (attempt: Attempt, call: CallFacts) => ToolDispatc
  * aborts the attempt in flight and stops any retry.
  */
 export class Invocation {
+  /** The call's id, once known: what `run.cancel` finds it by. */
+  callId: string | undefined;
+  /** For a call an approval resumed: that approval's id, which `run.cancel` also takes. */
+  approvalId: string | undefined;
   aborted: ErrorInfo | undefined;
   /** The call's result, for whoever waits for every call of the run; unset for a call that ended at once. */
   done: Promise<unknown> | undefined;

@@ -121,14 +121,14 @@ describe('pending approvals: one store, the run’s', () => {
     });
   });
 
-  it('cancelPending settles the waiting call as aborted; its approval can no longer run it', async () => {
+  it('cancel settles the waiting call as aborted; its approval can no longer run it', async () => {
     const { executed, events, runtime } = setup();
     const store = createMemoryPendingApprovals();
     const run = runtime().startRun({ runId: 'run_1', identity, pendingApprovals: store });
     const approvalId = pendingId(await run.call({ tool: 'pay', args: { amount: 3 }, toolCallId: 'call_c' }));
-    expect(run.cancelPending('call_other')).toBe(false);
-    expect(run.cancelPending('call_c')).toBe(true);
-    expect(run.cancelPending('call_c')).toBe(false);
+    expect(run.cancel('call_other')).toBe(false);
+    expect(run.cancel('call_c')).toBe(true);
+    expect(run.cancel('call_c')).toBe(false);
     expect(store.get(approvalId)).toBeUndefined();
     expect(events.filter((e) => e.callId === 'call_c').at(-1)).toMatchObject({
       type: 'tool.failed',

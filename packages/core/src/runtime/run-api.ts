@@ -1,10 +1,13 @@
 import type { ApprovalDecision } from '../approval/approval-decision.js';
 import type { PendingApprovalStore } from '../approval/pending-approvals.js';
 import type { CallRequest, Identity, ToolResult } from '../context/types.js';
+import type { ErrorInfo } from '../errors.js';
 import type { EventSink, RunEvents } from '../events/event-log.js';
 import type { Phase } from '../policy/phase.js';
 import type { ToolSchema } from '../tools/define-tool.js';
 import type { Workspace } from '../workspace/workspace.js';
+import type { CallHandle, CallStore } from './call-book.js';
+import type { DecisionRefusal } from './run-approvals.js';
 import type { RunStats } from './run-facts.js';
 
 /** Options of `runtime.startRun`. */
@@ -39,7 +42,33 @@ export interface StartRunOptions {
    * `runId` and identity, the same store: the approvals in it can then be resumed.
    */
   pendingApprovals?: PendingApprovalStore;
+  /**
+   * Where the run keeps its calls' records (their handles: status and, once settled, result); in
+   * memory unless set (every open call and the newest 1,000 settled ones). A host whose runs
+   * outlive a restart passes a durable store, and the same store when it starts the run again
+   * with `continuesAfterSeq`: the calls still `working` in it were cut off by the restart and are
+   * settled then — `interrupted` (retryable), or run again when their tool is `idempotent`.
+   */
+  calls?: CallStore;
 }
+
+/**
+ * What `run.decide` answers, before the resumed call runs: whether the decision was taken and,
+ * if it was, the call's result to come; if not, why (`reason`, with an `approval-invalid` error
+ * saying it in words) — nothing ran.
+ *
+ * @example
+ * ```ts
+ * import type { Decided, Run } from '@toolctx/core';
+ * declare const run: Run;
+ * const decided: Decided = run.decide('appr_1', { approved: true });
+ * if (!decided.taken) console.log(decided.reason); // 'unknown-approval', 'already-decided', …
+ * else console.log((await decided.result).ok);
+ * ```
+ */
+export type Decided =
+  | { taken: true; toolCallId: string; result: Promise<ToolResult> }
+  | { taken: false; reason: DecisionRefusal; error: ErrorInfo };
 
 /**
  * Options of `run.resume`.
@@ -102,19 +131,33 @@ export interface Run extends CallableRun {
   /** Calls tools concurrently, one batch; results in the order asked. */
   callBatch(requests: readonly CallRequest[]): Promise<ToolResult[]>;
   /**
-   * Decides an approval that a call left pending (`approval-pending`): approved, the call runs
-   * now (in flight like any call: the run's end and `options.signal` cancel it) and this resolves
-   * to its result; denied, to an `approval-denied` failure. An approval that is not pending
-   * (unknown, decided already, its call cancelled) is an `approval-invalid` failure whose
-   * `details.reason` says which, and runs nothing.
+   * Decides an approval that a call left pending (`approval-pending`) and answers at once whether
+   * the decision was taken: approved, the call runs now (in flight like any call: the run's end,
+   * `run.cancel` and `options.signal` cancel it) and `result` resolves to its result; denied, to
+   * an `approval-denied` failure. An approval that is not pending (unknown, decided already, its
+   * call cancelled, another run's) or a malformed decision is not taken (`reason` says which)
+   * and runs nothing.
+   */
+  decide(approvalId: string, decision: ApprovalDecision, options?: ResumeOptions): Decided;
+  /**
+   * {@link Run.decide} as one promise: the resumed call's result, or the `approval-invalid`
+   * failure of a decision not taken (its `details.reason` says why).
    */
   resume(approvalId: string, decision: ApprovalDecision, options?: ResumeOptions): Promise<ToolResult>;
   /**
-   * Cancels a call that waits for approval: it is settled as aborted (`tool.failed`, kind
-   * `aborted`) and its approval can no longer be decided. Whether such a call was waiting; a call
-   * that is running is cancelled through its own `signal` instead.
+   * Cancels one call of the run: a running one is aborted (`tool.failed`, `aborted`, with
+   * `reason` in its message); one that waits for approval is settled so and its approval can no
+   * longer be decided. `toolCallId` may also be the id of the approval a call waits for or was
+   * resumed by. Whether there was such a call to cancel.
    */
-  cancelPending(toolCallId: string): boolean;
+  cancel(toolCallId: string, reason?: string): boolean;
+  /**
+   * A call's handle: its status and, once settled, its result — kept while the run is kept (in
+   * memory, every open call and the newest 1,000 settled ones). `undefined` for an unknown id.
+   */
+  callStatus(toolCallId: string): CallHandle | undefined;
+  /** The handles of the calls not settled yet (`working`, `input_required`), in no particular order. */
+  openCalls(): CallHandle[];
   /** Cancels every call in flight, then finishes the run as aborted. */
   abort(reason?: string): Promise<void>;
   /** Finishes the run: cancels what is still in flight, fires run teardown, emits `run.finished`. */

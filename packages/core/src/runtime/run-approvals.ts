@@ -5,7 +5,17 @@ import type { PendingApproval, PendingApprovalStore } from '../approval/pending-
 import type { Identity } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 
-type Taken = { ok: true; pending: PendingApproval } | { ok: false; error: ErrorInfo };
+/** Why a decision was not taken; see {@link Decided}. */
+export type DecisionRefusal =
+  | 'unknown-approval'
+  | 'already-decided'
+  | 'cancelled'
+  | 'other-run'
+  | 'invalid-decision';
+
+type Taken =
+  | { ok: true; pending: PendingApproval }
+  | { ok: false; reason: DecisionRefusal; error: ErrorInfo };
 
 /**
  * The one owner of a run's approval state: the calls that wait for a decision, kept in its
@@ -52,21 +62,20 @@ export class RunApprovals {
   take(approvalId: string, decision: ApprovalDecision): Taken {
     const pending = this.store.get(approvalId);
     if (!pending) {
-      const reason = this.settled.get(approvalId) ?? 'unknown-approval';
-      return { ok: false, error: refusal(reason, approvalId) };
+      return refusal(this.settled.get(approvalId) ?? 'unknown-approval', approvalId);
     }
     if (pending.runId !== this.runId || !sameIdentity(pending.owner, this.owner))
-      return { ok: false, error: refusal('other-run', approvalId) };
-    if (!isDecision(decision)) return { ok: false, error: refusal('invalid-decision', approvalId) };
+      return refusal('other-run', approvalId);
+    if (!isDecision(decision)) return refusal('invalid-decision', approvalId);
     this.store.delete(approvalId);
     this.settled.set(approvalId, 'already-decided');
     return { ok: true, pending };
   }
 
-  /** Takes out the approval `callId` waits for, if it waits: it can no longer be decided. */
-  cancel(callId: string): PendingApproval | undefined {
+  /** Takes out the approval call `id` waits for (or approval `id`), if it waits: it can no longer be decided. */
+  cancel(id: string): PendingApproval | undefined {
     for (const pending of this.store.list()) {
-      if (pending.callId !== callId || pending.runId !== this.runId) continue;
+      if ((pending.callId !== id && pending.approvalId !== id) || pending.runId !== this.runId) continue;
       this.store.delete(pending.approvalId);
       this.settled.set(pending.approvalId, 'cancelled');
       return pending;
@@ -83,7 +92,7 @@ export class RunApprovals {
   }
 }
 
-const why: Record<string, string> = {
+const why: Record<DecisionRefusal, string> = {
   'unknown-approval':
     'No call of this run is waiting for approval {id}; check the id the call returned in details.approvalId.',
   'already-decided': 'Approval {id} was already decided; a decision is given once.',
@@ -93,13 +102,14 @@ const why: Record<string, string> = {
     'A decision is { approved: true | false, reason?: string }; approval {id} is still pending.',
 };
 
-function refusal(reason: string, approvalId: string): ErrorInfo {
-  return {
+function refusal(reason: DecisionRefusal, approvalId: string): Taken {
+  const error: ErrorInfo = {
     kind: 'approval-invalid',
-    message: why[reason]!.replace('{id}', JSON.stringify(approvalId)),
+    message: why[reason].replace('{id}', JSON.stringify(approvalId)),
     retryable: false,
     details: { reason, approvalId },
   };
+  return { ok: false, reason, error };
 }
 
 function sameIdentity(a: Readonly<Identity> | undefined, b: Readonly<Identity> | undefined): boolean {

@@ -19,11 +19,19 @@ import { type ToolSchema, toolSchema } from '../tools/define-tool.js';
 import { unknownToolError } from '../tools/unknown-tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Attempt } from './attempt.js';
+import {
+  type CallHandle,
+  type CallRecord,
+  type CallStore,
+  createMemoryCallStore,
+  interrupted,
+  statusOf,
+} from './call-book.js';
 import { fail, pipeline, startCall } from './call-pipeline.js';
 import type { CallingRun, CallState } from './call-state.js';
 import { InflightCalls } from './inflight-calls.js';
 import type { DispatchFactory } from './invocation.js';
-import type { ResumeOptions, StartRunOptions } from './run-api.js';
+import type { Decided, ResumeOptions, StartRunOptions } from './run-api.js';
 import { RunApprovals } from './run-approvals.js';
 import {
   type CallFacts,
@@ -70,6 +78,8 @@ export class RunImpl implements CallingRun {
   private madeApprovals: RunApprovals | undefined;
   /** For the frame of one call at a door that can ask a person (`callOnce`'s `decidePending`). */
   readonly decidePending: ApprovalPort | undefined;
+  /** Every call's record, the one owner of call handles; none for the frame of one call. */
+  private readonly book: CallStore | undefined;
 
   constructor(
     readonly services: RuntimeServices,
@@ -86,6 +96,7 @@ export class RunImpl implements CallingRun {
     this.workspace = options.workspace ?? services.workspace;
     this.maxUsd = options.maxUsd;
     this.pendingStore = options.pendingApprovals;
+    if (runId !== undefined) this.book = options.calls ?? createMemoryCallStore();
     this.ledger =
       services.ledger && bindRunLedger(services.ledger, runId ?? `frame_${nextCallId()}`, this.maxUsd, log);
     this.teardown = createTeardownRegistry({
@@ -101,6 +112,9 @@ export class RunImpl implements CallingRun {
       const sessionId = options.sessionId;
       log.emit('run.started', sessionId ? { phase: this.phase, sessionId } : { phase: this.phase });
     }
+    // A run taken up again after its host restarted: the calls its store says were running were
+    // cut off (this process never ran them), and are settled now.
+    if (options.continuesAfterSeq !== undefined) this.recover();
     const outer = options.signal;
     if (outer?.aborted) void this.abort('the run signal was already aborted');
     else outer?.addEventListener('abort', () => void this.abort('the run signal fired'), { once: true });
@@ -155,36 +169,67 @@ export class RunImpl implements CallingRun {
     );
   }
 
-  async resume(
-    approvalId: string,
-    decision: ApprovalDecision,
-    options: ResumeOptions = {},
-  ): Promise<ToolResult> {
+  callStatus(toolCallId: string): CallHandle | undefined {
+    const record = this.book?.get(toolCallId);
+    return record && handleOf(record);
+  }
+
+  openCalls(): CallHandle[] {
+    return this.book ? Array.from(this.book.open(), handleOf) : [];
+  }
+
+  resume(approvalId: string, decision: ApprovalDecision, options: ResumeOptions = {}): Promise<ToolResult> {
+    const decided = this.decide(approvalId, decision, options);
+    return decided.taken ? decided.result : Promise.resolve({ ok: false, error: decided.error });
+  }
+
+  decide(approvalId: string, decision: ApprovalDecision, options: ResumeOptions = {}): Decided {
     const taken = this.approvals.take(approvalId, decision);
-    if (!taken.ok) return { ok: false, error: taken.error };
+    if (!taken.ok) return { taken: false, reason: taken.reason, error: taken.error };
     const { callId, toolName, parentId, iteration, args, argsHash } = taken.pending;
     const tool = this.services.tools.get(toolName);
     const data = { tool: toolName, approvalId, approved: decision.approved };
     this.log.emit('approval.decided', data, callId, parentId);
     const facts = { toolCallId: callId, toolName, parentId, iteration, effect: tool?.effect ?? 'read' };
+    const record = this.reopen(taken.pending);
+    const settled = (result: ToolResult) => ({
+      taken: true as const,
+      toolCallId: callId,
+      result: Promise.resolve(this.settle(record, result)),
+    });
     // A tool that is gone (a deploy between the request and the decision) cannot run.
-    if (!tool) return fail(this, facts, unknownToolError(toolName, this.services.tools.keys()));
-    if (this.finished) return fail(this, facts, runEnded);
-    if (!decision.approved) return fail(this, facts, approvalDenial(toolName, decision));
+    if (!tool) return settled(fail(this, facts, unknownToolError(toolName, this.services.tools.keys())));
+    if (this.finished) return settled(fail(this, facts, runEnded));
+    if (!decision.approved) return settled(fail(this, facts, approvalDenial(toolName, decision)));
     // The approval binds the hash the person approved; the guards check it against the arguments
     // the tool is about to get, so arguments changed in storage since cannot run on it.
     const resumed = { approvalId, argsHash, ...(decision.reason ? { reason: decision.reason } : {}) };
     const invocation = this.inflight.track(undefined);
+    invocation.callId = callId;
+    invocation.approvalId = approvalId;
     const budgetBytes = this.services.outputBudgetBytes;
     const call: CallState = { ...facts, tool, invocation, budgetBytes, startedAt: Date.now(), resumed };
     if (options.signal) invocation.listen(options.signal, cancelledByCaller);
-    return this.inflight.releaseWhenDone(invocation, undefined, pipeline(this, call, { args }));
+    const done = pipeline(this, call, { args }).then((result) => this.settle(record, result));
+    return {
+      taken: true,
+      toolCallId: callId,
+      result: this.inflight.releaseWhenDone(invocation, undefined, done),
+    };
   }
 
-  cancelPending(toolCallId: string): boolean {
+  cancel(toolCallId: string, reason?: string): boolean {
+    const error: ErrorInfo = reason
+      ? { kind: 'aborted', message: `The call was cancelled: ${reason}.`, retryable: false }
+      : cancelledByCaller;
+    const running = this.inflight.find(toolCallId);
+    if (running) {
+      running.abort(error);
+      return true;
+    }
     const pending = this.approvals.cancel(toolCallId);
     if (!pending) return false;
-    this.failPending(pending, cancelledByCaller);
+    this.failPending(pending, error);
     return true;
   }
 
@@ -192,7 +237,83 @@ export class RunImpl implements CallingRun {
   private failPending(pending: PendingApproval, error: ErrorInfo): void {
     const { callId, toolName, parentId, iteration } = pending;
     const effect = this.services.tools.get(toolName)?.effect ?? 'read';
-    fail(this, { toolCallId: callId, toolName, parentId, iteration, effect }, error);
+    const result = fail(this, { toolCallId: callId, toolName, parentId, iteration, effect }, error);
+    this.settle(this.reopen(pending), result);
+  }
+
+  /** The record of a call that waited for approval (made again if its store lost it). */
+  private reopen(pending: PendingApproval): CallRecord | undefined {
+    if (!this.book) return undefined;
+    const record = this.book.get(pending.callId) ?? {
+      toolCallId: pending.callId,
+      tool: pending.toolName,
+      status: 'input_required',
+      startedAt: pending.requestedAt,
+      updatedAt: pending.requestedAt,
+      iteration: pending.iteration,
+      ...(pending.parentId === undefined ? {} : { parentId: pending.parentId }),
+    };
+    record.status = 'working';
+    record.updatedAt = Date.now();
+    delete record.approvalId;
+    this.book.put(record);
+    return record;
+  }
+
+  /** Files what a call came to in its record: its status and, settled, its result. */
+  private settle(record: CallRecord | undefined, result: ToolResult): ToolResult {
+    if (!record || !this.book) return result;
+    record.status = statusOf(result);
+    record.updatedAt = Date.now();
+    delete record.args;
+    if (record.status === 'input_required') {
+      const approvalId = result.ok ? undefined : result.error.details?.approvalId;
+      if (typeof approvalId === 'string') record.approvalId = approvalId;
+    } else record.result = result;
+    this.book.put(record);
+    return result;
+  }
+
+  /**
+   * Settles the calls this run's store says were running, which a restart of its host cut off:
+   * a top-level call of an idempotent tool with attempts left runs again (a `tool.retry` event,
+   * then its pipeline from the top); any other fails as `interrupted`.
+   */
+  private recover(): void {
+    if (!this.book) return;
+    const cut = [...this.book.open()].filter((record) => record.status === 'working');
+    for (const record of cut) {
+      const tool = this.services.tools.get(record.tool);
+      const attempts = (record.attempts ?? 1) + 1;
+      const facts = {
+        toolCallId: record.toolCallId,
+        toolName: record.tool,
+        parentId: record.parentId,
+        iteration: record.iteration,
+        effect: tool?.effect ?? 'read',
+      };
+      const error = interrupted(record.tool);
+      const again = tool?.idempotent && record.parentId === undefined && 'args' in record && !this.finished;
+      if (!again || attempts > Math.max(1, tool.retry?.attempts ?? 2)) {
+        this.settle(record, fail(this, { ...facts, startedAt: record.startedAt }, error));
+        continue;
+      }
+      this.log.emit(
+        'tool.retry',
+        { tool: tool.name, attempt: attempts, delayMs: 0, error },
+        record.toolCallId,
+      );
+      record.attempts = attempts;
+      record.updatedAt = Date.now();
+      this.book.put(record);
+      const invocation = this.inflight.track(undefined);
+      invocation.callId = record.toolCallId;
+      const budgetBytes = this.services.outputBudgetBytes;
+      const call: CallState = { ...facts, tool, invocation, budgetBytes, startedAt: record.startedAt };
+      this.calls++;
+      const done = pipeline(this, call, { args: record.args }).then((result) => this.settle(record, result));
+      void this.inflight.releaseWhenDone(invocation, undefined, done);
+    }
   }
 
   abort(reason = 'the run was aborted'): Promise<void> {
@@ -247,17 +368,40 @@ export class RunImpl implements CallingRun {
     parent: Attempt | undefined,
     parentId: string | undefined,
   ): Promise<ToolResult> {
+    const toolCallId = request.toolCallId ?? nextCallId();
+    const { book } = this;
+    let record: CallRecord | undefined;
+    if (book) {
+      // A call's id names its handle: a second call under a known id would take it over.
+      if (book.get(toolCallId)) return Promise.resolve({ ok: false, error: duplicateCall(toolCallId) });
+      const now = Date.now();
+      record = {
+        toolCallId,
+        tool: request.tool,
+        status: 'working',
+        startedAt: now,
+        updatedAt: now,
+        iteration,
+      };
+      if (parentId !== undefined) record.parentId = parentId;
+      record.args = request.args;
+      book.put(record);
+    }
     const invocation = this.inflight.track(parent);
+    invocation.callId = toolCallId;
     let result: ToolResult | Promise<ToolResult>;
     try {
-      result = startCall(this, request, iteration, budgetBytes, invocation, parentId);
+      result = startCall(this, request, toolCallId, iteration, budgetBytes, invocation, parentId);
     } catch (thrown) {
       result = Promise.reject(thrown);
     }
-    if (result instanceof Promise) return this.inflight.releaseWhenDone(invocation, parent, result);
+    if (result instanceof Promise) {
+      const settled = record ? result.then((done) => this.settle(record, done)) : result;
+      return this.inflight.releaseWhenDone(invocation, parent, settled);
+    }
     // A call that ended at once is released at once.
     this.inflight.release(invocation, parent);
-    return Promise.resolve(result);
+    return Promise.resolve(this.settle(record, result));
   }
 
   /** Makes `ctx.tools` for an attempt: child calls in this run, ended with their parent. */
@@ -273,4 +417,19 @@ export class RunImpl implements CallingRun {
       },
     };
   }
+}
+
+/** The handle of a record: what a caller may see (not the arguments kept for running it again). */
+function handleOf(record: CallRecord): CallHandle {
+  const { iteration: _iteration, args: _args, ...handle } = record;
+  return handle;
+}
+
+function duplicateCall(toolCallId: string): ErrorInfo {
+  return {
+    kind: 'conflict',
+    message: `This run already has a call with id ${JSON.stringify(toolCallId)}; give each call its own id (or leave it out).`,
+    retryable: false,
+    details: { toolCallId },
+  };
 }

@@ -53,6 +53,13 @@ export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV
   timeoutMs?: number;
   retry?: RetryPolicy;
   /**
+   * Whether a call may safely run again from the start. A call of an idempotent tool that was
+   * running when its run's host restarted is run again when the run wakes, up to `retry.attempts`
+   * attempts in all (default 2), each one a `tool.retry` event; any other such call fails as
+   * `interrupted`. Published over MCP as `idempotentHint`.
+   */
+  idempotent?: boolean;
+  /**
    * Does the work: `args` are already validated; `ctx` carries the signal, progress, artifacts and
    * the rest. Returns the tool's value, or content parts with the value beside them (`withParts`).
    */

@@ -1,0 +1,134 @@
+import type { ToolResult } from '../context/types.js';
+import type { ErrorInfo } from '../errors.js';
+
+/**
+ * Where a call is in its life: `working` (running, or about to), `input_required` (waiting for a
+ * person: an approval), then one of the settled states `completed`, `failed` or `cancelled`. The
+ * names are MCP's task states.
+ */
+export type CallStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/**
+ * A call's handle: what a caller that left can learn when it comes back. Plain data (JSON and
+ * structuredClone carry it), the same at every door: `run.callStatus(id)` in process and in the
+ * Web Worker door, `GET /runs/:runId/calls/:callId` over HTTP.
+ *
+ * @example
+ * ```ts
+ * import type { CallHandle, Run } from '@toolctx/core';
+ * declare const run: Run;
+ * const handle: CallHandle | undefined = run.callStatus('call_1');
+ * if (handle?.status === 'completed' && handle.result?.ok) console.log(handle.result.content);
+ * ```
+ */
+export interface CallHandle {
+  toolCallId: string;
+  /** The tool's name. */
+  tool: string;
+  status: CallStatus;
+  /** The call that made this one, for a child call (`ctx.tools.call`). */
+  parentId?: string;
+  /** When the call started, ms since the epoch. */
+  startedAt: number;
+  /** When its status last changed, ms since the epoch. */
+  updatedAt: number;
+  /** While it is `input_required` for an approval: the approval to decide. */
+  approvalId?: string;
+  /** Attempts started in all, where more than one: each run again after its host restarted counts. */
+  attempts?: number;
+  /** Once settled: what the caller would have got. */
+  result?: ToolResult;
+}
+
+/**
+ * What a run keeps of a call: its handle and, while it is open, what running it again takes.
+ * Plain data, so a host can persist it.
+ */
+export interface CallRecord extends CallHandle {
+  /** The model turn the call belongs to (`ctx.iteration`). */
+  iteration: number;
+  /** While `working`: its arguments as asked, for running it again after a restart. */
+  args?: unknown;
+}
+
+/**
+ * Where a run keeps its calls' records: the one owner of call handles. Synchronous, as
+ * {@link PendingApprovalStore} is. In memory unless the host passes its own to
+ * `runtime.startRun({ calls })`; a host whose runs outlive a restart passes a durable store and,
+ * starting the run again under the same `runId`, the same store: the calls it finds still
+ * `working` were cut off by the restart and are settled then (`interrupted`, or run again).
+ *
+ * @example
+ * ```ts
+ * import type { CallRecord, CallStore } from '@toolctx/core';
+ * const records = new Map<string, CallRecord>();
+ * const calls: CallStore = {
+ *   get: (id) => records.get(id),
+ *   put: (record) => void records.set(record.toolCallId, record),
+ *   open: () => [...records.values()].filter((record) => record.status === 'working' || record.status === 'input_required'),
+ * };
+ * ```
+ */
+export interface CallStore {
+  get(toolCallId: string): CallRecord | undefined;
+  /** Files the record under its `toolCallId`, replacing what was there. */
+  put(record: CallRecord): void;
+  /** The records that are not settled (`working` or `input_required`), in no particular order. */
+  open(): Iterable<CallRecord>;
+}
+
+/** Whether a call in this status is over. */
+export function isSettled(status: CallStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+/** The status a call's answer leaves it in. */
+export function statusOf(result: ToolResult): CallStatus {
+  if (result.ok) return 'completed';
+  const { kind } = result.error;
+  if (kind === 'approval-pending') return 'input_required';
+  return kind === 'aborted' ? 'cancelled' : 'failed';
+}
+
+/** Settled records a memory store keeps, newest first; older ones are forgotten. */
+export const memoryCallsKept = 1000;
+
+/**
+ * A {@link CallStore} in memory: what a run uses unless given one. Every open call, and the
+ * newest {@link memoryCallsKept} settled ones.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryCallStore } from '@toolctx/core/memory';
+ * const calls = createMemoryCallStore();
+ * calls.put({ toolCallId: 'c1', tool: 'echo', status: 'working', startedAt: 0, updatedAt: 0, iteration: 1 });
+ * ```
+ */
+export function createMemoryCallStore(kept = memoryCallsKept): CallStore {
+  const open = new Map<string, CallRecord>();
+  const settled = new Map<string, CallRecord>();
+  return {
+    get: (id) => open.get(id) ?? settled.get(id),
+    put(record) {
+      const id = record.toolCallId;
+      if (!isSettled(record.status)) {
+        open.set(id, record);
+        return;
+      }
+      open.delete(id);
+      settled.delete(id);
+      settled.set(id, record);
+      if (settled.size > kept) settled.delete(settled.keys().next().value!);
+    },
+    open: () => open.values(),
+  };
+}
+
+/** The failure of a call its host's restart cut off; retryable, since nothing says it finished. */
+export function interrupted(toolName: string): ErrorInfo {
+  return {
+    kind: 'interrupted',
+    message: `"${toolName}" was running when its host restarted, and its outcome is unknown; call it again if it is safe to.`,
+    retryable: true,
+  };
+}
