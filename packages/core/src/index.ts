@@ -38,7 +38,7 @@ export {
 export type { ApprovalPort, ApprovalRequest } from './approval/approval.js';
 export type { ApprovalDecision } from './approval/approval-decision.js';
 export type { PendingApproval, PendingApprovalStore } from './approval/pending-approvals.js';
-export type { NeedsApproval } from './approval/requires-approval.js';
+export { mayAskApproval, type NeedsApproval } from './approval/requires-approval.js';
 export { artifactFieldLimits } from './artifacts/field-limits.js';
 export type {
   ArtifactData,

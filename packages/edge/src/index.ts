@@ -43,6 +43,8 @@ export {
   type CancelInfo,
   createMemoryRunDirectory,
   type DoorCall,
+  type DoorRun,
+  type DoorRunVerb,
   type DurableObjectRunsOptions,
   defaultLimits,
   durableObjectDoor,

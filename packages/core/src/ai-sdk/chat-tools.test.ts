@@ -59,13 +59,14 @@ describe('chatTools', () => {
 
   it('answers output-error naming the door’s failure when the run rejects, without its message', async () => {
     const { chat, answers } = recordingChat();
-    const broken: CallableRun & { resume: () => never } = {
+    const broken: CallableRun & { resume: () => never; cancel: () => boolean } = {
       runId: 'run_x',
       events: setUp().run.events,
       call: () => Promise.reject(new TypeError('secret detail')),
       resume: () => {
         throw new Error('unused');
       },
+      cancel: () => false,
     };
     chatTools(chat, broken).onToolCall({ toolCall: { toolCallId: 'tc_1', toolName: 'echo', input: {} } });
     await until(() => answers.length > 0);

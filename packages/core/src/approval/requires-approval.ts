@@ -25,3 +25,22 @@ export async function requiresApproval<Args>(
     return true;
   }
 }
+
+/**
+ * Whether a call of `tool` may stop to wait for a person's approval: it asks (always, or by a
+ * predicate on its arguments), or it sends (the lethal-trifecta rule may make it ask). The one
+ * statement of that rule, for the runtime's fast path and for hosts that bound waiting calls.
+ *
+ * @example
+ * ```ts
+ * import { type AnyTool, mayAskApproval } from '@toolctx/core';
+ * declare const tool: AnyTool;
+ * if (mayAskApproval(tool)) console.log(`${tool.name} may wait for a person`);
+ * ```
+ */
+export function mayAskApproval(tool: {
+  readonly needsApproval?: unknown;
+  readonly effect?: string;
+}): boolean {
+  return Boolean(tool.needsApproval) || tool.effect === 'send';
+}

@@ -4,6 +4,7 @@
 // which every other call takes from the top: policy → validate → guards → cache → attempts →
 // complete → record, the call's cleanups in `finally`.
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { mayAskApproval } from '../approval/requires-approval.js';
 import type { CallRequest, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import { allowedInPhase } from '../policy/phase.js';
@@ -73,8 +74,7 @@ export function startCall(
   const trivial =
     !tool.wants &&
     !tool.needs &&
-    !tool.needsApproval &&
-    tool.effect !== 'send' &&
+    !mayAskApproval(tool) &&
     !tool.cache &&
     !tool.outputSchema &&
     !tool.retry &&

@@ -25,6 +25,8 @@ export const countSteps = defineTool({
     steps: z.number().int().min(1).max(100),
     delayMs: z.number().int().min(0).max(5000).default(50),
   }),
+  // Safe to run again from the start: a count cut off by its host's restart is counted again.
+  idempotent: true,
   async execute({ steps, delayMs }, ctx) {
     for (let done = 1; done <= steps; done++) {
       await sleep(delayMs, ctx.signal);

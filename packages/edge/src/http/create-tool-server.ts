@@ -257,24 +257,47 @@ export function createToolServer<E extends object = object>(options: ToolServerO
       args: body.args,
       toolCallId: body.toolCallId ?? `call_${crypto.randomUUID()}`,
     };
-    const runs = runsOf(c.env);
+    const run = runsOf(c.env).get(runId);
     const identity = c.get('identity');
+    const location = `/runs/${runId}/calls/${encodeURIComponent(call.toolCallId)}`;
+    // Asked to answer at once: the call goes on in its run whoever listens, and its handle is
+    // where its result will be.
+    if (respondAsync(c.req.header('prefer'))) {
+      const handle = unwrap(await run.startCall(identity, call));
+      return c.json(handle, 202, {
+        location,
+        'preference-applied': 'respond-async',
+        'x-toolctx-call-id': call.toolCallId,
+      });
+    }
     // Both answers are streams that start once the call is admitted (a refusal is still a real
     // 4xx): SSE of its events, or JSON after whitespace heartbeats — or, for a JSON call that
     // settled at once, its result alone. Where the run lives, a failed heartbeat write finds a
     // client that hung up and cancels the call — which local workerd needs, since it never fires
     // `request.signal` on a hang-up.
     const format = wantsSse(c.req.header('accept')) ? 'sse' : 'json';
-    const answer = unwrap(await runs.streamCall(runId, identity, call, format));
+    const answer = unwrap(await run.streamCall(identity, call, format));
     // On Cloudflare (`enable_request_signal`) the request's signal also cancels a call still
     // running; the cancel travels like any other, so it reaches the call wherever the run lives.
     if (typeof answer !== 'string')
-      c.req.raw.signal.addEventListener(
-        'abort',
-        () => keepAlive(c, runs.cancel(runId, identity, call.toolCallId)),
-        { once: true },
-      );
-    return callResponse(answer, format, { 'x-toolctx-call-id': call.toolCallId });
+      c.req.raw.signal.addEventListener('abort', () => keepAlive(c, run.cancel(identity, call.toolCallId)), {
+        once: true,
+      });
+    return callResponse(answer, format, {
+      'x-toolctx-call-id': call.toolCallId,
+      'content-location': location,
+    });
+  });
+
+  app.get('/runs/:runId/calls', async (c) => {
+    const runId = idOf(c.req.param('runId'), 'runId');
+    return c.json(unwrap(await runsOf(c.env).get(runId).openCalls(c.get('identity'))));
+  });
+
+  app.get('/runs/:runId/calls/:callId', async (c) => {
+    const runId = idOf(c.req.param('runId'), 'runId');
+    const callId = idOf(c.req.param('callId'), 'callId');
+    return c.json(unwrap(await runsOf(c.env).get(runId).callStatus(c.get('identity'), callId)));
   });
 
   // One call outside any run: no run state (see one-shot-call.ts); with `callLimit`, a slot of
@@ -282,54 +305,54 @@ export function createToolServer<E extends object = object>(options: ToolServerO
   app.post('/calls', async (c) => {
     const limit = typeof options.callLimit === 'function' ? options.callLimit(c.env) : options.callLimit;
     const identity = c.get('identity');
-    return answerOneShot({
+    const format = wantsSse(c.req.header('accept')) ? 'sse' : 'json';
+    const { toolCallId, answer, abort } = await answerOneShot({
       runtime: runtimeFrom(c.env),
       identity,
       body: parseCall(await readBody(c)),
-      format: wantsSse(c.req.header('accept')) ? 'sse' : 'json',
-      request: c.req.raw,
+      format,
       ...(limit ? { admit: async () => unwrap(await takeCallSlot(limit, c.env, identity)) } : {}),
     });
+    // The request's signal is listened to only by a call that outlasts the fast path: a quick
+    // call has no time to be hung up on, and workerd charges for the listener on every request.
+    if (typeof answer !== 'string') c.req.raw.signal.addEventListener('abort', abort, { once: true });
+    return callResponse(answer, format, { 'x-toolctx-call-id': toolCallId });
   });
 
   app.get('/runs/:runId/events', async (c) => {
     const runId = idOf(c.req.param('runId'), 'runId');
     const after = resumePoint(c.req.header('last-event-id') ?? null, c.req.query('after'));
-    const stream = unwrap(await runsOf(c.env).events(runId, c.get('identity'), after));
+    const stream = unwrap(await runsOf(c.env).get(runId).events(c.get('identity'), after));
     return new Response(stream, { headers: sseHeaders });
   });
 
   app.post('/runs/:runId/calls/:callId/cancel', async (c) => {
     const runId = idOf(c.req.param('runId'), 'runId');
     const callId = idOf(c.req.param('callId'), 'callId');
-    return c.json(unwrap(await runsOf(c.env).cancel(runId, c.get('identity'), callId)));
+    return c.json(unwrap(await runsOf(c.env).get(runId).cancel(c.get('identity'), callId)));
   });
 
   app.delete('/runs/:runId', async (c) => {
     const runId = idOf(c.req.param('runId'), 'runId');
-    return c.json(unwrap(await runsOf(c.env).end(runId, c.get('identity'))));
+    return c.json(unwrap(await runsOf(c.env).get(runId).end(c.get('identity'))));
   });
 
   app.post('/approvals/:id', async (c) => {
     const approvalId = idOf(c.req.param('id'), 'approval id');
     const { runId, approved, reason } = parseApproval(await readBody(c));
     const decision = reason === undefined ? { approved } : { approved, reason };
-    const runs = runsOf(c.env);
+    const run = runsOf(c.env).get(runId);
     const identity = c.get('identity');
     // Answered as a call is (a stream once the decision is taken): a decider that hangs up is
     // found by a failed heartbeat write and cancels the resumed call, as a call's caller does.
     const format = wantsSse(c.req.header('accept')) ? 'sse' : 'json';
-    const answer = unwrap(await runs.streamResume(runId, identity, approvalId, decision, format));
+    const answer = unwrap(await run.streamResume(identity, approvalId, decision, format));
     // Where the platform fires the request's signal, it cancels too; the run knows the call by
     // the approval that resumed it.
     if (typeof answer !== 'string')
-      c.req.raw.signal.addEventListener(
-        'abort',
-        () => keepAlive(c, runs.cancel(runId, identity, approvalId)),
-        {
-          once: true,
-        },
-      );
+      c.req.raw.signal.addEventListener('abort', () => keepAlive(c, run.cancel(identity, approvalId)), {
+        once: true,
+      });
     return callResponse(answer, format);
   });
 
@@ -375,6 +398,11 @@ function unwrap<T>(reply: Reply<T>): T {
   if (reply.ok) return reply.value;
   const { status, error, retryAfter } = reply;
   throw new HttpError(status, error.kind, error.message, error.details, retryAfter);
+}
+
+/** Whether the request asks to be answered before the call settles (RFC 7240's `respond-async`). */
+function respondAsync(prefer: string | undefined): boolean {
+  return prefer?.split(/[,;]/).some((token) => token.trim().toLowerCase() === 'respond-async') === true;
 }
 
 function wantsSse(accept: string | undefined): boolean {

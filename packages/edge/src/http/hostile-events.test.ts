@@ -19,7 +19,7 @@ describe('HTTP door: an event type with a line break already in a log', () => {
     state.start({ runId: 'run_poisoned', identity });
     const type = 'custom.bad\nevent: run.finished';
     log.append({ type, seq: 2, runId: 'run_poisoned', ts: 1, data: null } as unknown as ToolEvent);
-    const reply = state.events(identity, 0);
+    const reply = await state.events(identity, 0);
     if (!reply.ok) throw new Error(reply.error.message);
     const messages = await messagesUntil(new Response(reply.value), (_, all) => all.length === 2);
     expect(messages.map((m) => m.event)).toEqual(['run.started', 'message']);

@@ -2,15 +2,20 @@
 // `tools/call` is one call). The call runs in the request's isolate through `runtime.callOnce`,
 // served as the one-shot door; no Durable Object is involved, but for the identity's counter of
 // calls in flight when the server has a `callLimit`.
-import { type Identity, type Runtime, type ToolResult, unknownToolError } from '@toolctx/core';
-import { encodeSseBytes, sseHeaders } from '@toolctx/core/sse';
+import {
+  type Identity,
+  type Runtime,
+  type ToolEvent,
+  type ToolResult,
+  unknownToolError,
+} from '@toolctx/core';
 import type { CallSlot } from '../run-host/call-slots.js';
 import { httpCallDoor } from '../run-host/doors.js';
-import { settledWithin } from '../run-host/settled-within.js';
-import { eventMessage, lostOutcome, resultJson, utf8 } from '../run-host/wire-format.js';
-import { type Channel, createChannel, jsonHeartbeat } from '../sse/channel.js';
+import type { CallAnswer } from '../run-host/types.js';
+import { defaultHeartbeatMs } from '../sse/channel.js';
+import { answerCall } from '../wire/call-answer.js';
+import { eventMessage } from '../wire/wire-format.js';
 import { HttpError } from './http-error.js';
-import { jsonHeaders, jsonStreamHeaders } from './json-stream.js';
 import type { CallBody } from './parse-request.js';
 
 /** The runtime served as the one-shot door, made once per runtime: same tools, ports and sessions. */
@@ -31,95 +36,64 @@ export interface OneShotRequest {
   identity: Identity;
   body: CallBody;
   format: 'json' | 'sse';
-  /** The request: where the platform fires its signal on a hang-up, that aborts the call. */
-  request: Request;
   /** Takes the identity's slot for the call (or throws the 429), when calls are counted. */
   admit?: () => Promise<CallSlot>;
 }
 
 /**
- * Runs one call and answers it: as `sse`, the call's events then a `result` message (the run
- * route's wire format); as `json`, the `ToolResult`. A call that settles at once (within a few
- * dozen microtask turns: it waited on no I/O) is answered as a plain JSON body; a longer one gets
- * the run route's streamed JSON (whitespace heartbeats, then the result), so a client that hangs
- * up is found by a failed write and aborts the call, as the request's signal does where the
- * platform fires it.
+ * Runs one call and answers it with the run route's one implementation of a call's answer
+ * (`answerCall`): as `sse`, the call's events then a `result` message; as `json`, the
+ * `ToolResult` — a plain JSON body for a call that settled at once, else streamed JSON (whitespace
+ * heartbeats, then the result), so a client that hangs up is found by a failed write and aborts
+ * the call. A reader dropped for falling behind aborts it too: without a run, nothing could give
+ * it the rest. Answers the body and, for a stream, the abort the route hands the request's signal.
  */
 export async function answerOneShot({
   runtime,
   identity,
   body,
   format,
-  request,
   admit,
-}: OneShotRequest): Promise<Response> {
+}: OneShotRequest): Promise<{ toolCallId: string; answer: CallAnswer; abort: () => void }> {
   const door = callDoorOf(runtime);
   if (!door.tools.has(body.tool)) {
     const { message, details } = unknownToolError(body.tool, door.tools.keys());
     throw new HttpError(404, 'unknown-tool', message, details);
   }
   const toolCallId = body.toolCallId ?? `call_${crypto.randomUUID()}`;
-  const headers = { 'x-toolctx-call-id': toolCallId };
   const controller = new AbortController();
   const abort = () => controller.abort();
   const slot = await admit?.();
-  const channel = format === 'sse' ? createChannel() : undefined;
-  // The slot is back before the answer goes out, so a client that has its answer can call again;
-  // a hang-up aborts the call, which settles it, which gives the slot back.
-  const outcome = door
-    .callOnce({
-      tool: body.tool,
-      args: body.args,
-      toolCallId,
-      identity,
-      signal: controller.signal,
-      ...(channel ? { onEvent: (event) => channel.write(eventMessage(event)) } : {}),
-    })
-    .then(withoutRun, lostOutcome);
-  const settled = slot
-    ? outcome.then(async (result) => {
-        await slot.release();
-        return result;
-      })
-    : outcome;
-  // The request's signal is listened to only by a call that outlasts the fast path: a quick call
-  // has no time to be hung up on, and workerd charges for the listener on every request.
-  const listen = () => {
-    request.signal.addEventListener('abort', abort, { once: true });
-    void settled.then(() => request.signal.removeEventListener('abort', abort));
-  };
-  if (channel) {
-    listen();
-    streamInto(channel, settled, abort, (data) => encodeSseBytes({ event: 'result', data }));
-    return new Response(channel.readable, { headers: { ...sseHeaders, ...headers } });
-  }
-  const quick = await settledWithin(outcome);
-  if (quick) {
-    await settled;
-    return new Response(resultJson(quick), { headers: { ...jsonHeaders, ...headers } });
-  }
-  listen();
-  const json = createChannel({ heartbeat: jsonHeartbeat });
-  streamInto(json, settled, abort, utf8);
-  return new Response(json.readable, { headers: { ...jsonStreamHeaders, ...headers } });
-}
-
-/**
- * Writes the result into `channel` when it comes and closes it. A reader that leaves aborts the
- * call, and so does one dropped for falling too far behind: without a run, nothing could give it
- * the rest of the call's events or its result.
- */
-function streamInto(
-  channel: Channel,
-  settled: Promise<ToolResult>,
-  abort: () => void,
-  encode: (data: string) => Uint8Array,
-): void {
-  channel.onGone(abort);
-  void settled.then((result) => {
-    channel.write(encode(resultJson(result)));
-    channel.close();
+  let listener: ((event: ToolEvent, message: Uint8Array) => void) | undefined;
+  const answer = await answerCall({
+    callId: toolCallId,
+    format,
+    heartbeatMs: defaultHeartbeatMs,
+    cancel: abort,
+    cancelWhenBehind: true,
+    subscribe(listen) {
+      listener = listen;
+      return () => {
+        listener = undefined;
+      };
+    },
+    start: () => {
+      const outcome = door
+        .callOnce({
+          tool: body.tool,
+          args: body.args,
+          toolCallId,
+          identity,
+          signal: controller.signal,
+          ...(format === 'sse' ? { onEvent: (event) => listener?.(event, eventMessage(event)) } : {}),
+        })
+        .then(withoutRun);
+      // The slot is back before the answer goes out, so a client that has its answer can call
+      // again; a hang-up aborts the call, which settles it, which gives the slot back.
+      return slot ? outcome.finally(() => slot.release()) : outcome;
+    },
   });
+  return { toolCallId, answer: answer.body, abort };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
-import type { PendingApproval, ToolEvent, ToolResult } from '@toolctx/core';
+import type { CallRecord, PendingApproval, ToolEvent, ToolResult } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
 import { allMessages, eventsOf } from '../test-utils/sse.js';
 import { hostOf, post, send, startRun } from '../test-utils/worker.js';
@@ -33,14 +33,15 @@ describe('the idle alarm and calls that wait for approval', () => {
     expect(held.pending).toBeDefined();
     expect(held.alarm).toBeGreaterThanOrEqual(Date.now() + 15 * 60_000);
 
-    // A minute short of a day later (the request backdated), the window is still open: the alarm
-    // holds off again, and the run and its waiting call stay.
+    // A minute short of a day later (the call's handle backdated: it waits since it asked), the
+    // window is still open: the alarm holds off again, and the run and its waiting call stay.
+    const waiting = await runInDurableObject(hostOf(runId), (_host, state) =>
+      state.storage.kv.get<CallRecord>('o:waits'),
+    );
+    expect(waiting).toMatchObject({ status: 'input_required', approvalId });
     const backdate = (ms: number) =>
       runInDurableObject(hostOf(runId), (_host, state) => {
-        state.storage.kv.put(`a:${approvalId}`, {
-          ...held.pending!,
-          requestedAt: held.pending!.requestedAt - ms,
-        });
+        state.storage.kv.put('o:waits', { ...waiting!, updatedAt: waiting!.updatedAt - ms });
       });
     await backdate(day - 60_000);
     expect(await runDurableObjectAlarm(hostOf(runId))).toBe(true);

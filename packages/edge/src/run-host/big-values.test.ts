@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { exampleTools } from '../example/index.js';
 import { createToolServer } from '../http/create-tool-server.js';
+import { callJson } from '../test-utils/server.js';
 import { allMessages, eventsOf } from '../test-utils/sse.js';
 import { hostOf } from '../test-utils/worker.js';
 import { httpDoor } from './doors.js';
@@ -83,9 +84,9 @@ describe('the run log in Durable Object storage: an event too big for one value'
         maxQueuedBytesPerStream: 16 * 1024 * 1024,
       });
       state.start({ runId: 'run_big_tool', identity });
-      const live = state.events(identity, 0);
+      const live = await state.events(identity, 0);
       if (!live.ok) throw new Error(live.error.message);
-      const result = await state.call(identity, { tool: 'reader', args: {}, toolCallId: 'call_big' });
+      const result = await callJson(state, identity, { tool: 'reader', args: {}, toolCallId: 'call_big' });
       expect(result).toMatchObject({ ok: true, value: { ok: true, content: 'read' } });
       await state.end(identity);
       const types = [
@@ -99,7 +100,7 @@ describe('the run log in Durable Object storage: an event too big for one value'
       expect(eventsOf(await allMessages(new Response(live.value))).map((e) => e.type)).toEqual(types);
       // A host that starts again reads them all back from storage.
       const restarted = new RunState(runtime, new RunLog(durable.storage.kv, 100), { heartbeatMs: 0 });
-      const stored = restarted.events(identity, 0);
+      const stored = await restarted.events(identity, 0);
       if (!stored.ok) throw new Error(stored.error.message);
       const events = eventsOf(await allMessages(new Response(stored.value)));
       expect(events.map((e) => e.type)).toEqual(types);
@@ -123,7 +124,7 @@ describe('a run in Durable Object storage: a record or an approval too big for o
       expect(host().start({ runId: 'run_big_state', identity, state: { text: bigText } }).ok).toBe(true);
       expect(keysUnder(durable.storage, 'run').length).toBeGreaterThan(10);
       const restarted = host();
-      const answer = await restarted.call(identity, { tool: 'reads_state', args: {}, toolCallId: 'c1' });
+      const answer = await callJson(restarted, identity, { tool: 'reads_state', args: {}, toolCallId: 'c1' });
       expect(answer).toMatchObject({ ok: true, value: { ok: true, content: String(bigText.length) } });
       // Ending rewrites the record: the pieces of the one before are not left behind.
       await restarted.end(identity);
@@ -157,7 +158,7 @@ describe('a run in Durable Object storage: a record or an approval too big for o
         });
       const first = host();
       first.start({ runId: 'run_big_approval', identity });
-      const asked = await first.call(identity, {
+      const asked = await callJson(first, identity, {
         tool: 'upload',
         args: { text: bigText },
         toolCallId: 'big',
@@ -169,7 +170,7 @@ describe('a run in Durable Object storage: a record or an approval too big for o
       const approvalId = String(pending.error.details?.approvalId);
       expect(keysUnder(durable.storage, `a:${approvalId}#`).length).toBeGreaterThan(10);
       // The limit counts the approval once, not once per piece: a second call may still ask.
-      const second = await first.call(identity, {
+      const second = await callJson(first, identity, {
         tool: 'upload',
         args: { text: 'small' },
         toolCallId: 'small',

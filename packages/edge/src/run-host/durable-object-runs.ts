@@ -4,6 +4,7 @@ import { identityRunsOf } from './identity-slots.js';
 import { defaultLimits } from './limits.js';
 import type { RunDirectory } from './run-directory.js';
 import type { RunHostObject } from './run-host.js';
+import type { DoorRun } from './run-state.js';
 
 /**
  * Options of {@link durableObjectRuns}.
@@ -70,17 +71,7 @@ export function durableObjectRuns<E>(
       if (!reply.ok && slot.value.taken) await counter.release(init.runId);
       return reply;
     },
-    call: (runId, caller, call) => host(runId).call(caller, call),
-    streamCall: (runId, caller, call, format) => host(runId).streamCall(caller, call, format),
-    events: (runId, caller, after) => host(runId).events(caller, after),
-    streamResume: (runId, caller, approvalId, decision, format) =>
-      host(runId).streamResume(caller, approvalId, decision, format),
-    cancel: (runId, caller, callId) => host(runId).cancel(caller, callId),
-    async end(runId, caller) {
-      const reply = await host(runId).end(caller);
-      // The run host frees the slot when the run finishes; doing it here too covers a host made without `identityRuns`.
-      if (reply.ok && identityRuns) await identityRunsOf(identityRuns, caller).release(runId);
-      return reply;
-    },
+    // The object is the run: its RPC methods are the run's verbs.
+    get: (runId) => host(runId) as unknown as DoorRun,
   };
 }

@@ -1,16 +1,17 @@
-import type { ApprovalDecision, Identity, Runtime, ToolResult } from '@toolctx/core';
-import { type Reply, refuse } from '../door-error.js';
+import type { Identity, Runtime } from '@toolctx/core';
+import type { Reply } from '../door-error.js';
 import { httpDoor } from './doors.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import { RunLog } from './run-log.js';
-import { RunState } from './run-state.js';
+import { type DoorRun, RunState } from './run-state.js';
 import { createMemoryRunStorage } from './run-storage.js';
-import type { CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { RunInfo, RunInit } from './types.js';
 
 /**
- * Where the HTTP door's runs live. Every method takes the caller's identity: a run answers only
- * the identity that started it (anyone else gets the same 404 as for a run that does not exist).
- * Two implementations: {@link createMemoryRunDirectory} and {@link durableObjectRuns}.
+ * Where the HTTP door's runs live: two verbs, `start` and `get`. Every verb of the run `get`
+ * answers takes the caller's identity: a run answers only the identity that started it (anyone
+ * else gets the same 404 as for a run that does not exist). Two implementations:
+ * {@link createMemoryRunDirectory} and {@link durableObjectRuns}.
  *
  * @example
  * ```ts
@@ -18,49 +19,17 @@ import type { CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } f
  * declare const env: Env;
  * import { durableObjectRuns, type RunDirectory } from '@toolctx/edge';
  * const runs: RunDirectory = durableObjectRuns(env.RUNS);
- * const reply = await runs.cancel('run_1', { tenant: 'acme', principal: 'ana' }, 'call_1');
+ * const reply = await runs.get('run_1').cancel({ tenant: 'acme', principal: 'ana' }, 'call_1');
  * ```
  */
 export interface RunDirectory {
-  /** Starts a run for `init.identity`; its id is `init.runId` or a fresh one. */
+  /** Starts a run for `init.identity` under `init.runId`. */
   start(init: RunInit): Promise<Reply<RunInfo>>;
-  /** Calls a tool in the caller's run and answers its `ToolResult` (a tool's failure is data). */
-  call(runId: string, caller: Identity, call: DoorCall): Promise<Reply<ToolResult>>;
   /**
-   * Calls a tool and answers a stream sent at once: as `sse` (the default) the call's events, then an
-   * `event: result` message; as `json`, whitespace heartbeats, then the `ToolResult` as JSON, or
-   * that JSON text alone when the call settled at once. A reader that hangs up cancels the call.
+   * The run named `runId`, to use with the caller's identity. Always answers: a run that does not
+   * exist (or is another identity's) answers each verb with the same 404.
    */
-  streamCall(
-    runId: string,
-    caller: Identity,
-    call: DoorCall,
-    format?: CallFormat,
-  ): Promise<Reply<CallAnswer>>;
-  /** The run's events after `after` as SSE bytes, then live ones until the run finishes. */
-  events(runId: string, caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>>;
-  /**
-   * Decides an approval a call of the run left pending and answers as {@link RunDirectory.streamCall}
-   * does, once the decision is taken: as `json` (the default) whitespace heartbeats, then the
-   * resumed call's `ToolResult`; as `sse` its events, then an `event: result` message. A decision
-   * with nothing to decide is a 404 (a malformed one a 400) before any stream exists; a reader
-   * that hangs up cancels the resumed call.
-   */
-  streamResume(
-    runId: string,
-    caller: Identity,
-    approvalId: string,
-    decision: ApprovalDecision,
-    format?: CallFormat,
-  ): Promise<Reply<CallAnswer>>;
-  /**
-   * Cancels one call of the caller's run: a running one is aborted, one that waits for approval is
-   * settled as aborted and can no longer be approved. `callId` may also be the id of the approval
-   * that resumed a running call. `not-found` when no such call is running or waiting.
-   */
-  cancel(runId: string, caller: Identity, callId: string): Promise<Reply<CancelInfo>>;
-  /** Ends the caller's run, cancelling its calls in flight; ending it again is a no-op. */
-  end(runId: string, caller: Identity): Promise<Reply<RunInfo>>;
+  get(runId: string): DoorRun;
 }
 
 /**
@@ -121,8 +90,7 @@ export function createMemoryRunDirectory(options: MemoryRunDirectoryOptions): Ru
   // Each identity's live runs, by tenant and principal; a run leaves its set when it finishes.
   const live = new Map<string, Set<string>>();
   const keyOf = (identity: Identity) => JSON.stringify([identity.tenant ?? '', identity.principal ?? '']);
-  const missing = refuse(404, 'not-found', 'There is no such run for this identity.');
-  const find = (runId: string) => runs.get(runId);
+  const logOf = () => new RunLog(createMemoryRunStorage(), maxEvents);
   return {
     async start(init) {
       const key = keyOf(init.identity);
@@ -142,9 +110,7 @@ export function createMemoryRunDirectory(options: MemoryRunDirectoryOptions): Ru
         // In Node, a timer must not keep the process alive for the retention window.
         (forget as { unref?: () => void }).unref?.();
       };
-      const state =
-        runs.get(init.runId) ??
-        new RunState(runtime, new RunLog(createMemoryRunStorage(), maxEvents), { ...options, onFinished });
+      const state = runs.get(init.runId) ?? new RunState(runtime, logOf(), { ...options, onFinished });
       const reply = state.start(init);
       if (reply.ok) {
         runs.set(init.runId, state);
@@ -153,13 +119,8 @@ export function createMemoryRunDirectory(options: MemoryRunDirectoryOptions): Ru
       }
       return reply;
     },
-    call: async (runId, caller, call) => find(runId)?.call(caller, call) ?? missing,
-    streamCall: async (runId, caller, call, format) =>
-      find(runId)?.streamCall(caller, call, format) ?? missing,
-    events: async (runId, caller, after) => find(runId)?.events(caller, after) ?? missing,
-    streamResume: async (runId, caller, approvalId, decision, format) =>
-      (await find(runId)?.streamResume(caller, approvalId, decision, format)) ?? missing,
-    cancel: async (runId, caller, callId) => find(runId)?.cancel(caller, callId) ?? missing,
-    end: async (runId, caller) => find(runId)?.end(caller) ?? missing,
+    // An unknown run is one with empty storage, as a Durable Object of a new name is: every verb
+    // answers it with the 404 of a run this identity does not have.
+    get: (runId) => runs.get(runId) ?? new RunState(runtime, logOf(), options),
   };
 }

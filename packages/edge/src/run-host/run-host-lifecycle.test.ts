@@ -12,7 +12,7 @@ const keysOf = (runId: string) =>
 const alarmOf = (runId: string) =>
   runInDurableObject(hostOf(runId), (_host, state) => state.storage.getAlarm());
 /** The host's private parts, which only a test reads. */
-type Inside = { run: { busy: boolean; record?: RunRecord; log: { record: RunRecord } } };
+type Inside = { run: { working(): unknown[]; record?: RunRecord; log: { record: RunRecord } } };
 const inside = (host: unknown) => host as Inside;
 
 async function askApproval(runId: string, args: unknown, toolCallId: string): Promise<string> {
@@ -82,7 +82,9 @@ describe('approvals in the Durable Object run host', () => {
     const approvalId = await askApproval(runId, { title: 'slow', delayMs: 60_000 }, 'pub-2');
     const resumed = post(`/approvals/${approvalId}`, { runId, approved: true });
     await until(runId, 'approval.decided', 'pub-2');
-    expect(await runInDurableObject(hostOf(runId), (host) => inside(host).run.busy)).toBe(true);
+    expect(await runInDurableObject(hostOf(runId), (host) => inside(host).run.working().length > 0)).toBe(
+      true,
+    );
     expect(await runDurableObjectAlarm(hostOf(runId))).toBe(true);
     expect(await runInDurableObject(hostOf(runId), (host) => inside(host).run.record?.ended)).toBe(false);
     const cancel = await post(`/runs/${runId}/calls/pub-2/cancel`, {});

@@ -90,15 +90,19 @@ describe('the Durable Object run host, through the Worker', () => {
     ]);
   });
 
-  it('keeps the record and one key per event in the object, nothing else', async () => {
+  it('keeps the record, one key per event and one per settled call in the object, nothing else', async () => {
     const runId = await startRun();
-    await (
-      await post(`/runs/${runId}/calls`, { tool: 'count_steps', args: { steps: 1, delayMs: 0 } })
-    ).text(); // the answer streams: read it to the end
+    const answer = await post(`/runs/${runId}/calls`, {
+      tool: 'count_steps',
+      args: { steps: 1, delayMs: 0 },
+      toolCallId: 'call_1',
+    });
+    await answer.text(); // the answer streams: read it to the end
     const keys = await runInDurableObject(hostOf(runId), (_host, state) =>
       [...state.storage.kv.list()].map(([key]) => key),
     );
     expect(keys).toEqual([
+      'c:call_1',
       'e:000000000000001',
       'e:000000000000002',
       'e:000000000000003',

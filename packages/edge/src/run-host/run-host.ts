@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { ApprovalDecision, Identity, Runtime, ToolResult } from '@toolctx/core';
+import type { ApprovalDecision, CallHandle, Identity, Runtime } from '@toolctx/core';
 import type { Reply } from '../door-error.js';
 import { runtimeOf } from '../runtime-for.js';
 import { durableObjectDoor } from './doors.js';
@@ -47,6 +47,17 @@ export interface RunHostOptions extends RunLimits {
   approvalWindowMs?: number;
   /** Where this run's identity holds its slot (the namespace given to `durableObjectRuns`): freed when the run finishes. */
   identityRuns?: DurableObjectNamespace<IdentityRunsObject>;
+  /**
+   * While a call runs, the object keeps itself alive with its alarm, set this often (ms), so the
+   * call does not lose its isolate merely because no request is open. Default 30 s.
+   */
+  keepAliveMs?: number;
+  /**
+   * The longest a call keeps its run's object alive, in ms from its start, when its tool sets no
+   * `timeoutMs` (a tool's own limit, a minute more, bounds it otherwise). Past it the call still
+   * runs while the object lives, but no alarm holds the object for it. Default an hour.
+   */
+  maxCallMs?: number;
 }
 
 const day = 24 * 60 * 60_000;
@@ -75,7 +86,9 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
   private readonly approvalWindowMs: number;
   /** Gives the run's slot back to its identity's counter, when runs per identity are limited. */
   private readonly releaseSlot: ((record: RunRecord) => void) | undefined;
-  /** When the idle alarm is set for, as far as this object knows: unknown after a restart. */
+  private readonly keepAliveMs: number;
+  private readonly maxCallMs: number;
+  /** When the alarm is set for, as far as this object knows: unknown after a restart. */
   private alarmAt: number | undefined;
 
   constructor(ctx: DurableObjectState, env: E, runtime: Runtime, options: RunHostOptions = {}) {
@@ -83,16 +96,26 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     this.idleMs = positiveMs('idleMs', options.idleMs ?? 15 * 60_000);
     this.retentionMs = positiveMs('retentionMs', options.retentionMs ?? day);
     this.approvalWindowMs = positiveMs('approvalWindowMs', options.approvalWindowMs ?? day);
+    this.keepAliveMs = positiveMs('keepAliveMs', options.keepAliveMs ?? 30_000);
+    this.maxCallMs = positiveMs('maxCallMs', options.maxCallMs ?? 60 * 60_000);
     const log = new RunLog(ctx.storage.kv, options.maxEvents ?? 1000);
     this.runtime = runtime.withDoor(durableObjectDoor);
     const onFinished = options.identityRuns && releaseOnFinish(options.identityRuns);
     this.releaseSlot = onFinished;
     // A streamed call or resumed approval (JSON or SSE) settles after its reply was sent: re-arm the alarm from there.
     const onCallSettled = () => void this.touch().catch(() => {});
+    const onCallStarted = () => void this.keepAlive().catch(() => {});
     this.run = new RunState(this.runtime, log, {
       ...options,
       onCallSettled,
+      onCallStarted,
       ...(onFinished ? { onFinished } : {}),
+    });
+    // A wake after a restart (an eviction, a deploy, a crash): the calls it cut off are settled
+    // before any request or alarm is answered, and the alarm set for those still running again.
+    void ctx.blockConcurrencyWhile(async () => {
+      this.run.wake();
+      if (this.run.working().length > 0) await this.keepAlive();
     });
   }
 
@@ -103,28 +126,36 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return reply;
   }
 
-  /** Calls a tool in this run (RPC from {@link index!RunDirectory.call}). */
-  async call(caller: Identity, call: DoorCall): Promise<Reply<ToolResult>> {
-    await this.touchFor(caller);
-    const reply = await this.run.call(caller, call);
-    await this.touchFor(caller);
-    return reply;
-  }
-
-  /** Calls a tool and streams its answer, SSE or JSON after heartbeats (RPC from {@link index!RunDirectory.streamCall}). */
+  /** Calls a tool and streams its answer, SSE or JSON after heartbeats (see {@link RunState.streamCall}). */
   async streamCall(caller: Identity, call: DoorCall, format?: CallFormat): Promise<Reply<CallAnswer>> {
     await this.touchFor(caller);
     return this.run.streamCall(caller, call, format);
   }
 
-  /** This run's events after `after` as SSE bytes, then live ones (RPC from {@link index!RunDirectory.events}). */
+  /** Starts a call and answers its handle at once (see {@link RunState.startCall}). */
+  async startCall(caller: Identity, call: DoorCall): Promise<Reply<CallHandle>> {
+    await this.touchFor(caller);
+    return this.run.startCall(caller, call);
+  }
+
+  /** A call's handle (see {@link RunState.callStatus}). */
+  async callStatus(caller: Identity, callId: string): Promise<Reply<CallHandle>> {
+    return this.run.callStatus(caller, callId);
+  }
+
+  /** The run's open calls (see {@link RunState.openCalls}). */
+  async openCalls(caller: Identity): Promise<Reply<{ calls: CallHandle[] }>> {
+    return this.run.openCalls(caller);
+  }
+
+  /** This run's events after `after` as SSE bytes, then live ones (see {@link RunState.events}). */
   async events(caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>> {
     return this.run.events(caller, after);
   }
 
   /**
    * Decides an approval a call of this run left pending and streams the resumed call's answer, as
-   * {@link RunHostObject.streamCall} does (RPC from {@link index!RunDirectory.streamResume}).
+   * {@link RunHostObject.streamCall} does (see {@link RunState.streamResume}).
    */
   async streamResume(
     caller: Identity,
@@ -136,13 +167,13 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     return this.run.streamResume(caller, approvalId, decision, format);
   }
 
-  /** Aborts one running call of this run, or one that waits for approval (RPC from {@link index!RunDirectory.cancel}). */
+  /** Aborts one running call of this run, or one that waits for approval (see {@link RunState.cancel}). */
   async cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>> {
     return this.run.cancel(caller, callId);
   }
 
   /**
-   * Ends this run (RPC from {@link index!RunDirectory.end}): fires its session's cleanups, as the idle
+   * Ends this run (see {@link RunState.end}): fires its session's cleanups, as the idle
    * alarm does, and sets the alarm for deleting its storage.
    */
   async end(caller: Identity): Promise<Reply<RunInfo>> {
@@ -173,10 +204,11 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
       this.releaseSlot?.(record);
       return;
     }
-    // A call that runs, or one that waits for a person within the window, is not idleness: wait
-    // another idle time (one alarm per idle time while a person takes theirs).
+    // A call that runs keeps the object alive (within its bound); one that runs, or waits for a
+    // person within the window, is not idleness: wait another idle time.
+    if (await this.keepAlive()) return;
     const waiting = this.run.approvalsWaitUntil(this.approvalWindowMs);
-    if (this.run.busy || (waiting !== undefined && Date.now() < waiting)) return this.touch();
+    if (this.run.working().length > 0 || (waiting !== undefined && Date.now() < waiting)) return this.touch();
     await this.run.finish();
     await this.afterEnd();
   }
@@ -190,6 +222,26 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     if (record?.sessionId !== undefined) await this.runtime.closeSession(record.sessionId, record.owner);
     this.alarmAt = undefined;
     await this.ctx.storage.setAlarm((record?.endedAt ?? Date.now()) + this.retentionMs);
+  }
+
+  /**
+   * While a call runs within its bound (its tool's `timeoutMs` and a minute, or `maxCallMs`), sets
+   * the alarm at most `keepAliveMs` ahead, so the object is woken (and kept) while no request is
+   * open. Whether a call holds the object alive.
+   */
+  private async keepAlive(): Promise<boolean> {
+    const now = Date.now();
+    const held = this.run.working().some((handle) => {
+      const timeoutMs = this.runtime.tools.get(handle.tool)?.timeoutMs;
+      const bound = timeoutMs === undefined ? this.maxCallMs : Math.min(this.maxCallMs, timeoutMs + 60_000);
+      return now - handle.startedAt < bound;
+    });
+    if (!held) return false;
+    const at = now + this.keepAliveMs;
+    if (this.alarmAt !== undefined && this.alarmAt > now && this.alarmAt <= at) return true;
+    await this.ctx.storage.setAlarm(at);
+    this.alarmAt = at;
+    return true;
   }
 
   /** Pushes the idle alarm back for the run's owner only: another identity's 404 changes nothing. */
@@ -209,6 +261,8 @@ export class RunHostObject<E = unknown> extends DurableObject<E> {
     if (this.alarmAt !== undefined && this.alarmAt >= now + this.idleMs) return;
     const record = this.run.record;
     if (!record || record.ended) return;
+    // A call still running keeps the nearer alarm of keepAlive.
+    if (await this.keepAlive()) return;
     const at = now + Math.ceil(this.idleMs * 1.1);
     await this.ctx.storage.setAlarm(at);
     this.alarmAt = at;

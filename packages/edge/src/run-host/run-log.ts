@@ -1,4 +1,12 @@
-import type { Identity, PendingApproval, PendingApprovalStore, Phase, ToolEvent } from '@toolctx/core';
+import type {
+  CallRecord,
+  CallStore,
+  Identity,
+  PendingApproval,
+  PendingApprovalStore,
+  Phase,
+  ToolEvent,
+} from '@toolctx/core';
 import type { RunStorage } from './run-storage.js';
 import { deleteValue, getValue, listValues, putValue, replaceValue } from './stored-values.js';
 
@@ -20,6 +28,12 @@ const recordKey = 'run';
 const eventPrefix = 'e:';
 const eventKey = (seq: number) => `${eventPrefix}${String(seq).padStart(15, '0')}`;
 const approvalPrefix = 'a:';
+/** A call's record while it is open (working, or waiting for a person): few, listed on a wake. */
+const openCallPrefix = 'o:';
+/** A settled call's record (its result in it), kept for the run's retention window. */
+const settledCallPrefix = 'c:';
+const settled = (record: CallRecord) =>
+  record.status === 'completed' || record.status === 'failed' || record.status === 'cancelled';
 
 /**
  * A run's record and its bounded event log, in a {@link RunStorage}: the last `maxEvents` events
@@ -37,6 +51,12 @@ export class RunLog {
   private cachedRecord: RunRecord | undefined;
   /** The run's pending approvals, for `runtime.startRun({ pendingApprovals })`: `a:<approvalId>` keys. */
   readonly pendingApprovals: PendingApprovalStore;
+  /**
+   * The run's call records, for `runtime.startRun({ calls })`: an open call under `o:<id>`, moved to
+   * `c:<id>` when it settles, so a wake lists only the open ones. A result of any size is kept
+   * whole (in pieces past a value's limit), until the run's storage is deleted.
+   */
+  readonly calls: CallStore;
 
   constructor(
     private readonly storage: RunStorage,
@@ -53,6 +73,19 @@ export class RunLog {
           listValues<PendingApproval>(storage, { prefix: approvalPrefix }),
           ([, pending]) => pending,
         ),
+    };
+    this.calls = {
+      get: (id) =>
+        getValue<CallRecord>(storage, openCallPrefix + id) ??
+        getValue<CallRecord>(storage, settledCallPrefix + id),
+      put(record) {
+        const id = record.toolCallId;
+        if (!settled(record)) return replaceValue(storage, openCallPrefix + id, record);
+        replaceValue(storage, settledCallPrefix + id, record);
+        deleteValue(storage, openCallPrefix + id);
+      },
+      open: () =>
+        Array.from(listValues<CallRecord>(storage, { prefix: openCallPrefix }), ([, record]) => record),
     };
   }
 

@@ -2,6 +2,7 @@ import { createRuntime, defineTool } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { countSteps } from '../example/index.js';
+import { callJson } from '../test-utils/server.js';
 import { httpDoor } from './doors.js';
 import { RunLog } from './run-log.js';
 import { RunState } from './run-state.js';
@@ -29,7 +30,7 @@ describe('RunState retention', () => {
       expect(await new Response(reply.value).text()).toContain('event: result');
     }
     expect(state.readers).toBe(0);
-    expect(state.busy).toBe(false);
+    expect(state.working().length > 0).toBe(false);
     const kept = [...storage.list({ prefix: 'e:' })];
     expect(kept).toHaveLength(maxEvents);
     // run.started, then started + 3 progress + finished per call.
@@ -43,12 +44,16 @@ describe('RunState retention', () => {
       { heartbeatMs: 0 },
     );
     state.start({ runId: 'run_readers', identity });
-    const leaving = state.events(identity, 0);
-    const staying = state.events(identity, 0);
+    const leaving = await state.events(identity, 0);
+    const staying = await state.events(identity, 0);
     if (!leaving.ok || !staying.ok) throw new Error('no stream');
     expect(state.readers).toBe(2);
     await leaving.value.cancel();
-    await state.call(identity, { tool: 'count_steps', args: { steps: 1, delayMs: 0 }, toolCallId: 'c1' });
+    await callJson(state, identity, {
+      tool: 'count_steps',
+      args: { steps: 1, delayMs: 0 },
+      toolCallId: 'c1',
+    });
     expect(state.readers).toBe(1);
     const text = new Response(staying.value).text();
     await state.end(identity);
@@ -115,7 +120,7 @@ describe('RunState: how a JSON call is answered', () => {
     if (!reply.ok) throw new Error(reply.error.message);
     expect(typeof reply.value).toBe('string');
     expect(JSON.parse(reply.value as string)).toMatchObject({ ok: true, value: { sum: 3 } });
-    expect(state.busy).toBe(false);
+    expect(state.working().length > 0).toBe(false);
   });
 
   it('a call that waits on a timer is streamed: heartbeats first, then the result, and its reader leaving cancels it', async () => {
@@ -133,8 +138,8 @@ describe('RunState: how a JSON call is answered', () => {
       'json',
     );
     if (!leaving.ok || typeof leaving.value === 'string') throw new Error('expected a stream');
-    expect(state.busy).toBe(true);
+    expect(state.working().length > 0).toBe(true);
     await leaving.value.cancel();
-    await expect.poll(() => state.busy).toBe(false);
+    await expect.poll(() => state.working().length > 0).toBe(false);
   });
 });

@@ -1,6 +1,9 @@
 import {
   type ApprovalDecision,
+  type CallHandle,
+  type Decided,
   type Identity,
+  mayAskApproval,
   type Run,
   type Runtime,
   type ToolEvent,
@@ -10,11 +13,11 @@ import {
 import { ok, type Reply, refuse } from '../door-error.js';
 import { sameIdentity } from '../same-identity.js';
 import { createChannel, defaultHeartbeatMs } from '../sse/channel.js';
-import { answerCall, type CallAnswerOf } from './call-answer.js';
+import { answerCall, type CallAnswerOf } from '../wire/call-answer.js';
+import { eventMessage } from '../wire/wire-format.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import type { RunLog, RunRecord } from './run-log.js';
 import type { CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
-import { eventMessage, jsonSafe } from './wire-format.js';
 
 /** A reader of the run's events; `message` is the event as SSE bytes, encoded once for all readers. */
 type Listener = (event: ToolEvent, message: Uint8Array) => void;
@@ -25,21 +28,56 @@ export interface RunStateOptions extends RunLimits {
   heartbeatMs?: number;
   /** Called once, when the run has finished however it ended (a DELETE, the idle alarm). */
   onFinished?: (record: RunRecord) => void;
+  /** Called when a call starts running, however it was sent: a host keeps itself alive from there. */
+  onCallStarted?: () => void;
   /** Called when a call settles, however it was sent: a host re-arms its idle alarm from there. */
   onCallSettled?: () => void;
 }
 
 /**
- * One run as a door holds it: the live core `Run`, the calls in flight with their
- * AbortControllers, and the event log (a live run rebuilt after its host restarted continues its
- * `seq`, so it keeps growing by one). The only place the door starts a run.
+ * The verbs of a run as a door reaches it, each taking the caller's identity first: what
+ * `RunDirectory.get(runId)` answers, whether the run lives in this isolate ({@link RunState}) or
+ * in a Durable Object (`RunHostObject`, over RPC). A verb is added in two places: here (with its
+ * method) and in the host that forwards it.
+ */
+export type DoorRunVerb =
+  | 'streamCall'
+  | 'startCall'
+  | 'callStatus'
+  | 'openCalls'
+  | 'events'
+  | 'streamResume'
+  | 'cancel'
+  | 'end';
+
+/**
+ * One run as a door reaches it: {@link RunState}'s verbs, each answering a promise (as RPC does).
+ * Every verb takes the caller's identity: another identity gets the same 404 as a run that does
+ * not exist.
+ *
+ * @example
+ * ```ts
+ * import type { DoorRun, RunDirectory } from '@toolctx/edge';
+ * declare const runs: RunDirectory;
+ * const run: DoorRun = runs.get('run_1');
+ * const handle = await run.callStatus({ tenant: 'acme', principal: 'ana' }, 'call_1');
+ * if (handle.ok) console.log(handle.value.status);
+ * ```
+ */
+export type DoorRun = {
+  [Verb in DoorRunVerb]: (
+    ...args: Parameters<RunState[Verb]>
+  ) => Promise<Awaited<ReturnType<RunState[Verb]>>>;
+};
+
+/**
+ * One run as a door holds it: the live core `Run` (the one owner of its calls: their handles,
+ * cancels and approval decisions) and the event log (a live run rebuilt after its host restarted
+ * continues its `seq`, so it keeps growing by one). The only place the door starts a run.
  */
 export class RunState {
   private live: Run | undefined;
   private readonly listeners = new Set<Listener>();
-  private readonly inflight = new Map<string, AbortController>();
-  /** The call id each running resumed call has, by the approval that resumed it. */
-  private readonly resumedBy = new Map<string, string>();
 
   private readonly heartbeatMs: number;
   private readonly maxQueuedBytes: number;
@@ -64,9 +102,9 @@ export class RunState {
     return this.listeners.size;
   }
 
-  /** Whether a call is running: an idle alarm waits for it. */
-  get busy(): boolean {
-    return this.inflight.size > 0;
+  /** The calls running now (not those waiting for a person); none for a run that has ended. */
+  working(): CallHandle[] {
+    return this.openHandles().filter((handle) => handle.status === 'working');
   }
 
   /**
@@ -75,9 +113,19 @@ export class RunState {
    */
   approvalsWaitUntil(windowMs: number): number | undefined {
     let latest: number | undefined;
-    for (const pending of this.log.pendingApprovals.list())
-      latest = Math.max(latest ?? 0, pending.requestedAt);
+    for (const handle of this.openHandles())
+      if (handle.status === 'input_required') latest = Math.max(latest ?? 0, handle.updatedAt);
     return latest === undefined ? undefined : latest + windowMs;
+  }
+
+  /**
+   * Takes the run up again after its host restarted (a wake, an alarm): core settles the calls
+   * the restart cut off, before any request is answered. Nothing for a run that never started or
+   * has ended.
+   */
+  wake(): void {
+    const record = this.log.record;
+    if (record && !record.ended) this.ensureLive(record);
   }
 
   get record(): RunRecord | undefined {
@@ -120,13 +168,6 @@ export class RunState {
     return ok(record);
   }
 
-  async call(caller: Identity, call: DoorCall): Promise<Reply<ToolResult>> {
-    const checked = this.admit(caller, call);
-    if (!checked.ok) return checked;
-    // Crosses RPC as a value: shaped as JSON would carry it, as every other answer is.
-    return ok(jsonSafe(await this.execute(checked.value, call)));
-  }
-
   /**
    * Calls a tool and answers a stream that is sent at once: as `sse`, the call's events (its child
    * calls' too), then a `result` message; as `json`, whitespace heartbeats while the call runs, then
@@ -143,10 +184,40 @@ export class RunState {
   }
 
   /**
+   * Starts a call and answers its handle at once (`Prefer: respond-async`): the call goes on in
+   * the run whoever listens, read back with {@link RunState.callStatus} or the run's events.
+   * Refused as {@link RunState.streamCall} refuses.
+   */
+  async startCall(caller: Identity, call: DoorCall): Promise<Reply<CallHandle>> {
+    const checked = this.admit(caller, call);
+    if (!checked.ok) return checked;
+    void this.execute(checked.value, call);
+    return ok(this.live!.callStatus(call.toolCallId)!);
+  }
+
+  /** A call's handle: its status and, once settled, its result (kept for the run's retention window). */
+  async callStatus(caller: Identity, callId: string): Promise<Reply<CallHandle>> {
+    const owned = this.owned(caller);
+    if (!owned.ok) return owned;
+    const handle = owned.value.ended
+      ? handleOf(this.log.calls.get(callId))
+      : this.ensureLive(owned.value).callStatus(callId);
+    if (!handle) return refuse(404, 'not-found', `This run has no call ${JSON.stringify(callId)}.`);
+    return ok(handle);
+  }
+
+  /** The handles of the run's calls that are not settled: running, or waiting for a person. */
+  async openCalls(caller: Identity): Promise<Reply<{ calls: CallHandle[] }>> {
+    const owned = this.owned(caller);
+    if (!owned.ok) return owned;
+    return ok({ calls: this.openHandles() });
+  }
+
+  /**
    * The run's events after `after` as SSE, then live ones until the run finishes. Reading the
    * backlog and subscribing happen in one synchronous turn: no gap, no duplicate.
    */
-  events(caller: Identity, after: number): Reply<ReadableStream<Uint8Array>> {
+  async events(caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>> {
     const owned = this.owned(caller);
     if (!owned.ok) return owned;
     if (!Number.isSafeInteger(after) || after < 0)
@@ -212,33 +283,25 @@ export class RunState {
     const owned = this.owned(caller);
     if (!owned.ok) return owned;
     if (owned.value.ended) return refuse(409, 'conflict', 'The run has ended; its approvals lapsed with it.');
-    const { pendingApprovals } = this.log;
-    const callId = pendingApprovals.get(approvalId)?.callId;
-    if (callId !== undefined && this.inflight.has(callId))
-      return refuse(409, 'conflict', `A call with id ${JSON.stringify(callId)} is already running.`);
-    const run = this.ensureLive(owned.value);
-    if (callId === undefined) return decisionRefused(await run.resume(approvalId, decision));
     if (format === 'sse' && this.listeners.size >= this.maxStreams) return this.tooManyStreams();
-    let finished!: Promise<ToolResult>;
-    const answering = this.answer(callId, format, () => {
-      const controller = new AbortController();
-      this.inflight.set(callId, controller);
-      this.resumedBy.set(approvalId, callId);
-      finished = run.resume(approvalId, decision, { signal: controller.signal }).finally(() => {
-        this.inflight.delete(callId);
-        this.resumedBy.delete(approvalId);
-        this.options.onCallSettled?.();
-      });
-      return finished;
+    const run = this.ensureLive(owned.value);
+    // The call the approval holds, by its handle: an SSE reader is subscribed to it before core
+    // takes the decision, so it misses none of the call's events.
+    const waiting = run.openCalls().find((handle) => handle.approvalId === approvalId);
+    let decided: Decided | undefined;
+    const answer = await this.answer(waiting?.toolCallId ?? approvalId, format, () => {
+      decided = run.decide(approvalId, decision);
+      if (!decided.taken) return Promise.resolve<ToolResult>({ ok: false, error: decided.error });
+      this.options.onCallStarted?.();
+      return decided.result.finally(() => this.options.onCallSettled?.());
     });
-    // Core takes a decision it accepts out of the store before its first await: an approval still
-    // there was refused, nothing ran, and the answer is a real 4xx rather than a stream.
-    // (`answer` starts the call before its first await, so this is read right after core's turn.)
-    const accepted = pendingApprovals.get(approvalId) === undefined;
-    const answer = await answering;
-    if (accepted) return ok(answer.body);
+    if (decided?.taken) return ok(answer.body);
     answer.discard();
-    return decisionRefused(await finished);
+    if (!decided) return refuse(404, 'not-found', 'There is no such approval to decide.');
+    // Core's reason decides the status: nothing to decide is a 404, a malformed decision a 400.
+    const { reason, error } = decided;
+    if (reason === 'invalid-decision') return refuse(400, 'bad-request', error.message, { reason });
+    return refuse(404, 'not-found', error.message, { reason });
   }
 
   /**
@@ -246,15 +309,10 @@ export class RunState {
    * and its approval removed, so no later decision can run it. `callId` may also name the approval
    * that resumed a running call.
    */
-  cancel(caller: Identity, callId: string): Reply<CancelInfo> {
+  async cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>> {
     const owned = this.owned(caller);
     if (!owned.ok) return owned;
-    const controller = this.inflight.get(callId) ?? this.inflight.get(this.resumedBy.get(callId) ?? '');
-    if (controller) {
-      controller.abort();
-      return ok({ callId, cancelled: true });
-    }
-    if (!owned.value.ended && this.ensureLive(owned.value).cancelPending(callId))
+    if (!owned.value.ended && this.ensureLive(owned.value).cancel(callId))
       return ok({ callId, cancelled: true });
     return refuse(404, 'not-found', `No call ${JSON.stringify(callId)} is running or waiting in this run.`);
   }
@@ -285,20 +343,30 @@ export class RunState {
     const owned = this.owned(caller);
     if (!owned.ok) return owned;
     if (owned.value.ended) return refuse(409, 'conflict', 'The run has ended; start a new run.');
-    if (!this.runtime.tools.has(call.tool)) {
+    const tool = this.runtime.tools.get(call.tool);
+    if (!tool) {
       const { message, details } = unknownToolError(call.tool, this.runtime.tools.keys());
       return refuse(404, 'unknown-tool', message, details);
     }
-    if (this.inflight.has(call.toolCallId))
-      return refuse(409, 'conflict', `A call with id ${JSON.stringify(call.toolCallId)} is already running.`);
-    if (this.inflight.size >= this.maxCalls)
+    const run = this.ensureLive(owned.value);
+    // A call's id names its handle: a twin of a request (a retry after a lost answer) finds it.
+    if (run.callStatus(call.toolCallId))
+      return refuse(
+        409,
+        'conflict',
+        `This run already has a call with id ${JSON.stringify(call.toolCallId)}: read it at GET /runs/${owned.value.runId}/calls/${call.toolCallId}, or give a new call its own id.`,
+        { toolCallId: call.toolCallId },
+      );
+    const open = run.openCalls();
+    if (open.filter((handle) => handle.status === 'working' && !handle.parentId).length >= this.maxCalls)
       return limitExceeded(
         'calls running at once in this run',
         this.maxCalls,
         'maxCallsPerRun',
         'Wait for a call to finish or cancel one',
       );
-    if (mayAskApproval(this.runtime.tools.get(call.tool)) && this.pendingCount() >= this.maxPendingApprovals)
+    const waiting = open.filter((handle) => handle.status === 'input_required').length;
+    if (mayAskApproval(tool) && waiting >= this.maxPendingApprovals)
       return limitExceeded(
         'calls waiting for approval in this run',
         this.maxPendingApprovals,
@@ -312,7 +380,7 @@ export class RunState {
   /**
    * The answer of one call, the one implementation behind {@link RunState.streamCall} and
    * {@link RunState.streamResume} (see {@link answerCall}): its events are this run's, and a
-   * reader that hangs up cancels the call in flight.
+   * reader that hangs up cancels the call through core, which owns it.
    */
   private answer(
     callId: string,
@@ -326,18 +394,13 @@ export class RunState {
       heartbeatMs: this.heartbeatMs,
       maxQueuedBytes: this.maxQueuedBytes,
       subscribe: (listener) => this.subscribe(listener),
-      cancel: () => this.inflight.get(callId)?.abort(),
+      cancel: () => void this.live?.cancel(callId, 'its caller hung up'),
     });
   }
 
-  /**
-   * The run's pending approvals, counted in the one store core decides them from (the `a:` keys):
-   * a listing, read only when a tool that may ask is called, of at most about the limit's entries.
-   */
-  private pendingCount(): number {
-    let count = 0;
-    for (const _ of this.log.pendingApprovals.list()) count++;
-    return count;
+  private openHandles(): CallHandle[] {
+    const record = this.log.record;
+    return record && !record.ended ? this.ensureLive(record).openCalls() : [];
   }
 
   private tooManyStreams(): Reply<never> {
@@ -350,23 +413,24 @@ export class RunState {
   }
 
   private async execute(record: RunRecord, call: DoorCall): Promise<ToolResult> {
-    const controller = new AbortController();
-    this.inflight.set(call.toolCallId, controller);
+    this.options.onCallStarted?.();
     try {
-      const run = this.ensureLive(record);
       const { tool, args, toolCallId } = call;
-      return await run.call({ tool, args, toolCallId, signal: controller.signal });
+      return await this.ensureLive(record).call({ tool, args, toolCallId });
     } finally {
-      this.inflight.delete(call.toolCallId);
       this.options.onCallSettled?.();
     }
   }
 
-  /** The live core run, started again from the record if the host lost it (a restart, an eviction). */
+  /**
+   * The live core run, started again from the record if the host lost it (a restart, an
+   * eviction): on its stores, so its approvals can be decided and the calls the restart cut off
+   * are settled as it starts.
+   */
   private ensureLive(record: RunRecord): Run {
     if (this.live) return this.live;
     const { runId, owner, sessionId, phase, state } = record;
-    const { pendingApprovals, latest } = this.log;
+    const { pendingApprovals, calls, latest } = this.log;
     const run = this.runtime.startRun({
       runId,
       identity: owner,
@@ -374,6 +438,7 @@ export class RunState {
       phase,
       state,
       pendingApprovals,
+      calls,
       // A run rebuilt after a restart continues the log it left: no second run.started.
       ...(latest > 0 ? { continuesAfterSeq: latest } : {}),
       onEvent: (event) => this.publish(event),
@@ -406,24 +471,14 @@ export class RunState {
   }
 }
 
-/** Whether a call of `tool` may leave an approval pending: it asks (always, or by a predicate), or sends. */
-function mayAskApproval(tool: { needsApproval?: unknown; effect?: string } | undefined): boolean {
-  return Boolean(tool?.needsApproval) || tool?.effect === 'send';
+/** A stored record as its handle: without what is kept only for running it again. */
+function handleOf(
+  record: (CallHandle & { iteration?: number; args?: unknown }) | undefined,
+): CallHandle | undefined {
+  if (!record) return undefined;
+  const { iteration: _iteration, args: _args, ...handle } = record;
+  return handle;
 }
-
-/**
- * The refusal of a decision core would not take, with core's reason: a 404 when there is nothing
- * to decide (unknown, decided already, its call cancelled, another run's), a 400 for a malformed
- * decision.
- */
-function decisionRefused(result: ToolResult): Reply<never> {
-  const error = result.ok ? undefined : result.error;
-  const reason = error ? reasonOf(error) : 'unknown-approval';
-  const message = error?.message ?? 'There is no such approval to decide.';
-  if (reason === 'invalid-decision') return refuse(400, 'bad-request', message, { reason });
-  return refuse(404, 'not-found', message, { reason });
-}
-const reasonOf = (error: { details?: Record<string, unknown> }) => String(error.details?.reason);
 
 function* encodeEach(events: ToolEvent[]): Iterator<Uint8Array> {
   for (const event of events) yield eventMessage(event);

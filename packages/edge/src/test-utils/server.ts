@@ -41,3 +41,15 @@ export function memoryServer(
   };
   return { app, send, post, startRun };
 }
+
+/** A call through a run's JSON answer, read whole: its `ToolResult`, or the refusal. */
+export async function callJson(
+  state: { streamCall: import('../run-host/run-state.js').RunState['streamCall'] },
+  caller: Identity,
+  call: import('../run-host/types.js').DoorCall,
+): Promise<import('../door-error.js').Reply<import('@toolctx/core').ToolResult>> {
+  const reply = await state.streamCall(caller, call, 'json');
+  if (!reply.ok) return reply;
+  const text = typeof reply.value === 'string' ? reply.value : await new Response(reply.value).text();
+  return { ok: true, value: JSON.parse(text) };
+}

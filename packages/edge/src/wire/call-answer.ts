@@ -1,8 +1,8 @@
 import type { ToolEvent, ToolResult } from '@toolctx/core';
 import { encodeSseBytes } from '@toolctx/core/sse';
+import type { CallAnswer, CallFormat } from '../run-host/types.js';
 import { type Channel, createChannel, jsonHeartbeat } from '../sse/channel.js';
 import { settledWithin } from './settled-within.js';
-import type { CallAnswer, CallFormat } from './types.js';
 import { lostOutcome, resultJson, utf8 } from './wire-format.js';
 
 /** A call's answer, and how to drop it when the call turned out not to run. */
@@ -24,6 +24,11 @@ export interface AnswerCallOptions {
   subscribe(listener: (event: ToolEvent, message: Uint8Array) => void): () => void;
   /** Cancels the call (its reader hung up). */
   cancel(): void;
+  /**
+   * Cancel the call too when its reader falls too far behind and is dropped: for a call with no
+   * run, where nothing could give that reader the rest. Default: the call goes on.
+   */
+  cancelWhenBehind?: boolean;
 }
 
 /**
@@ -68,7 +73,7 @@ export async function answerCall(options: AnswerCallOptions): Promise<CallAnswer
   // it the rest.
   open.onGone((why) => {
     unsubscribe();
-    if (why === 'gone') options.cancel();
+    if (why === 'gone' || options.cancelWhenBehind) options.cancel();
   });
   let discarded = false;
   void settled
