@@ -5,16 +5,14 @@ import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createRuntime } from '@toolctx/core';
 import { createMemoryArtifactStore } from '@toolctx/core/memory';
-import { McpSession } from '@toolctx/edge/durable-objects';
+import { createMcpSession } from '@toolctx/edge/durable-objects';
 import { z } from 'zod';
 import { tools } from './tools.js';
 
-export class PromptingMcpSession extends McpSession {
-  protected createRuntime() {
-    // `summarise` saves an artifact: kept in memory as long as this session's object lives.
-    return createRuntime({ tools, artifacts: createMemoryArtifactStore() });
-  }
+// `summarise` saves an artifact: kept in the isolate's memory, shared by its session objects.
+const runtimeFor = () => createRuntime({ tools, artifacts: createMemoryArtifactStore() });
 
+export class PromptingMcpSession extends createMcpSession(runtimeFor) {
   protected override configureServer(server: McpServer) {
     server.registerPrompt(
       'review',

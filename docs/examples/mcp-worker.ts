@@ -4,16 +4,15 @@
 import { createRuntime } from '@toolctx/core';
 import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { mountMcp } from '@toolctx/edge';
-import { McpSession } from '@toolctx/edge/durable-objects';
+import { createMcpSession } from '@toolctx/edge/durable-objects';
 import { Hono } from 'hono';
 import { tools } from './tools.js';
 
-export class ToolsMcpSession extends McpSession {
-  protected createRuntime() {
-    // `summarise` saves an artifact: kept in memory as long as this session's object lives.
-    return createRuntime({ tools, artifacts: createMemoryArtifactStore() });
-  }
-}
+// `summarise` saves an artifact: kept in the isolate's memory, where every session object shares
+// the one runtime (the HTTP door and the run host, given the same function, share it too).
+const runtimeFor = () => createRuntime({ tools, artifacts: createMemoryArtifactStore() });
+
+export class ToolsMcpSession extends createMcpSession(runtimeFor) {}
 
 type Bindings = { MCP_SESSIONS: DurableObjectNamespace<ToolsMcpSession>; MCP_TOKEN?: string };
 const app = new Hono<{ Bindings: Bindings }>();

@@ -1,7 +1,7 @@
 // The secret-hygiene scenario behind the real doors: HTTP+SSE with a Durable Object per run, and
 // MCP with a Durable Object per session; artifacts in KV and R2 as the example Worker keeps them.
 import { createKvR2ArtifactStore, createToolServer, durableObjectRuns, mountMcp } from '@toolctx/edge';
-import { createRunHost, McpSession, type RunHostObject } from '@toolctx/edge/durable-objects';
+import { createMcpSession, createRunHost, type RunHostObject } from '@toolctx/edge/durable-objects';
 import { scenarioRuntime } from './scenario.js';
 
 interface Env {
@@ -11,17 +11,13 @@ interface Env {
   ARTIFACTS: R2Bucket;
 }
 
-// The door and the run host call it once per env object and keep what it made.
+// The door, the run host and the MCP sessions call it once per env object and share what it made.
 const runtimeFor = (env: Env) =>
   scenarioRuntime(createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }));
 
 export class RunHost extends createRunHost<Env>(runtimeFor) {}
 
-export class ScenarioMcpSession extends McpSession<Env> {
-  protected createRuntime() {
-    return runtimeFor(this.env);
-  }
-}
+export class ScenarioMcpSession extends createMcpSession<Env>(runtimeFor) {}
 
 const authenticate = (request: Request) =>
   request.headers.get('authorization') === 'Bearer scenario' ? { tenant: 't', principal: 'p' } : null;

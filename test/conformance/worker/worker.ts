@@ -1,12 +1,12 @@
 // Set-up B of the conformance run: the Worker's MCP door as the README shows it (`mountMcp` on a
-// hono app, one `McpSession` Durable Object per MCP session) serving the fixtures on /mcp, under
+// hono app, one `createMcpSession` Durable Object per MCP session) serving the fixtures on /mcp, under
 // `wrangler dev`, its artifacts in KV and R2. Prompts, completions, the sampling and elicitation
 // tools and the resource fixtures are added with the SDK's API through McpSession's configureServer
 // hook, by the same functions the Node set-up uses.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createRuntime } from '@toolctx/core';
 import { createKvR2ArtifactStore, mountMcp } from '@toolctx/edge';
-import { McpSession } from '@toolctx/edge/durable-objects';
+import { createMcpSession } from '@toolctx/edge/durable-objects';
 import { Hono } from 'hono';
 import { conformanceTools } from '../fixtures.js';
 import { addConformancePrompts } from '../sdk-prompts.js';
@@ -19,12 +19,13 @@ type Env = {
   ARTIFACTS: R2Bucket;
 };
 
-export class ConformanceMcpSession extends McpSession<Env> {
-  protected createRuntime() {
-    const artifacts = createKvR2ArtifactStore({ kv: this.env.ARTIFACT_META, bucket: this.env.ARTIFACTS });
-    return createRuntime({ tools: conformanceTools, artifacts });
-  }
+const runtimeFor = (env: Env) =>
+  createRuntime({
+    tools: conformanceTools,
+    artifacts: createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }),
+  });
 
+export class ConformanceMcpSession extends createMcpSession<Env>(runtimeFor) {
   protected override configureServer(server: McpServer) {
     addConformanceSdkTools(addConformanceResources(addConformancePrompts(server)));
   }

@@ -16,7 +16,8 @@ import { type LogEntry, type LogLevel, logLevels } from '../context/log-entry.js
 import type { Identity, ToolResult } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
 import type { Phase } from '../policy/phase.js';
-import type { Runtime } from '../runtime/create-runtime.js';
+import type { CallOnceRequest, Runtime } from '../runtime/create-runtime.js';
+import { type RemembersTaint, type SessionTaint, sessionTaint } from '../runtime/session-taint.js';
 import {
   type ArtifactResourceOptions,
   artifactLinks,
@@ -129,6 +130,9 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
     ...(extra.sessionId ? { sessionId: extra.sessionId } : {}),
   });
   const scopes = mcpArtifactScopes((extra) => options.identify?.(callerOf(extra)));
+  // What this server's calls raised, for its later calls: one server serves one session (or one
+  // stateless request), and the memory goes with it.
+  const taint: SessionTaint = new Map();
   const store = options.artifactResources === false ? undefined : runtime.artifacts;
   if (store) registerArtifactResources(server, store, scopes.scopeOf, options.artifactResources || {});
   // The level each session asked for. The SDK keeps one too, but only for `sendLoggingMessage`,
@@ -168,7 +172,7 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
     };
     const links = artifactLinks(server, store, scopes.scopeOf(extra));
     const { signal, decidePending } = askingPerson(low, door.tools.get(request.params.name), extra);
-    const result = await door.callOnce({
+    const call: CallOnceRequest & RemembersTaint = {
       tool: request.params.name,
       args: request.params.arguments ?? {},
       signal,
@@ -178,7 +182,9 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
       anonymousScope: scopes.anonymousScope(extra),
       onEvent: links.watch(onEvent),
       ...(decidePending ? { decidePending } : {}),
-    });
+      [sessionTaint]: taint,
+    };
+    const result = await door.callOnce(call);
     await sent;
     return links.addTo(toCallToolResult(result));
   });

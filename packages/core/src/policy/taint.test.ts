@@ -46,6 +46,7 @@ describe('createTaintTracker', () => {
   it('starts every conversation clean and keeps conversations apart', () => {
     const tracker = createTaintTracker();
     expect(tracker.get('a')).toEqual(CLEAN_TAINT);
+    tracker.hold('a');
     tracker.raise('a', { private: true });
     expect(tracker.get('a')).toEqual({ private: true, untrusted: false });
     expect(tracker.get('b')).toEqual(CLEAN_TAINT);
@@ -53,21 +54,41 @@ describe('createTaintTracker', () => {
 
   it('only ever raises taint', () => {
     const tracker = createTaintTracker();
+    tracker.hold('a');
     tracker.raise('a', { private: true });
     expect(tracker.raise('a', { private: false, untrusted: true })).toEqual(FULL_TAINT);
     tracker.raise('a', CLEAN_TAINT);
     expect(tracker.get('a')).toEqual(FULL_TAINT);
   });
 
-  it('raises both legs for unknown taint, and forgets a finished conversation', () => {
+  it('raises both legs for unknown taint, and forgets a conversation with its last hold', () => {
     const tracker = createTaintTracker();
+    tracker.hold('a');
+    tracker.hold('a');
     expect(tracker.raise('a', 'unknown')).toEqual(FULL_TAINT);
-    tracker.forget('a');
+    tracker.release('a');
+    expect(tracker.get('a')).toEqual(FULL_TAINT);
+    expect(tracker.size).toBe(1);
+    tracker.release('a');
     expect(tracker.get('a')).toEqual(CLEAN_TAINT);
+    expect(tracker.size).toBe(0);
+  });
+
+  it('keeps nothing for a key nobody holds, and a release too many takes nobody else’s hold', () => {
+    const tracker = createTaintTracker();
+    expect(tracker.raise('a', { private: true })).toEqual({ private: true, untrusted: false });
+    expect(tracker.get('a')).toEqual(CLEAN_TAINT);
+    expect(tracker.size).toBe(0);
+    tracker.release('a');
+    tracker.hold('b');
+    tracker.raise('b', { untrusted: true });
+    tracker.release('a');
+    expect(tracker.get('b')).toEqual({ private: false, untrusted: true });
   });
 
   it('hands out taint that callers cannot lower by mutation', () => {
     const tracker = createTaintTracker();
+    tracker.hold('a');
     const taint = tracker.raise('a', { private: true });
     expect(() => {
       (taint as { private: boolean }).private = false;

@@ -60,32 +60,57 @@ export function callTaint(reads: TaintReads | undefined, result?: ResultTaint): 
 
 /**
  * The taint of each conversation, by a key the runtime chooses (for example the conversation's
- * scope key). See {@link createTaintTracker}.
+ * scope key), kept while something holds the key: a run or a door's one-call frame holds it from
+ * its start (or its first use of taint) to its end. See {@link createTaintTracker}.
  */
 export interface TaintTracker {
-  /** The conversation's taint; a conversation that has seen nothing is clean. */
+  /** The conversation's taint; a conversation that has seen nothing, or that nothing holds, is clean. */
   get(key: string): Taint;
-  /** Arms the given legs (`'unknown'` arms both) and returns the new taint. Never lowers it. */
+  /**
+   * Arms the given legs (`'unknown'` arms both) and returns the new taint. Never lowers it. Kept
+   * only while the key is held: a key nothing holds has no live run left to read it.
+   */
   raise(key: string, taint: ResultTaint): Taint;
-  /** Drops a finished conversation's record (its taint reads as clean afterwards). */
-  forget(key: string): void;
+  /** Holds `key` until a matching {@link release}, and returns it. */
+  hold(key: string): string;
+  /** Lets go of one hold; the conversation's record goes with its last. */
+  release(key: string): void;
+  /** How many conversations are held: for tests that the record stays bounded. */
+  readonly size: number;
+}
+
+interface Held {
+  taint: Taint;
+  holders: number;
 }
 
 /**
  * Holds taint per conversation. Raise it after every call with {@link callTaint}, read it before
- * a `send` tool runs with {@link trifectaDecision}.
+ * a `send` tool runs with {@link trifectaDecision}. A record lives exactly as long as its holds, so
+ * a long-lived host keeps one per live conversation, never one per conversation it ever served.
  */
 export function createTaintTracker(): TaintTracker {
-  const byKey = new Map<string, Taint>();
+  const byKey = new Map<string, Held>();
   return {
-    get: (key) => byKey.get(key) ?? CLEAN_TAINT,
+    get: (key) => byKey.get(key)?.taint ?? CLEAN_TAINT,
     raise(key, taint) {
-      const next = mergeTaint(byKey.get(key), taint);
-      byKey.set(key, next);
+      const held = byKey.get(key);
+      const next = mergeTaint(held?.taint, taint);
+      if (held) held.taint = next;
       return next;
     },
-    forget: (key) => {
-      byKey.delete(key);
+    hold(key) {
+      const held = byKey.get(key);
+      if (held) held.holders++;
+      else byKey.set(key, { taint: CLEAN_TAINT, holders: 1 });
+      return key;
+    },
+    release(key) {
+      const held = byKey.get(key);
+      if (held && --held.holders === 0) byKey.delete(key);
+    },
+    get size() {
+      return byKey.size;
     },
   };
 }

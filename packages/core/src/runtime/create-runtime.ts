@@ -12,8 +12,10 @@ import { allowedInPhase, type Phase } from '../policy/phase.js';
 import { type AnyTool, type ToolSchema, toolSchema } from '../tools/define-tool.js';
 import { type DoorDeclaration, inProcessDoor } from './door.js';
 import { type Run, RunImpl, type StartRunOptions } from './run.js';
+import { sharesTaintKey } from './run-facts.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { createServices, type SharedServices, servicesAt } from './services.js';
+import { type RemembersTaint, recallTaint, rememberTaint, sessionTaint } from './session-taint.js';
 
 export type { RuntimeOptions } from './runtime-options.js';
 
@@ -137,14 +139,23 @@ function runtimeAt(shared: SharedServices, door: DoorDeclaration): Runtime {
       const options = onEvent?.forRuntime ? { ...runOptions, onEvent: sinkAt(onEvent, origin) } : runOptions;
       return new RunImpl(services, runId, log, options) as RunImpl & Run;
     },
-    async callOnce({ onEvent, ...request }) {
+    async callOnce({ onEvent, ...request }: CallOnceRequest & RemembersTaint) {
       const log = new EventLog(undefined, onEvent ? [...sinks, sinkAt(onEvent, origin)] : sinks, onSinkError);
       const frame = new RunImpl(services, undefined, log, request);
+      // Only a key the session's other calls can have is worth remembering: any other names one call.
+      const { identity, anonymousScope } = request;
+      const memory = sharesTaintKey(identity, undefined, anonymousScope) ? request[sessionTaint] : undefined;
+      if (memory) recallTaint(memory, services.taint, frame.taintKey);
       // The frame listens to the signal and cancels the call with it; the call need not listen too.
       const { tool, args, toolCallId } = request;
-      const result = await frame.call({ tool, args, toolCallId });
-      await frame.end();
-      return result;
+      try {
+        const result = await frame.call({ tool, args, toolCallId });
+        if (memory) rememberTaint(memory, services.taint, frame.taintKey);
+        return result;
+      } finally {
+        // Its end lets go of its taint key, so the frame leaves nothing behind however the call went.
+        await frame.end();
+      }
     },
     withDoor: (other) => runtimeAt(shared, other),
     closeSession: (sessionId, identity) => shared.sessions.closeSession(sessionId, identity),

@@ -84,6 +84,20 @@ export function scopeFor(identity: Readonly<Identity> | undefined, runId: string
   };
 }
 
+/**
+ * Whether other runs or calls can have the taint key of a run with these facts: an identified
+ * one's (its identity's), or a door's session's (`anonymousScope`). Any other anonymous run's key
+ * names it alone.
+ */
+export function sharesTaintKey(
+  identity: Readonly<Identity> | undefined,
+  runId: string | undefined,
+  anonymousScope: string | undefined,
+): boolean {
+  if (identity?.tenant !== undefined || identity?.principal !== undefined) return true;
+  return runId === undefined && anonymousScope !== undefined;
+}
+
 export const runEnded: ErrorInfo = {
   kind: 'aborted',
   message: 'The run has ended; start a new run.',

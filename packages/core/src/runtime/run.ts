@@ -40,6 +40,7 @@ import {
   type RunStats,
   runEnded,
   scopeFor,
+  sharesTaintKey,
 } from './run-facts.js';
 import { bindRunLedger } from './run-ledger.js';
 import type { RuntimeServices } from './services.js';
@@ -59,6 +60,8 @@ export class RunImpl implements CallingRun {
   readonly identity: Readonly<Identity> | undefined;
   readonly scope: ArtifactScope;
   private madeTaintKey: string | undefined;
+  /** Whether this run holds its taint key, which it lets go when it ends. */
+  private holdsTaint = false;
   readonly teardown: TeardownRegistry;
   readonly ledger: RunLedger | undefined;
   readonly workspace: Workspace | undefined;
@@ -93,6 +96,8 @@ export class RunImpl implements CallingRun {
     this.identity = options.identity ? Object.freeze({ ...options.identity }) : undefined;
     this.state = Object.freeze({ ...options.state });
     this.scope = scopeFor(this.identity, runId ?? options.anonymousScope);
+    // A key other runs share is held from the start, so what they raised stays while this run lives.
+    if (sharesTaintKey(this.identity, runId, options.anonymousScope)) this.holdTaintKey();
     this.workspace = options.workspace ?? services.workspace;
     this.maxUsd = options.maxUsd;
     this.pendingStore = options.pendingApprovals;
@@ -122,8 +127,15 @@ export class RunImpl implements CallingRun {
 
   /** Made on first use: most calls neither read nor raise the conversation's taint. */
   get taintKey(): string {
-    this.madeTaintKey ??= scopeKey(this.scope);
-    return this.madeTaintKey;
+    return this.madeTaintKey ?? this.holdTaintKey();
+  }
+
+  /** Makes the taint key and holds it until the run ends (a run already ending holds nothing). */
+  private holdTaintKey(): string {
+    const key = scopeKey(this.scope);
+    this.madeTaintKey = key;
+    this.holdsTaint = !this.finished;
+    return this.holdsTaint ? this.services.taint.hold(key) : key;
   }
 
   get approvals(): RunApprovals {
@@ -352,6 +364,7 @@ export class RunImpl implements CallingRun {
         }
         this.log.emit('run.finished', { status, calls: this.calls });
       }
+      if (this.holdsTaint) this.services.taint.release(this.taintKey);
       this.log.close();
     })();
     return this.finished;

@@ -18,7 +18,7 @@ const sessionDoor: DoorDeclaration = Object.freeze({
 const ana = { tenant: 'acme', principal: 'ana', conversationId: 'c-1' };
 
 describe('doors of one runtime', () => {
-  it('share the taint: a private read through the MCP door arms the leg a run at another door sees', async () => {
+  it('share the taint: a private read through the MCP door arms the leg a live run at another door sees', async () => {
     const readMail = defineTool({
       name: 'read_mail',
       description: 'Reads private mail.',
@@ -34,8 +34,8 @@ describe('doors of one runtime', () => {
     });
     const runtime = createRuntime({ tools: [readMail, peek] });
     const mcp = runtime.withDoor(mcpDoor);
-    expect(await mcp.callOnce({ tool: 'read_mail', args: {}, identity: ana })).toMatchObject({ ok: true });
     const run = runtime.withDoor(sessionDoor).startRun({ identity: ana });
+    expect(await mcp.callOnce({ tool: 'read_mail', args: {}, identity: ana })).toMatchObject({ ok: true });
     expect(await run.call({ tool: 'peek', args: {} })).toMatchObject({
       ok: true,
       value: { private: true, untrusted: false },

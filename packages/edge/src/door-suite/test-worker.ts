@@ -5,7 +5,7 @@ import { createRuntime, type Identity } from '@toolctx/core';
 import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { doorSuiteCredentials, doorSuiteTenant, doorSuiteTools } from '@toolctx/core/testing';
 import { Hono } from 'hono';
-import { createRunHost, McpSession } from '../durable-objects/index.js';
+import { createMcpSession, createRunHost } from '../durable-objects/index.js';
 import { createToolServer, durableObjectRuns, mountMcp } from '../index.js';
 
 /** `Bearer ana` is ana and `Bearer bob` is bob, principals of the suite's tenant. */
@@ -25,11 +25,7 @@ const runtime = createRuntime({
 
 export class DoorSuiteRunHost extends createRunHost(() => runtime) {}
 
-export class DoorSuiteMcpSession extends McpSession {
-  protected createRuntime() {
-    return runtime;
-  }
-}
+export class DoorSuiteMcpSession extends createMcpSession(() => runtime) {}
 
 export interface DoorSuiteEnv {
   SUITE_MCP: DurableObjectNamespace<DoorSuiteMcpSession>;

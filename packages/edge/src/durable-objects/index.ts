@@ -19,7 +19,7 @@
  * @module
  */
 export type { McpEventStoreLimits } from '../mcp/event-store.js';
-export { McpSession } from '../mcp/mcp-session.js';
+export { createMcpSession, McpSession, type McpSessionClass } from '../mcp/mcp-session.js';
 export { IdentityRunsObject, type SlotKind } from '../run-host/identity-runs.js';
 export {
   createRunHost,

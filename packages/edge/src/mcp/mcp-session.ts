@@ -5,6 +5,7 @@ import type { Identity, Runtime } from '@toolctx/core';
 import { type ServeMcpOptions, serveMcp } from '@toolctx/core/mcp';
 import { BodyTimeoutError } from '../http/read-json.js';
 import type { CallSlot } from '../run-host/call-slots.js';
+import { runtimeOf } from '../runtime-for.js';
 import { sameIdentity } from '../same-identity.js';
 import { AnsweringTransport } from './answering-transport.js';
 import { createDurableEventStore, type DurableEventStore, type McpEventStoreLimits } from './event-store.js';
@@ -55,7 +56,10 @@ import {
  * GET stream is freed for the next GET, and a dropped POST cancels its calls (the tool's
  * `ctx.signal` fires, its teardown runs) and stores an error answer for a client that resumes it.
  *
- * Subclass it to say which tools it serves, export the subclass from the Worker and bind it.
+ * Make the class with {@link createMcpSession} from the same `runtimeFor(env)` the HTTP door and
+ * the run host take, export it from the Worker and bind it: every session object of an isolate,
+ * and the door and the run objects there, then serve one runtime (its taint, approval tokens and
+ * session cleanups). Subclass what it returns to override the hooks below.
  * The session lives in memory: if the object is evicted, a GET resuming with `Last-Event-ID` still
  * gets the events stored after that id (then its stream ends), and every other request gets 404,
  * so the MCP client starts a new session, as the protocol asks. A DELETE clears the object's
@@ -65,23 +69,25 @@ import {
  * @example
  * ```ts
  * import { type AnyTool, createRuntime } from '@toolctx/core';
- * import { McpSession } from '@toolctx/edge/durable-objects';
+ * import { createMcpSession } from '@toolctx/edge/durable-objects';
  * declare const countWords: AnyTool;
  *
- * export class ToolsMcpSession extends McpSession {
- *   protected createRuntime() {
- *     return createRuntime({ tools: [countWords] });
- *   }
- * }
+ * export class ToolsMcpSession extends createMcpSession(() => createRuntime({ tools: [countWords] })) {}
  * ```
  */
-export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
+export class McpSession<Env = unknown> extends DurableObject<Env> {
   private session: Session | undefined;
   /** Who initialized this object's session, once known: from memory, else from storage. */
   private owner: Owner | undefined;
 
-  /** The runtime whose tools this session serves; called once, when the session starts. */
-  protected abstract createRuntime(): Runtime;
+  /** `runtime` is the one whose tools every session of this object serves. */
+  constructor(
+    ctx: DurableObjectState,
+    env: Env,
+    private readonly runtime: Runtime,
+  ) {
+    super(ctx, env);
+  }
 
   /** Options for `serveMcp`, such as the server's name or the phase. */
   protected serveOptions(): ServeMcpOptions {
@@ -98,14 +104,10 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
    * ```ts
    * import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
    * import { type AnyTool, createRuntime } from '@toolctx/core';
-   * import { McpSession } from '@toolctx/edge/durable-objects';
+   * import { createMcpSession } from '@toolctx/edge/durable-objects';
    * declare const countWords: AnyTool;
    *
-   * export class ToolsMcpSession extends McpSession {
-   *   protected createRuntime() {
-   *     return createRuntime({ tools: [countWords] });
-   *   }
-   *
+   * export class ToolsMcpSession extends createMcpSession(() => createRuntime({ tools: [countWords] })) {
    *   protected override configureServer(server: McpServer) {
    *     server.registerPrompt('summarize', { description: 'Summarize the text so far.' }, () => ({
    *       messages: [{ role: 'user', content: { type: 'text', text: 'Summarize the text so far.' } }],
@@ -124,14 +126,10 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
    * @example
    * ```ts
    * import { type AnyTool, createRuntime } from '@toolctx/core';
-   * import { McpSession } from '@toolctx/edge/durable-objects';
+   * import { createMcpSession } from '@toolctx/edge/durable-objects';
    * declare const countWords: AnyTool;
    *
-   * export class ToolsMcpSession extends McpSession {
-   *   protected createRuntime() {
-   *     return createRuntime({ tools: [countWords] });
-   *   }
-   *
+   * export class ToolsMcpSession extends createMcpSession(() => createRuntime({ tools: [countWords] })) {
    *   // Clients here reconnect within a minute; keep less, for less time.
    *   protected override eventStoreLimits() {
    *     return { maxEventsPerStream: 200, maxBytes: 1024 * 1024, maxAgeMs: 60_000 };
@@ -294,7 +292,7 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
 
   private async start(): Promise<Session> {
     const options = this.serveOptions();
-    const server = serveMcp(this.createRuntime(), {
+    const server = serveMcp(this.runtime, {
       ...options,
       identify: (caller) =>
         (caller.authInfo?.extra?.identity as Identity | undefined) ?? options.identify?.(caller),
@@ -352,6 +350,38 @@ export abstract class McpSession<Env = unknown> extends DurableObject<Env> {
       await releaseSessionSlot(this.env, owner.slots, owner.identity, this.ctx.id.toString());
     }
   }
+}
+
+/** The class {@link createMcpSession} makes: a Durable Object class to export and bind. */
+export type McpSessionClass<E> = new (ctx: DurableObjectState, env: E) => McpSession<E>;
+
+/**
+ * Makes the MCP session's Durable Object class around your tools. `runtimeFor` takes the Worker's
+ * bindings and is called once per `env` object, as `createToolServer`'s and `createRunHost`'s
+ * are: give all three the same function and the door, the run objects and the MCP sessions of
+ * one isolate share the one runtime it made, so taint a session's call raised holds for a live
+ * run of the same conversation at the HTTP door. Export the class (or a subclass that overrides
+ * {@link McpSession}'s hooks) under the name `wrangler.jsonc` binds.
+ *
+ * @example
+ * ```ts
+ * import { type AnyTool, createRuntime } from '@toolctx/core';
+ * import { createToolServer, type Env } from '@toolctx/edge';
+ * import { createMcpSession, createRunHost } from '@toolctx/edge/durable-objects';
+ * declare const tools: AnyTool[];
+ *
+ * const runtimeFor = (env: Env) => createRuntime({ tools });
+ * export class RunHost extends createRunHost<Env>(runtimeFor) {}
+ * export class ToolsMcpSession extends createMcpSession<Env>(runtimeFor) {}
+ * export default createToolServer<Env>({ runtimeFor, authenticate: () => ({}) });
+ * ```
+ */
+export function createMcpSession<E = unknown>(runtimeFor: (env: E) => Runtime): McpSessionClass<E> {
+  return class ToolsMcpSession extends McpSession<E> {
+    constructor(ctx: DurableObjectState, env: E) {
+      super(ctx, env, runtimeOf(runtimeFor, env));
+    }
+  };
 }
 
 interface Session {

@@ -95,13 +95,9 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
  * ```ts
  * import { type AnyTool, createRuntime } from '@toolctx/core';
  * import { mcpFetch } from '@toolctx/edge';
- * import { McpSession } from '@toolctx/edge/durable-objects';
+ * import { createMcpSession } from '@toolctx/edge/durable-objects';
  * declare const tools: AnyTool[];
- * export class ToolsMcpSession extends McpSession {
- *   protected createRuntime() {
- *     return createRuntime({ tools });
- *   }
- * }
+ * export class ToolsMcpSession extends createMcpSession(() => createRuntime({ tools })) {}
  * export default {
  *   // No authenticate: open to anyone who can reach it, so only for local development.
  *   fetch: (request, env) => mcpFetch(request, env.MCP_SESSIONS),

@@ -4,7 +4,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createRuntime, defineTool } from '@toolctx/core';
 import { z } from 'zod';
-import { McpSession } from './mcp-session.js';
+import { createMcpSession } from './mcp-session.js';
 
 /** What happened to each `hold` call, by its id, in this session object's isolate. */
 const held = new Map<string, { aborted: boolean; tornDown: boolean }>();
@@ -40,11 +40,7 @@ const tools = [
   }),
 ];
 
-export class StreamsMcpSession extends McpSession {
-  protected createRuntime() {
-    return createRuntime({ tools });
-  }
-
+export class StreamsMcpSession extends createMcpSession(() => createRuntime({ tools })) {
   protected override configureServer(server: McpServer) {
     // A prompt, as serveMcp owns the tools: getting it sends the notifications first.
     server.registerPrompt(

@@ -6,9 +6,11 @@ import { createMemoryApprovalPort } from '@toolctx/core/memory';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { createToolServer } from '../http/create-tool-server.js';
+import { durableObjectRuns } from '../run-host/durable-object-runs.js';
 import { IdentityRunsObject } from '../run-host/identity-runs.js';
+import { createRunHost } from '../run-host/run-host.js';
 import { createKvR2ArtifactStore } from '../stores/kv-r2-artifact-store.js';
-import { McpSession } from './mcp-session.js';
+import { createMcpSession } from './mcp-session.js';
 import { mountMcp } from './mount-mcp.js';
 
 export { StreamsMcpSession } from './streams-test-session.js';
@@ -73,11 +75,7 @@ const tools = [
   }),
 ];
 
-export class TestMcpSession extends McpSession {
-  protected createRuntime() {
-    return createRuntime({ tools });
-  }
-
+export class TestMcpSession extends createMcpSession(() => createRuntime({ tools })) {
   // What the SDK offers beyond tools, added through the hook: a prompt whose argument completes.
   protected override configureServer(server: McpServer) {
     server.registerPrompt(
@@ -121,12 +119,12 @@ const artifactTools = [
 ];
 
 /** Artifacts in KV and R2, served as MCP resources next to a resource of the subclass's own. */
-export class ArtifactMcpSession extends McpSession<Env> {
-  protected createRuntime() {
-    const artifacts = createKvR2ArtifactStore({ kv: this.env.ARTIFACT_META, bucket: this.env.ARTIFACTS });
-    return createRuntime({ tools: artifactTools, artifacts });
-  }
-
+export class ArtifactMcpSession extends createMcpSession<Env>((env) =>
+  createRuntime({
+    tools: artifactTools,
+    artifacts: createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }),
+  }),
+) {
   protected override serveOptions() {
     return { artifactResources: { maxReadBytes: 1024 } };
   }
@@ -143,34 +141,60 @@ const deleted: string[] = [];
 
 // A session whose tool needs a person's approval: a client that declared elicitation is asked on
 // the call's own stream; any other gets approval-pending (the port leaves every call pending).
-export class ApprovalMcpSession extends McpSession {
-  protected createRuntime() {
-    const tools = [
-      defineTool({
-        name: 'delete_note',
-        title: 'Delete a note',
-        description: 'Deletes a note.',
-        inputSchema: z.object({ note: z.string() }),
-        effect: 'write',
-        needsApproval: true,
-        timeoutMs: 5_000,
-        execute: ({ note }) => {
-          deleted.push(note);
-          return `deleted ${note}`;
-        },
-      }),
-      defineTool({
-        name: 'deleted_notes',
-        description: 'Lists the notes delete_note deleted.',
-        inputSchema: z.object({}),
-        execute: () => ({ deleted }),
-      }),
-    ];
-    return createRuntime({ tools, approval: createMemoryApprovalPort() });
-  }
-}
+export class ApprovalMcpSession extends createMcpSession(() => {
+  const tools = [
+    defineTool({
+      name: 'delete_note',
+      title: 'Delete a note',
+      description: 'Deletes a note.',
+      inputSchema: z.object({ note: z.string() }),
+      effect: 'write',
+      needsApproval: true,
+      timeoutMs: 5_000,
+      execute: ({ note }) => {
+        deleted.push(note);
+        return `deleted ${note}`;
+      },
+    }),
+    defineTool({
+      name: 'deleted_notes',
+      description: 'Lists the notes delete_note deleted.',
+      inputSchema: z.object({}),
+      execute: () => ({ deleted }),
+    }),
+  ];
+  return createRuntime({ tools, approval: createMemoryApprovalPort() });
+}) {}
+
+// One runtimeFor for the HTTP door, its run host and an MCP session class, as a Worker gives them
+// (src/mcp/shared-runtime.test.ts): `read_mail` raises the conversation's taint, `peek` reports it.
+const sharedTools = [
+  defineTool({
+    name: 'read_mail',
+    description: 'Reads private mail.',
+    inputSchema: z.object({}),
+    reads: 'private',
+    execute: () => 'mail',
+  }),
+  defineTool({
+    name: 'peek',
+    description: 'Reports the taint its call sees.',
+    inputSchema: z.object({}),
+    execute: (_args, ctx) => ({ ...ctx.taint }),
+  }),
+];
+/** How many runtimes `sharedRuntimeFor` made in this isolate. */
+let sharedMade = 0;
+const sharedRuntimeFor = (_env: Env) => {
+  sharedMade++;
+  return createRuntime({ tools: sharedTools });
+};
+export class SharedMcpSession extends createMcpSession<Env>(sharedRuntimeFor) {}
+export class SharedRunHost extends createRunHost<Env>(sharedRuntimeFor) {}
 
 type Env = {
+  SHARED_MCP: DurableObjectNamespace<SharedMcpSession>;
+  SHARED_RUNS: DurableObjectNamespace<SharedRunHost>;
   MCP_SESSIONS: DurableObjectNamespace<TestMcpSession>;
   ARTIFACT_SESSIONS: DurableObjectNamespace<ArtifactMcpSession>;
   ARTIFACT_META: KVNamespace;
@@ -282,6 +306,21 @@ app.route(
     },
   }),
 );
+// The HTTP door and the MCP door over `sharedRuntimeFor`, behind `Bearer <principal>` of tenant acme.
+const bearer = (request: Request) => {
+  const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/);
+  return token?.[1] ? { tenant: 'acme', principal: token[1] } : null;
+};
+mountMcp(app, { binding: 'SHARED_MCP', path: '/shared/mcp', authenticate: bearer });
+app.get('/shared/runtimes', (c) => c.json({ made: sharedMade }));
+app.route(
+  '/shared/http',
+  createToolServer<Env>({
+    runtimeFor: sharedRuntimeFor,
+    runs: (env) => durableObjectRuns(env.SHARED_RUNS),
+    authenticate: bearer,
+  }),
+);
 // The stream tests' session (streams-test-session.ts).
 mountMcp(app, { binding: 'MCP_STREAM_SESSIONS', path: '/mcp-streams' });
 
@@ -321,9 +360,12 @@ function counted(sessions: Env['MCP_SESSIONS'], tag: string | null): Env['MCP_SE
 
 export default {
   fetch: (request, env, ctx) =>
-    app.fetch(
-      request,
-      { ...env, MCP_SESSIONS: counted(env.MCP_SESSIONS, request.headers.get('x-test-tag')) },
-      ctx,
-    ),
+    // The isolate's own env object for /shared: runtimeFor's runtime is kept per env object.
+    new URL(request.url).pathname.startsWith('/shared/')
+      ? app.fetch(request, env, ctx)
+      : app.fetch(
+          request,
+          { ...env, MCP_SESSIONS: counted(env.MCP_SESSIONS, request.headers.get('x-test-tag')) },
+          ctx,
+        ),
 } satisfies ExportedHandler<Env>;
