@@ -4,7 +4,8 @@
 // says: `POST /run-test/runs`, `POST /run-test/runs/:runId/calls` (JSON at once, or with
 // `Prefer: respond-async` a 202 with `Location` and the handle), `GET /run-test/runs/:runId/calls`
 // and `/calls/:callId`, `POST .../calls/:callId/cancel`, `POST /run-test/approvals/:id`,
-// `GET /run-test/runs/:runId/events` (SSE, `Last-Event-ID` resumes). For the tests alone:
+// `GET /run-test/runs/:runId/events` (SSE, `Last-Event-ID` resumes; with `maxEvents` given when
+// the run starts, `410 events-trimmed` before the kept window). For the tests alone:
 // `POST /run-test/runs/:runId/restart` drops the run as a crash would and takes it up again from
 // what its stores kept, and `POST /run-test/release/:key` lets a `gate` tool finish.
 import { createRuntime, defineTool } from '@toolctx/core';
@@ -114,8 +115,10 @@ export function runTestServer() {
         };
         if (req.method === 'POST' && path === '/run-test/runs') {
           const runId = `run_${crypto.randomUUID()}`;
+          const { maxEvents = Infinity } = await body();
           const host = {
             runId,
+            maxEvents,
             log: [],
             listeners: new Set(),
             calls: createMemoryCallStore(),
@@ -159,9 +162,18 @@ export function runTestServer() {
         }
         if (req.method === 'GET' && rest === '/events') {
           const after = Number(req.headers['last-event-id'] ?? 0);
+          // The log keeps its last `maxEvents`; resuming before them is refused, as the edge does.
+          const lastSeq = host.log.at(-1)?.seq ?? 0;
+          const oldestSeq = Math.max(1, lastSeq - host.maxEvents + 1);
+          if (after + 1 < oldestSeq) {
+            const message = `Events ${after + 1}–${oldestSeq - 1} are no longer kept.`;
+            const details = { after, oldestSeq, lastSeq };
+            return json(410, { kind: 'events-trimmed', message, retryable: false, details });
+          }
           res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
           const send = (event) => {
-            if (event.seq > after) res.write(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`);
+            if (event.seq > after && event.seq >= oldestSeq)
+              res.write(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`);
             if (event.type === 'run.finished') res.end();
           };
           host.log.forEach(send);

@@ -41,7 +41,8 @@ export interface RemoteRun extends RemoteRunStream, RemoteRunCalls {}
  * as core's `RunEvents` (subscribe, or iterate with `for await`), which `attachStatus` accepts. A
  * dropped connection is resumed with `Last-Event-ID`, with bounded backoff; duplicates are dropped
  * and a gap in `seq` makes it reconnect from the last event it delivered (a gap the server cannot
- * fill is then passed over). It ends after `run.finished` or when `signal` aborts; it throws a
+ * fill is then passed over, as is the start of a log trimmed to its newest events: `410
+ * events-trimmed`). It ends after `run.finished` or when `signal` aborts; it throws a
  * `RemoteRunError` when the server refuses the stream. Its verbs call tools (`detached` ones go on
  * while the page is away), read a call's handle and cancel or decide it.
  *
@@ -149,7 +150,14 @@ async function* read(
       if (last > 0) headers.set('last-event-id', String(last));
       const response = await doFetch(endpoint, { headers, signal, cache: 'no-store' });
       if (!response.ok || !response.body) {
-        await response.body?.cancel();
+        const oldest = response.status === 410 ? await keptFrom(response) : undefined;
+        // The log no longer keeps what comes next: go on from what it keeps, as for any gap the
+        // server cannot fill (the calls that started before it are in `openCalls()`).
+        if (oldest !== undefined && oldest > last + 1) {
+          last = oldest - 1;
+          continue;
+        }
+        if (!response.bodyUsed) await response.body?.cancel();
         if (!retryable(response.status)) {
           throw new RemoteRunError('http-status', `The run's event stream answered ${response.status}.`, {
             status: response.status,
@@ -186,6 +194,15 @@ async function* read(
     }
     await sleep(Math.min(maxDelayMs, minDelayMs * 2 ** (failures - 1)), signal);
   }
+}
+
+/** Where a `410 events-trimmed` says the run's log now starts, if it says so. */
+async function keptFrom(response: Response): Promise<number | undefined> {
+  const body = (await response.json().catch(() => undefined)) as
+    | { kind?: string; details?: { oldestSeq?: unknown } }
+    | undefined;
+  const oldest = body?.details?.oldestSeq;
+  return body?.kind === 'events-trimmed' && typeof oldest === 'number' ? oldest : undefined;
 }
 
 function parse(data: string): ToolEvent | undefined {

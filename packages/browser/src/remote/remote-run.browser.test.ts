@@ -7,8 +7,8 @@ import { connectRun } from './connect-run.js';
 const base = `${location.origin}/run-test`;
 const patience = { timeout: 15_000, interval: 20 };
 
-async function startRun(): Promise<string> {
-  const response = await fetch(`${base}/runs`, { method: 'POST' });
+async function startRun(options: { maxEvents?: number } = {}): Promise<string> {
+  const response = await fetch(`${base}/runs`, { method: 'POST', body: JSON.stringify(options) });
   return ((await response.json()) as { runId: string }).runId;
 }
 const release = (key: string) => fetch(`${base}/release/${key}`, { method: 'POST' });
@@ -219,5 +219,26 @@ describe("connectRun's calls and handles", () => {
     controller.abort();
     expect(await waiting).toMatchObject({ ok: false, error: { kind: 'aborted', retryable: true } });
     expect((await serverHandle(runId, 'g_held'))?.status).toBe('working');
+  });
+
+  it('reads a log trimmed to its newest events from where it starts, and lists a call that started before it in openCalls', async () => {
+    const runId = await startRun({ maxEvents: 4 });
+    const run = connectRun(base, runId);
+    await run.call({ tool: 'pay', args: { amount: 1 }, toolCallId: 'pay_early' });
+    for (const n of [1, 2, 3])
+      await run.call({ tool: 'count_words', args: { text: 'a' }, toolCallId: `c${n}` });
+    const refused = await fetch(`${base}/runs/${runId}/events`);
+    expect(refused.status).toBe(410);
+    const { details } = (await refused.json()) as { details: { oldestSeq: number; lastSeq: number } };
+    expect(details.oldestSeq).toBeGreaterThan(1);
+    const seqs: number[] = [];
+    await new Promise<void>((resolve) =>
+      run.subscribe((event) => {
+        seqs.push(event.seq);
+        if (event.seq === details.lastSeq) resolve();
+      }),
+    );
+    expect(seqs).toEqual(Array.from({ length: 4 }, (_, i) => details.oldestSeq + i));
+    expect((await run.openCalls()).map((handle) => handle.toolCallId)).toEqual(['pay_early']);
   });
 });
