@@ -137,13 +137,12 @@ describe("connectRun's calls and handles", () => {
     const left = [
       before.call({ tool: 'gate', args: { key: away }, toolCallId: 'g_away', detached: true }),
       before.call({ tool: 'gate', args: { key: still }, toolCallId: 'g_still', detached: true }),
+      before.call({ tool: 'gate', args: { key: key('plain') }, toolCallId: 'g_plain' }),
     ];
     await before.call({ tool: 'pay', args: { amount: 3 }, toolCallId: 'pay_3' });
     await before.call({ tool: 'count_words', args: { text: 'one two' }, toolCallId: 'c1' });
-    await vi.waitFor(
-      async () => expect((await serverHandle(runId, 'g_still'))?.status).toBe('working'),
-      patience,
-    );
+    for (const id of ['g_still', 'g_plain'])
+      await vi.waitFor(async () => expect((await serverHandle(runId, id))?.status).toBe('working'), patience);
     // The page goes; while it is away, one call finishes.
     firstPage.abort();
     for (const waiting of left) await expect(waiting).rejects.toMatchObject({ code: 'unreachable' });
@@ -153,7 +152,20 @@ describe("connectRun's calls and handles", () => {
       patience,
     );
 
+    // The plain call went with the page that made it.
+    await vi.waitFor(
+      async () => expect((await serverHandle(runId, 'g_plain'))?.status).toBe('cancelled'),
+      patience,
+    );
+
     const run = connectRun(base, runId);
+    // Made again under its id, the call is a conflict; its result is picked up by that id.
+    expect(
+      await run.call({ tool: 'gate', args: { key: away }, toolCallId: 'g_away', detached: true }),
+    ).toMatchObject({
+      ok: false,
+      error: { kind: 'conflict' },
+    });
     expect(await run.callStatus('g_away')).toMatchObject({
       status: 'completed',
       result: { ok: true, value: `released ${away}` },
@@ -176,11 +188,12 @@ describe("connectRun's calls and handles", () => {
     const stop = run.subscribe(
       (event: ToolEvent) => void (event.callId && last.set(event.callId, event.type)),
     );
-    await vi.waitFor(() => expect(last.size).toBe(4), patience);
+    await vi.waitFor(() => expect(last.size).toBe(5), patience);
     stop();
     expect(Object.fromEntries(last)).toEqual({
       g_away: 'tool.finished',
       g_still: 'tool.progress',
+      g_plain: 'tool.failed',
       pay_3: 'tool.pending',
       c1: 'tool.finished',
     });

@@ -86,7 +86,14 @@ export function createRunCalls(wire: RunCallsWire): RemoteRunCalls {
   /** A result as the server sent it: the ToolResult, or its refusal as a failure. */
   const answer = async (response: Response): Promise<ToolResult> => {
     if (response.status === 401 || response.status === 403) return refused(response);
-    const body: unknown = await response.json().catch(() => undefined);
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (cause) {
+      // The answer began and broke off: a dropped connection (or the page's own hang-up).
+      throw new RemoteRunError('unreachable', "The run's server stopped answering mid-answer.", { cause });
+    }
+    const body: unknown = parseJson(text);
     if (response.ok && isResult(body)) return body;
     if (!response.ok && isErrorInfo(body)) return { ok: false, error: body };
     throw new RemoteRunError(
@@ -178,6 +185,14 @@ export function createRunCalls(wire: RunCallsWire): RemoteRunCalls {
     return undefined;
   }
   return calls;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function isErrorInfo(value: unknown): value is ErrorInfo {

@@ -215,6 +215,19 @@ describe('the Web Worker door', () => {
     });
   });
 
+  it("cancels a call only in its own run: another run's call under the same id in the same Worker goes on", async () => {
+    const connection = connect();
+    const [mine, theirs] = [connection.startRun(), connection.startRun()];
+    const started = Promise.all([reports(mine, 1), reports(theirs, 1)]);
+    const mineCall = mine.call({ tool: 'hang', args: {}, toolCallId: 'same' });
+    void theirs.call({ tool: 'hang', args: {}, toolCallId: 'same' });
+    await started;
+    expect(await mine.cancel('same')).toBe(true);
+    expect(await mineCall).toMatchObject({ ok: false, error: { kind: 'aborted' } });
+    expect(await theirs.callStatus('same')).toMatchObject({ status: 'working' });
+    expect((await theirs.openCalls()).map((handle) => handle.toolCallId)).toEqual(['same']);
+  });
+
   it('answers every verb once the Worker is gone, without waiting: nothing decided, nothing to cancel or show', async () => {
     const connection = connect();
     const run = connection.startRun();
