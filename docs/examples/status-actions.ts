@@ -35,5 +35,7 @@ void call({ tool: 'publish_note', args: { text: 'Hello' }, toolCallId: 'call_2' 
 
 // 2. A run on a toolctx server: connectRun's `cancel` and `resume` are its HTTP routes
 // (`POST /runs/:runId/calls/:callId/cancel`, `POST /approvals/:id`).
-const headers = { authorization: 'Bearer <token>' };
-attachStatus(document.querySelector('#remote')!, connectRun('https://tools.example.com', 'run_123', { headers }));
+const remote = connectRun('https://tools.example.com', 'run_123', {
+  headers: { authorization: 'Bearer <token>' },
+});
+attachStatus(document.querySelector('#remote')!, remote);
