@@ -1,6 +1,7 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
+import { runTestServer } from './scripts/run-test-server.mjs';
 import { sseTestServer } from './scripts/sse-test-server.mjs';
 
 const chromium = playwright({ launchOptions: { executablePath: chromiumPath, args: chromiumArgs } });
@@ -21,8 +22,9 @@ export default defineConfig({
         },
       },
       {
-        // The remote-run client's tests read server-sent events from this server.
-        plugins: [sseTestServer()],
+        // The remote-run client's tests read server-sent events from this server, and call a run
+        // through a stand-in for the edge's run routes.
+        plugins: [sseTestServer(), runTestServer()],
         // Pre-bundled up front so Vite does not reload the page mid-test when it first meets axe-core.
         optimizeDeps: { include: ['axe-core'] },
         test: {

@@ -8,7 +8,8 @@ import { build } from 'esbuild';
 
 /** The browser entries with a budget, paths relative to this file. */
 export const browserBudgets = [
-  // 7.19 KiB measured with the per-line actions (Cancel, Approve and Deny): 61 bytes to spare.
+  // 7.22 KiB measured with the per-line actions (Cancel, Approve and Deny) and the `interrupted`
+  // template (26 bytes): 35 bytes to spare.
   { name: 'status widget', entry: '../src/status/index.ts', maxBytes: 7.25 * 1024 },
 ];
 

@@ -1,6 +1,7 @@
 import type { RunEvents, ToolEvent } from '@toolctx/core';
 import { readSse } from '@toolctx/core/sse';
 import { RemoteRunError } from './remote-run-error.js';
+import { createRunCalls, type RemoteRunCalls } from './run-calls.js';
 
 /** Options of `connectRun`. */
 export interface ConnectRunOptions {
@@ -8,7 +9,7 @@ export interface ConnectRunOptions {
   lastEventId?: number | string;
   /** Default: the global `fetch`. */
   fetch?: typeof fetch;
-  /** Ends the stream (the iteration finishes quietly). */
+  /** Ends the stream (the iteration finishes quietly), and stops `result` waiting. */
   signal?: AbortSignal;
   /** Sent with every request, such as `authorization`. */
   headers?: HeadersInit;
@@ -29,11 +30,26 @@ export interface RemoteRunStream extends RunEvents {
 }
 
 /**
- * Reads a run's server-sent event stream (`GET {url}/runs/{runId}/events`) as core's `RunEvents`
- * (subscribe, or iterate with `for await`), which `attachStatus` accepts. A dropped connection is resumed with `Last-Event-ID`, with bounded
- * backoff; duplicates are dropped and a gap in `seq` makes it reconnect from the last event it
- * delivered (a gap the server cannot fill is then passed over). It ends after `run.finished` or
- * when `signal` aborts; it throws a `RemoteRunError` when the server refuses the stream.
+ * A remote run in the page: its events (a {@link RemoteRunStream}) and its verbs — calls, their
+ * handles, cancel and approval — over the HTTP door's routes. `attachStatus` takes it as it is
+ * and offers Cancel, Approve and Deny through it.
+ */
+export interface RemoteRun extends RemoteRunStream, RemoteRunCalls {}
+
+/**
+ * Connects the page to a run of the HTTP door. Its events (`GET {url}/runs/{runId}/events`) read
+ * as core's `RunEvents` (subscribe, or iterate with `for await`), which `attachStatus` accepts. A
+ * dropped connection is resumed with `Last-Event-ID`, with bounded backoff; duplicates are dropped
+ * and a gap in `seq` makes it reconnect from the last event it delivered (a gap the server cannot
+ * fill is then passed over, as is the start of a log trimmed to its newest events: `410
+ * events-trimmed`). It ends after `run.finished` or when `signal` aborts; it throws a
+ * `RemoteRunError` when the server refuses the stream. Its verbs call tools (`detached` ones go on
+ * while the page is away), read a call's handle and cancel or decide it.
+ *
+ * After a reload, a new `connectRun` on the same `runId` shows the run as it is: its events replay
+ * from the start of the log (so each call's line is in its true state, with its true start time),
+ * `openCalls()` lists what is still running or waiting, and `result(toolCallId)` delivers a result
+ * that arrived while the page was away (keep the ids of your calls, in `sessionStorage` say).
  *
  * @example
  * ```ts
@@ -41,14 +57,38 @@ export interface RemoteRunStream extends RunEvents {
  * import { attachStatus } from '@toolctx/browser/status';
  * declare const runId: string; // from POST /runs
  * declare const authorization: string;
- * const events = connectRun('https://tools.example.com', runId, { headers: { authorization } });
- * attachStatus(document.querySelector('#status')!, events);
- * for await (const event of events) if (event.type === 'tool.failed') console.warn(event.data);
+ * const run = connectRun('https://tools.example.com', runId, { headers: { authorization } });
+ * attachStatus(document.querySelector('#status')!, run); // Cancel, Approve and Deny included
+ * // A call that goes on if the page reloads: keep its id to pick its result up afterwards.
+ * sessionStorage.setItem('report-call', 'report_1');
+ * const report = await run.call({ tool: 'build_report', args: {}, toolCallId: 'report_1', detached: true });
+ * // After a reload, on a new connectRun for the same run: at once if it settled meanwhile.
+ * const again = await run.result(sessionStorage.getItem('report-call')!);
+ * for await (const event of run) if (event.type === 'tool.failed') console.warn(event.data);
  * ```
  */
-export function connectRun(url: string, runId: string, options: ConnectRunOptions = {}): RemoteRunStream {
-  const endpoint = `${url.replace(/\/+$/, '')}/runs/${encodeURIComponent(runId)}/events`;
-  const stream: RemoteRunStream = {
+export function connectRun(url: string, runId: string, options: ConnectRunOptions = {}): RemoteRun {
+  const base = url.replace(/\/+$/, '');
+  const endpoint = `${base}/runs/${encodeURIComponent(runId)}/events`;
+  let seen = Number(options.lastEventId ?? 0) || 0;
+  const onSeq = (seq: number) => {
+    seen = Math.max(seen, seq);
+  };
+  const events = (after: number, stop: AbortSignal) => {
+    const signal = options.signal ? AbortSignal.any([options.signal, stop]) : stop;
+    return {
+      [Symbol.asyncIterator]: () => read(endpoint, { ...options, lastEventId: after }, signal, onSeq),
+    };
+  };
+  const stream: RemoteRun = {
+    ...createRunCalls({
+      base,
+      runId,
+      fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+      headers: options.headers,
+      events,
+      seen: () => seen,
+    }),
     runId,
     subscribe(listener) {
       const events = stream[Symbol.asyncIterator]();
@@ -78,7 +118,7 @@ export function connectRun(url: string, runId: string, options: ConnectRunOption
       // Stopping the iteration aborts a read in flight rather than waiting for the next event.
       const stop = new AbortController();
       const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-      const events = read(endpoint, options, signal);
+      const events = read(endpoint, options, signal, onSeq);
       return {
         next: () => events.next(),
         return: async () => {
@@ -95,6 +135,7 @@ async function* read(
   endpoint: string,
   options: ConnectRunOptions,
   signal: AbortSignal,
+  onSeq: (seq: number) => void,
 ): AsyncGenerator<ToolEvent> {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const { minDelayMs = 250, maxDelayMs = 5000, attempts = 8 } = options.retry ?? {};
@@ -109,7 +150,14 @@ async function* read(
       if (last > 0) headers.set('last-event-id', String(last));
       const response = await doFetch(endpoint, { headers, signal, cache: 'no-store' });
       if (!response.ok || !response.body) {
-        await response.body?.cancel();
+        const oldest = response.status === 410 ? await keptFrom(response) : undefined;
+        // The log no longer keeps what comes next: go on from what it keeps, as for any gap the
+        // server cannot fill (the calls that started before it are in `openCalls()`).
+        if (oldest !== undefined && oldest > last + 1) {
+          last = oldest - 1;
+          continue;
+        }
+        if (!response.bodyUsed) await response.body?.cancel();
         if (!retryable(response.status)) {
           throw new RemoteRunError('http-status', `The run's event stream answered ${response.status}.`, {
             status: response.status,
@@ -129,6 +177,7 @@ async function* read(
           }
           last = seq;
           failures = 0;
+          onSeq(seq);
           yield event;
           if (event.type === 'run.finished') return;
         }
@@ -145,6 +194,15 @@ async function* read(
     }
     await sleep(Math.min(maxDelayMs, minDelayMs * 2 ** (failures - 1)), signal);
   }
+}
+
+/** Where a `410 events-trimmed` says the run's log now starts, if it says so. */
+async function keptFrom(response: Response): Promise<number | undefined> {
+  const body = (await response.json().catch(() => undefined)) as
+    | { kind?: string; details?: { oldestSeq?: unknown } }
+    | undefined;
+  const oldest = body?.details?.oldestSeq;
+  return body?.kind === 'events-trimmed' && typeof oldest === 'number' ? oldest : undefined;
 }
 
 function parse(data: string): ToolEvent | undefined {

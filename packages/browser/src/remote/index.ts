@@ -1,5 +1,6 @@
 /**
- * `@toolctx/browser/remote`: read a remote run's server-sent events in the page.
+ * `@toolctx/browser/remote`: a run of the HTTP door in the page — its server-sent events, its
+ * calls and their handles, cancel and approval.
  *
  * @example
  * ```ts
@@ -9,5 +10,6 @@
  * ```
  * @module
  */
-export { type ConnectRunOptions, connectRun, type RemoteRunStream } from './connect-run.js';
+export { type ConnectRunOptions, connectRun, type RemoteRun, type RemoteRunStream } from './connect-run.js';
 export { RemoteRunError, type RemoteRunErrorCode } from './remote-run-error.js';
+export type { RemoteCallRequest, RemoteRunCalls } from './run-calls.js';

@@ -74,22 +74,14 @@ function tagRows(element: HTMLElement, events: { subscribe(l: (e: ToolEvent) => 
 }
 
 describe('actions on the line they belong to', () => {
-  it('gives two running calls a Cancel each, and cancelling one leaves the other running', async () => {
+  it("gives two running calls a Cancel each from the local run's own cancel, and cancelling one leaves the other running", async () => {
     const run = runtime().startRun();
-    const controllers = new Map<string, AbortController>();
     const element = container();
-    attachStatus(element, run, { actions: { cancel: (callId) => controllers.get(callId)?.abort() } });
+    attachStatus(element, run);
     const tag = tagRows(element, run.events);
-    const calls = ['c1', 'c2'].map((toolCallId) => {
-      const controller = new AbortController();
-      controllers.set(toolCallId, controller);
-      return run.call({
-        tool: 'count_words',
-        args: { text: toolCallId },
-        toolCallId,
-        signal: controller.signal,
-      });
-    });
+    const calls = ['c1', 'c2'].map((toolCallId) =>
+      run.call({ tool: 'count_words', args: { text: toolCallId }, toolCallId }),
+    );
     await until(() => buttons(element).length === 2);
     await tag();
     expect(buttons(element)).toEqual(['Cancel count_words', 'Cancel count_words']);

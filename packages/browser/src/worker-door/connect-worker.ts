@@ -1,9 +1,10 @@
-import type { CallRequest, ErrorInfo, StartRunOptions, ToolResult } from '@toolctx/core';
+import type { CallHandle, ErrorInfo, StartRunOptions, ToolResult } from '@toolctx/core';
 import {
   type Envelope,
   type FromWorker,
   isEnvelope,
   type ToWorker,
+  type WireDecided,
   wireTag,
   workerLost,
 } from './protocol.js';
@@ -22,6 +23,7 @@ export interface WorkerConnection {
 type Pending = { runId: string } & (
   | { kind: 'call'; size: number; resolve(results: ToolResult[]): void }
   | { kind: 'void'; resolve(): void }
+  | { kind: 'answer'; resolve(value: unknown): void; fallback: (error: ErrorInfo) => unknown }
 );
 
 /**
@@ -63,6 +65,7 @@ export function connectWorker(worker: Worker): WorkerConnection {
     for (const entry of pending.values()) {
       if (entry.kind === 'call')
         entry.resolve(Array.from({ length: entry.size }, () => ({ ok: false, error })));
+      else if (entry.kind === 'answer') entry.resolve(entry.fallback(error));
       else entry.resolve();
     }
     pending.clear();
@@ -84,11 +87,13 @@ export function connectWorker(worker: Worker): WorkerConnection {
         if (message.event.runId) runs.get(message.event.runId)?.receive(message.event);
         return;
       case 'results':
+      case 'answer':
       case 'done': {
         const entry = pending.get(message.id);
         pending.delete(message.id);
-        if (entry) runs.get(entry.runId)?.keepStats(message.stats);
+        if (entry && message.t !== 'answer') runs.get(entry.runId)?.keepStats(message.stats);
         if (entry?.kind === 'call' && message.t === 'results') entry.resolve(message.results);
+        else if (entry?.kind === 'answer' && message.t === 'answer') entry.resolve(message.value);
         else if (entry?.kind === 'void') entry.resolve();
         return;
       }
@@ -118,13 +123,21 @@ export function connectWorker(worker: Worker): WorkerConnection {
     startRun(options = {}) {
       const runId = `run_${crypto.randomUUID()}`;
       const { signal, ...crossing } = options;
+      // A verb the Worker answers with a value; `fallback` is the answer once the Worker is gone.
+      const ask = <T>(make: (id: number) => ToWorker, fallback: (error: ErrorInfo) => T) =>
+        request<T>(
+          make,
+          (resolve) => ({ runId, kind: 'answer', resolve: resolve as (value: unknown) => void, fallback }),
+          fallback(lost ?? workerLost('terminated')),
+        );
+      const results = (id: number, size: number, fallback: ToolResult[]) =>
+        new Promise<ToolResult[]>((resolve) => {
+          if (lost) resolve(fallback);
+          else pending.set(id, { runId, kind: 'call', size, resolve });
+        });
       const link = createWorkerRun(runId, {
-        call(requests: readonly CallRequest[], cancelKeys: (number | undefined)[]) {
-          const calls = requests.map(({ signal: _signal, ...call }, i) => ({
-            ...call,
-            cancel: cancelKeys[i],
-          }));
-          const failed = (error: ErrorInfo) => requests.map((): ToolResult => ({ ok: false, error }));
+        call(calls) {
+          const failed = (error: ErrorInfo) => calls.map((): ToolResult => ({ ok: false, error }));
           if (lost) return Promise.resolve(failed(lost));
           try {
             structuredClone(calls);
@@ -132,28 +145,42 @@ export function connectWorker(worker: Worker): WorkerConnection {
             return Promise.resolve(failed(notCloneable));
           }
           return request<ToolResult[]>(
-            (id) => ({ t: 'call', id, runId, calls }),
-            (resolve) => ({ runId, kind: 'call', size: requests.length, resolve }),
+            (id) => ({ t: 'call', id, runId, calls: [...calls] }),
+            (resolve) => ({ runId, kind: 'call', size: calls.length, resolve }),
             failed(lost ?? notCloneable),
           );
         },
-        resume: async (approvalId, decision, cancel) => {
-          const [result] = await request<ToolResult[]>(
-            (id) => ({
-              t: 'resume',
-              id,
-              runId,
-              approvalId,
-              decision,
-              ...(cancel === undefined ? {} : { cancel }),
-            }),
-            (resolve) => ({ runId, kind: 'call', size: 1, resolve }),
-            [{ ok: false, error: lost ?? workerLost('terminated') }],
+        async decide(approvalId, decision) {
+          // Two answers: whether the decision was taken, then (if it was) the resumed call's result.
+          const result = nextId++;
+          const gone = (error: ErrorInfo) => [{ ok: false, error } as ToolResult];
+          const resumed = results(result, 1, gone(lost ?? workerLost('terminated')));
+          const answer = await ask<WireDecided>(
+            (id) => ({ t: 'decide', id, result, runId, approvalId, decision }),
+            // Nothing was decided: the approval went with the Worker that held it.
+            (error) => ({ taken: false, reason: 'unknown-approval', error }),
           );
-          return result!;
+          if (!answer.taken) {
+            pending.delete(result);
+            return answer;
+          }
+          return { ...answer, result: resumed.then(([only]) => only!) };
         },
-        cancel: (key) => post({ t: 'cancel', key }),
-        cancelPending: (toolCallId) => post({ t: 'cancel-pending', runId, toolCallId }),
+        cancel: (toolCallId, reason) =>
+          ask(
+            (id) => ({ t: 'cancel', id, runId, toolCallId, ...(reason ? { reason } : {}) }),
+            () => false,
+          ),
+        callStatus: (toolCallId) =>
+          ask<CallHandle | undefined>(
+            (id) => ({ t: 'status', id, runId, toolCallId }),
+            () => undefined,
+          ),
+        openCalls: () =>
+          ask<CallHandle[]>(
+            (id) => ({ t: 'open-calls', id, runId }),
+            () => [],
+          ),
         finish: (how, reason) =>
           request<void>(
             (id) => (how === 'abort' ? { t: 'abort', id, runId, reason } : { t: 'end', id, runId }),
@@ -161,7 +188,6 @@ export function connectWorker(worker: Worker): WorkerConnection {
             undefined,
           ),
         forget: () => runs.delete(runId),
-        nextCancelKey: () => nextId++,
       });
       if (lost) link.lose(lost);
       else {

@@ -1,4 +1,12 @@
-import type { ApprovalDecision, ErrorInfo, Identity, Phase, ToolEvent, ToolResult } from '@toolctx/core';
+import type {
+  ApprovalDecision,
+  Decided,
+  ErrorInfo,
+  Identity,
+  Phase,
+  ToolEvent,
+  ToolResult,
+} from '@toolctx/core';
 
 /** The run options that can cross to the Worker (a signal stays in the page). */
 export interface WorkerStartOptions {
@@ -8,13 +16,18 @@ export interface WorkerStartOptions {
   state?: Record<string, unknown>;
 }
 
-/** A call as it crosses: `cancel` names the page's AbortSignal, when it has one. */
+/**
+ * A call as it crosses. Its id is always set (the page makes one when the request has none): the
+ * page's signal cancels it by that id, as `run.cancel` does.
+ */
 export interface WireCall {
   tool: string;
   args: unknown;
-  toolCallId?: string;
-  cancel?: number;
+  toolCallId: string;
 }
+
+/** `run.decide`'s answer as it crosses: the result to come follows in a message of its own. */
+export type WireDecided = { taken: true; toolCallId: string } | Extract<Decided, { taken: false }>;
 
 /** Counters a Worker run reports back with each answer. */
 export interface WireStats {
@@ -22,20 +35,19 @@ export interface WireStats {
   progressRejected: number;
 }
 
-/** Page → Worker. */
+/**
+ * Page → Worker. Each verb of the run the Worker answers by `id`: `results` for a call,
+ * `answer` for the others; `decide` is answered twice, whether the decision was taken (`id`),
+ * then, if it was, the resumed call's result (`result`). `cancel` is the one cancel: `run.cancel`
+ * and a call's or a decision's signal (naming the approval) both send it.
+ */
 export type ToWorker =
   | { t: 'start'; runId: string; options: WorkerStartOptions }
   | { t: 'call'; id: number; runId: string; calls: WireCall[] }
-  | {
-      t: 'resume';
-      id: number;
-      runId: string;
-      approvalId: string;
-      decision: ApprovalDecision;
-      cancel?: number;
-    }
-  | { t: 'cancel'; key: number }
-  | { t: 'cancel-pending'; runId: string; toolCallId: string }
+  | { t: 'decide'; id: number; result: number; runId: string; approvalId: string; decision: ApprovalDecision }
+  | { t: 'cancel'; id: number; runId: string; toolCallId: string; reason?: string }
+  | { t: 'status'; id: number; runId: string; toolCallId: string }
+  | { t: 'open-calls'; id: number; runId: string }
   | { t: 'abort'; id: number; runId: string; reason?: string }
   | { t: 'end'; id: number; runId: string };
 
@@ -44,6 +56,7 @@ export type FromWorker =
   | { t: 'ready'; lock?: string }
   | { t: 'event'; event: ToolEvent }
   | { t: 'results'; id: number; results: ToolResult[]; stats?: WireStats }
+  | { t: 'answer'; id: number; value: unknown }
   | { t: 'done'; id: number; stats?: WireStats };
 
 /** Marks the messages of this protocol, so other traffic on the same Worker is left alone. */

@@ -1,4 +1,12 @@
-import { inProcessDoor, type Run, type Runtime, type ToolEvent, type ToolResult } from '@toolctx/core';
+import {
+  type Decided,
+  type ErrorInfo,
+  inProcessDoor,
+  type Run,
+  type Runtime,
+  type ToolEvent,
+  type ToolResult,
+} from '@toolctx/core';
 import { plainJson } from '@toolctx/core/sse';
 import { webWorkerDoor } from './door.js';
 import {
@@ -6,6 +14,7 @@ import {
   type FromWorker,
   isEnvelope,
   type ToWorker,
+  type WireDecided,
   type WireStats,
   wireTag,
 } from './protocol.js';
@@ -45,8 +54,9 @@ export function serveInWorker(
   scope: WorkerScopeLike = globalThis as unknown as WorkerScopeLike,
 ): WorkerServer {
   const served = runtime.door === inProcessDoor ? runtime.withDoor(webWorkerDoor) : runtime;
+  // The runs this Worker serves, by id: core's Run owns each call's life (its handle, its cancel,
+  // its approval), so nothing here keeps a call of its own.
   const runs = new Map<string, Run>();
-  const cancels = new Map<number, AbortController>();
   const send = (message: FromWorker) =>
     scope.postMessage({ tag: wireTag, message } satisfies Envelope<FromWorker>);
   const stats = (run: Run | undefined): WireStats | undefined => run && { ...run.stats };
@@ -58,59 +68,63 @@ export function serveInWorker(
       send({ t: 'event', event: JSON.parse(plainJson(event)) });
     }
   };
+  const sendResults = (id: number, results: ToolResult[], run: Run | undefined) => {
+    try {
+      send({ t: 'results', id, results, stats: stats(run) });
+    } catch {
+      send({ t: 'results', id, results: results.map(cloneable), stats: stats(run) });
+    }
+  };
 
   const onMessage = async (messageEvent: MessageEvent) => {
     if (!isEnvelope<ToWorker>(messageEvent.data)) return;
     const message = messageEvent.data.message;
+    const run = runs.get(message.runId);
     switch (message.t) {
       case 'start': {
-        const run = served.startRun({ ...message.options, runId: message.runId, onEvent: sendEvent });
-        runs.set(message.runId, run);
+        const started = served.startRun({ ...message.options, runId: message.runId, onEvent: sendEvent });
+        runs.set(message.runId, started);
         return;
       }
       case 'call': {
-        const run = runs.get(message.runId);
-        const requests = message.calls.map(({ cancel, ...request }) => {
-          if (cancel === undefined) return request;
-          const controller = new AbortController();
-          cancels.set(cancel, controller);
-          return { ...request, signal: controller.signal };
-        });
         const results: ToolResult[] = run
-          ? await run.callBatch(requests)
-          : requests.map(() => ({ ok: false, error: runGone(message.runId) }));
-        for (const call of message.calls) if (call.cancel !== undefined) cancels.delete(call.cancel);
-        try {
-          send({ t: 'results', id: message.id, results, stats: stats(run) });
-        } catch {
-          send({ t: 'results', id: message.id, results: results.map(cloneable), stats: stats(run) });
-        }
+          ? await run.callBatch(message.calls)
+          : message.calls.map(() => ({ ok: false, error: runGone(message.runId) }));
+        sendResults(message.id, results, run);
         return;
       }
-      case 'resume': {
-        const run = runs.get(message.runId);
-        const controller = message.cancel === undefined ? undefined : new AbortController();
-        if (controller) cancels.set(message.cancel!, controller);
-        const result: ToolResult = run
-          ? await run.resume(
-              message.approvalId,
-              message.decision,
-              controller ? { signal: controller.signal } : {},
-            )
-          : { ok: false, error: runGone(message.runId) };
-        if (controller) cancels.delete(message.cancel!);
-        send({ t: 'results', id: message.id, results: [cloneable(result)], stats: stats(run) });
+      case 'decide': {
+        const decided: Decided = run
+          ? run.decide(message.approvalId, message.decision)
+          : { taken: false, reason: 'unknown-approval', error: runGone(message.runId) };
+        // Answered before the resumed call runs, as `run.decide` answers; its result follows.
+        if (!decided.taken) {
+          send({ t: 'answer', id: message.id, value: decided });
+          return;
+        }
+        const answer: WireDecided = { taken: true, toolCallId: decided.toolCallId };
+        send({ t: 'answer', id: message.id, value: answer });
+        sendResults(message.result, [cloneable(await decided.result)], run);
         return;
       }
       case 'cancel':
-        cancels.get(message.key)?.abort();
+        send({
+          t: 'answer',
+          id: message.id,
+          value: run?.cancel(message.toolCallId, message.reason) ?? false,
+        });
         return;
-      case 'cancel-pending':
-        runs.get(message.runId)?.cancel(message.toolCallId);
+      case 'status': {
+        const handle = run?.callStatus(message.toolCallId);
+        if (handle?.result) handle.result = cloneable(handle.result);
+        send({ t: 'answer', id: message.id, value: handle });
+        return;
+      }
+      case 'open-calls':
+        send({ t: 'answer', id: message.id, value: run?.openCalls() ?? [] });
         return;
       case 'abort':
       case 'end': {
-        const run = runs.get(message.runId);
         if (run) await (message.t === 'abort' ? run.abort(message.reason) : run.end());
         runs.delete(message.runId);
         send({ t: 'done', id: message.id, stats: stats(run) });
@@ -163,9 +177,9 @@ function cloneable(result: ToolResult): ToolResult {
   }
 }
 
-function runGone(runId: string) {
+function runGone(runId: string): ErrorInfo {
   return {
-    kind: 'aborted' as const,
+    kind: 'aborted',
     message: `The run ${runId} has ended in the Worker; start a new run.`,
     retryable: false,
   };

@@ -111,9 +111,9 @@ describe('the Web Worker door', () => {
     run.events.subscribe((event) => events.push(event));
     const pending = await run.call({ tool: 'pay', args: { amount: 40 }, toolCallId: 'pay_1' });
     const approvalId = String(!pending.ok && pending.error.details?.approvalId);
-    expect(run.cancel('nobody')).toBe(false);
-    expect(run.cancel('pay_1')).toBe(true);
-    expect(run.cancel('pay_1')).toBe(false);
+    expect(await run.cancel('nobody')).toBe(false);
+    expect(await run.cancel('pay_1')).toBe(true);
+    expect(await run.cancel('pay_1')).toBe(false);
     expect(await run.resume(approvalId, { approved: true })).toMatchObject({
       ok: false,
       error: { kind: 'approval-invalid' },
@@ -129,15 +129,118 @@ describe('the Web Worker door', () => {
     });
   });
 
-  it('cannot cancel a waiting call this page is deciding already, nor one the run no longer holds', async () => {
+  it('cancels a call this page is deciding already, as a local run does, and nothing once the run has ended', async () => {
     const run = connect().startRun();
-    const first = await run.call({ tool: 'pay', args: { amount: 1 }, toolCallId: 'pay_1' });
-    const resumed = run.resume(String(!first.ok && first.error.details?.approvalId), { approved: true });
-    expect(run.cancel('pay_1')).toBe(false);
-    expect(await resumed).toMatchObject({ ok: true, value: { paid: 1 } });
+    const first = await run.call({ tool: 'approved_wait', args: {}, toolCallId: 'wait_1' });
+    const decided = await run.decide(String(!first.ok && first.error.details?.approvalId), {
+      approved: true,
+    });
+    expect(decided).toMatchObject({ taken: true, toolCallId: 'wait_1' });
+    expect(await run.cancel('wait_1', 'the page changed its mind')).toBe(true);
+    expect(decided.taken && (await decided.result)).toMatchObject({
+      ok: false,
+      error: { kind: 'aborted', message: 'The call was cancelled: the page changed its mind.' },
+    });
     await run.call({ tool: 'pay', args: { amount: 2 }, toolCallId: 'pay_2' });
     await run.end();
-    expect(run.cancel('pay_2')).toBe(false);
+    expect(await run.cancel('pay_2')).toBe(false);
+  });
+
+  it("answers decide as the Worker's run does: taken once with the call's result to come, then refused with its reason", async () => {
+    const run = connect().startRun();
+    const pending = await run.call({ tool: 'pay', args: { amount: 7 }, toolCallId: 'pay_7' });
+    const approvalId = String(!pending.ok && pending.error.details?.approvalId);
+    const decided = await run.decide(approvalId, { approved: true });
+    expect(decided).toMatchObject({ taken: true, toolCallId: 'pay_7' });
+    expect(decided.taken && (await decided.result)).toMatchObject({ ok: true, value: { paid: 7 } });
+    expect(await run.decide(approvalId, { approved: true })).toMatchObject({
+      taken: false,
+      reason: 'already-decided',
+      error: { kind: 'approval-invalid' },
+    });
+    expect(await run.decide('appr_nobody', { approved: false })).toMatchObject({
+      taken: false,
+      reason: 'unknown-approval',
+    });
+  });
+
+  it("shows each call's handle from the Worker's run: working and waiting ones in openCalls, settled ones with their result", async () => {
+    const run = connect().startRun();
+    const started = reports(run, 1);
+    const hanging = run.call({ tool: 'hang', args: {}, toolCallId: 'hang_1' });
+    await started;
+    await run.call({ tool: 'pay', args: { amount: 3 }, toolCallId: 'pay_3' });
+    await run.call({ tool: 'count_words', args: { text: 'a b' }, toolCallId: 'count_1' });
+    const open = await run.openCalls();
+    expect(open.map((handle) => [handle.toolCallId, handle.status]).sort()).toEqual([
+      ['hang_1', 'working'],
+      ['pay_3', 'input_required'],
+    ]);
+    expect(open.find((handle) => handle.toolCallId === 'pay_3')?.approvalId).toMatch(/./);
+    expect(await run.callStatus('count_1')).toMatchObject({
+      tool: 'count_words',
+      status: 'completed',
+      result: { ok: true, value: 2 },
+    });
+    expect(await run.callStatus('nobody')).toBeUndefined();
+    expect(await run.cancel('hang_1')).toBe(true);
+    expect(await hanging).toMatchObject({ ok: false, error: { kind: 'aborted' } });
+    const cancelled = await run.callStatus('hang_1');
+    expect(cancelled).toMatchObject({
+      status: 'cancelled',
+      result: { ok: false, error: { kind: 'aborted' } },
+    });
+    expect(cancelled!.startedAt).toBeLessThanOrEqual(cancelled!.updatedAt);
+  });
+
+  it("gives a call without an id one on the page, so its signal cancels it in the Worker's run by that id", async () => {
+    const run = connect().startRun();
+    const events: ToolEvent[] = [];
+    run.events.subscribe((event) => events.push(event));
+    const controller = new AbortController();
+    const started = reports(run, 1);
+    const hanging = run.call({ tool: 'hang', args: {}, signal: controller.signal });
+    await started;
+    const callId = events.find((event) => event.type === 'tool.started')!.callId!;
+    expect(callId).toMatch(/^call_[0-9a-f-]{36}$/);
+    controller.abort();
+    expect(await hanging).toMatchObject({ ok: false, error: { kind: 'aborted' } });
+    expect(await run.callStatus(callId)).toMatchObject({ status: 'cancelled' });
+    // Aborted before it was sent: the cancel follows the call, and the call never runs to its end.
+    const early = new AbortController();
+    early.abort();
+    expect(await run.call({ tool: 'hang', args: {}, signal: early.signal })).toMatchObject({
+      ok: false,
+      error: { kind: 'aborted' },
+    });
+  });
+
+  it("cancels a call only in its own run: another run's call under the same id in the same Worker goes on", async () => {
+    const connection = connect();
+    const [mine, theirs] = [connection.startRun(), connection.startRun()];
+    const started = Promise.all([reports(mine, 1), reports(theirs, 1)]);
+    const mineCall = mine.call({ tool: 'hang', args: {}, toolCallId: 'same' });
+    void theirs.call({ tool: 'hang', args: {}, toolCallId: 'same' });
+    await started;
+    expect(await mine.cancel('same')).toBe(true);
+    expect(await mineCall).toMatchObject({ ok: false, error: { kind: 'aborted' } });
+    expect(await theirs.callStatus('same')).toMatchObject({ status: 'working' });
+    expect((await theirs.openCalls()).map((handle) => handle.toolCallId)).toEqual(['same']);
+  });
+
+  it('answers every verb once the Worker is gone, without waiting: nothing decided, nothing to cancel or show', async () => {
+    const connection = connect();
+    const run = connection.startRun();
+    const pending = await run.call({ tool: 'pay', args: { amount: 1 } });
+    connection.terminate();
+    const approvalId = String(!pending.ok && pending.error.details?.approvalId);
+    expect(await run.decide(approvalId, { approved: true })).toMatchObject({
+      taken: false,
+      error: lostReason,
+    });
+    expect(await run.cancel('anything')).toBe(false);
+    expect(await run.callStatus('anything')).toBeUndefined();
+    expect(await run.openCalls()).toEqual([]);
   });
 
   it('cancels a resumed call in the Worker when the signal given to resume fires', async () => {

@@ -1,26 +1,44 @@
-import type { ApprovalDecision, CallRequest, ErrorInfo, Run, ToolEvent, ToolResult } from '@toolctx/core';
+import type {
+  ApprovalDecision,
+  CallHandle,
+  Decided,
+  ErrorInfo,
+  ResumeOptions,
+  Run,
+  ToolEvent,
+  ToolResult,
+} from '@toolctx/core';
 import { createEventHub } from '../events/event-hub.js';
-import type { WireStats } from './protocol.js';
+import type { WireCall, WireStats } from './protocol.js';
 
 /**
- * A run whose tools execute in a Worker: the same shape as core's `Run`, so `attachStatus`,
- * `chatTools` and code written against a local run take it as it is. `listTools` is left out: the
- * tool list lives in the Worker and cannot be read synchronously from the page. `cancelPending`
- * answers from what the page has seen: `true` for a call whose approval was requested and is not
- * decided, settled or being decided from this page (`resume` called); the Worker then files it
- * failed as `aborted`, as a local run does at once.
+ * A run whose tools execute in a Worker: core's `Run` with the verbs the Worker answers made
+ * asynchronous, since they cross `postMessage` — `cancel`, `decide`, `callStatus` and `openCalls`
+ * resolve to what the Worker's run answers (the same as a local run's, a message later). So
+ * `attachStatus`, `chatTools` and code that awaits those verbs take it as it is. `listTools` is left
+ * out: the tool list lives in the Worker. Once the run has ended the Worker keeps nothing of it:
+ * `callStatus` then answers `undefined`.
  */
-export interface WorkerRun extends Omit<Run, 'listTools' | 'decide' | 'callStatus' | 'openCalls'> {}
+export interface WorkerRun extends Omit<Run, 'listTools' | 'decide' | 'cancel' | 'callStatus' | 'openCalls'> {
+  /** `run.decide` in the Worker: whether the decision was taken, then the resumed call's result. */
+  decide(approvalId: string, decision: ApprovalDecision, options?: ResumeOptions): Promise<Decided>;
+  /** `run.cancel` in the Worker: whether there was such a call to cancel. */
+  cancel(toolCallId: string, reason?: string): Promise<boolean>;
+  /** `run.callStatus` in the Worker: the call's handle, with its result once settled. */
+  callStatus(toolCallId: string): Promise<CallHandle | undefined>;
+  /** `run.openCalls` in the Worker: the handles of the calls not settled yet. */
+  openCalls(): Promise<CallHandle[]>;
+}
 
 /** How a Worker run reaches its Worker; supplied by `connectWorker`. */
 export interface WorkerRunWire {
-  call(requests: readonly CallRequest[], cancelKeys: (number | undefined)[]): Promise<ToolResult[]>;
-  resume(approvalId: string, decision: ApprovalDecision, cancelKey?: number): Promise<ToolResult>;
-  cancel(key: number): void;
-  cancelPending(toolCallId: string): void;
+  call(requests: readonly WireCall[]): Promise<ToolResult[]>;
+  decide(approvalId: string, decision: ApprovalDecision): Promise<Decided>;
+  cancel(toolCallId: string, reason?: string): Promise<boolean>;
+  callStatus(toolCallId: string): Promise<CallHandle | undefined>;
+  openCalls(): Promise<CallHandle[]>;
   finish(how: 'abort' | 'end', reason?: string): Promise<void>;
   forget(): void;
-  nextCancelKey(): number;
 }
 
 /** The run, and what the connection feeds it. */
@@ -38,13 +56,21 @@ export function createWorkerRun(runId: string, wire: WorkerRunWire): WorkerRunLi
   const hub = createEventHub();
   const controller = new AbortController();
   const stats: WireStats = { progressDropped: 0, progressRejected: 0 };
+  // What the page has seen start and not end: failed in the record if the Worker dies.
   const inflight = new Map<string, { tool: string; startedAt: number; parentId?: string }>();
-  /** Calls waiting for approval, by call id: their approval's id. */
-  const waiting = new Map<string, string>();
   let lastSeq = 0;
   let calls = 0;
   let finished = false;
   let finishing: Promise<void> | undefined;
+
+  /** Sends a cancel for `id` when `signal` fires (now, if it has); returns what stops listening. */
+  const cancelOn = (signal: AbortSignal | undefined, id: string) => {
+    if (!signal) return () => {};
+    const onAbort = () => void wire.cancel(id);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    return () => signal.removeEventListener('abort', onAbort);
+  };
 
   const record = (event: ToolEvent) => {
     lastSeq = Math.max(lastSeq, event.seq);
@@ -54,15 +80,8 @@ export function createWorkerRun(runId: string, wire: WorkerRunWire): WorkerRunLi
         calls++;
         const started = { tool: data.tool, startedAt: Date.now() };
         inflight.set(event.callId, event.parentId ? { ...started, parentId: event.parentId } : started);
-      } else if (event.type === 'approval.requested') {
-        waiting.set(event.callId, (event.data as { approvalId: string }).approvalId);
-      } else if (
-        event.type === 'tool.finished' ||
-        event.type === 'tool.failed' ||
-        event.type === 'approval.decided'
-      ) {
+      } else if (event.type === 'tool.finished' || event.type === 'tool.failed') {
         inflight.delete(event.callId);
-        waiting.delete(event.callId);
       }
     }
     hub.push(event);
@@ -83,46 +102,37 @@ export function createWorkerRun(runId: string, wire: WorkerRunWire): WorkerRunLi
       return result!;
     },
     async callBatch(requests) {
-      const keys = requests.map((request) => (request.signal ? wire.nextCancelKey() : undefined));
-      const stops = requests.map((request, i) => {
-        const key = keys[i];
-        if (key === undefined || !request.signal) return () => {};
-        const onAbort = () => wire.cancel(key);
-        request.signal.addEventListener('abort', onAbort, { once: true });
-        return () => request.signal?.removeEventListener('abort', onAbort);
-      });
-      const results = wire.call(requests, keys);
-      requests.forEach((request, i) => {
-        if (request.signal?.aborted) wire.cancel(keys[i]!);
-      });
+      // Each call gets its id here, so the page's signal can name it to the Worker's `run.cancel`.
+      const calls = requests.map(({ signal: _signal, ...call }) => ({
+        ...call,
+        toolCallId: call.toolCallId ?? `call_${crypto.randomUUID()}`,
+      }));
+      const results = wire.call(calls);
+      const stops = requests.map((request, i) => cancelOn(request.signal, calls[i]!.toolCallId));
       try {
         return await results;
       } finally {
         for (const stop of stops) stop();
       }
     },
-    async resume(approvalId, decision, options) {
-      // Being decided: no longer one this page can cancel while it waits.
-      for (const [callId, waitingOn] of waiting) if (waitingOn === approvalId) waiting.delete(callId);
-      // As for a call: the signal cancels the resumed call in the Worker by its key.
-      const signal = options?.signal;
-      if (!signal) return wire.resume(approvalId, decision);
-      const key = wire.nextCancelKey();
-      const onAbort = () => wire.cancel(key);
-      signal.addEventListener('abort', onAbort, { once: true });
-      const result = wire.resume(approvalId, decision, key);
-      if (signal.aborted) wire.cancel(key);
-      try {
-        return await result;
-      } finally {
-        signal.removeEventListener('abort', onAbort);
+    async decide(approvalId, decision, options) {
+      const decided = wire.decide(approvalId, decision);
+      // The run knows a resumed call by the approval that resumed it, too.
+      const stop = cancelOn(options?.signal, approvalId);
+      const answer = await decided;
+      if (!answer.taken) {
+        stop();
+        return answer;
       }
+      return { ...answer, result: answer.result.finally(stop) };
     },
-    cancel(toolCallId) {
-      if (finished || !(waiting.delete(toolCallId) || inflight.has(toolCallId))) return false;
-      wire.cancelPending(toolCallId);
-      return true;
+    async resume(approvalId, decision, options) {
+      const decided = await run.decide(approvalId, decision, options);
+      return decided.taken ? decided.result : { ok: false, error: decided.error };
     },
+    cancel: (toolCallId, reason) => (finished ? Promise.resolve(false) : wire.cancel(toolCallId, reason)),
+    callStatus: (toolCallId) => wire.callStatus(toolCallId),
+    openCalls: () => wire.openCalls(),
     abort(reason) {
       finishing ??= wire.finish('abort', reason);
       controller.abort();

@@ -24,6 +24,7 @@ export const germanTemplates: Readonly<Templates> = Object.freeze({
   'tool.failed.approval-denied.generic': '{tool} nicht freigegeben',
   'tool.failed.policy-refused': '{tool} ist hier nicht erlaubt',
   'tool.failed.door-lost': '{tool} gestoppt: sein Worker ist weg',
+  'tool.failed.interrupted': '{tool} durch einen Neustart abgebrochen',
   'tool.cancelled': '{tool} abgebrochen',
   'tool.pending': '{tool} wartet auf {reason}…',
   'reason.approval': 'Freigabe',

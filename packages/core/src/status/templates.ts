@@ -63,6 +63,7 @@ export const defaultTemplates: Readonly<Templates> = Object.freeze({
   'tool.failed.approval-denied.generic': '{tool} not approved',
   'tool.failed.policy-refused': '{tool} is not allowed here',
   'tool.failed.door-lost': '{tool} stopped: its worker is gone',
+  'tool.failed.interrupted': '{tool} was cut off by a restart',
   'tool.cancelled': '{tool} cancelled',
   'tool.pending': '{tool} is waiting for {reason}…',
   'reason.approval': 'approval',

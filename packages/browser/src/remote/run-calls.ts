@@ -1,0 +1,234 @@
+import type {
+  ApprovalDecision,
+  CallHandle,
+  CallRequest,
+  ErrorInfo,
+  ToolEvent,
+  ToolResult,
+} from '@toolctx/core';
+import { RemoteRunError } from './remote-run-error.js';
+
+/** A call to a remote run: core's `CallRequest`, and whether it outlives the page. */
+export interface RemoteCallRequest extends CallRequest {
+  /**
+   * Sent with `Prefer: respond-async`: the server answers `202` at once and the call goes on
+   * whatever the page does — a reload, a closed tab, a dropped connection. The promise resolves
+   * through the call's handle, as `result(toolCallId)` does; a page that came back picks the call
+   * up by its id with `result` or `callStatus`. Without it, a page that goes away cancels the call.
+   * `signal` cancels either kind (`POST …/cancel`).
+   */
+  detached?: boolean;
+}
+
+/** The verbs of a remote run besides its events: calls, their handles, cancel and approval. */
+export interface RemoteRunCalls {
+  /**
+   * Calls one tool in the run (`POST /runs/:runId/calls`); its id is made here when the request
+   * has none. Resolves to the `ToolResult`, a refusal the server gives as an ErrorInfo (unknown
+   * tool, a `conflict` over a known id, a limit) included; rejects with a `RemoteRunError` only
+   * when no answer came or the caller is not let in (401, 403).
+   */
+  call(request: RemoteCallRequest): Promise<ToolResult>;
+  /**
+   * The result of a call of the run, by id: at once if it has settled (while the page was away,
+   * say), else when it settles; `approval-pending` while it waits for a person, as `call`
+   * answers. A call the run does not know is a `not-found` failure. Waits on the run's events,
+   * read from the last one this run delivered.
+   */
+  result(toolCallId: string): Promise<ToolResult>;
+  /** The call's handle (`GET /runs/:runId/calls/:callId`): its status and, once settled, its result; `undefined` for an unknown call. */
+  callStatus(toolCallId: string): Promise<CallHandle | undefined>;
+  /** The handles of the run's calls not settled yet (`GET /runs/:runId/calls`). */
+  openCalls(): Promise<CallHandle[]>;
+  /** Cancels a running call, or one waiting for approval (`POST …/cancel`); whether there was one. */
+  cancel(toolCallId: string): Promise<boolean>;
+  /** Decides an approval a call of the run waits for (`POST /approvals/:id`): the resumed call's result. */
+  resume(approvalId: string, decision: ApprovalDecision): Promise<ToolResult>;
+}
+
+/** How the verbs reach the server; supplied by `connectRun`. */
+export interface RunCallsWire {
+  /** The server's base URL, without a trailing slash. */
+  base: string;
+  runId: string;
+  fetch: typeof fetch;
+  headers: HeadersInit | undefined;
+  /** The run's events after `seq`, until `run.finished` or `signal`. */
+  events(after: number, signal: AbortSignal): AsyncIterable<ToolEvent>;
+  /** The last `seq` this run's readers delivered. */
+  seen(): number;
+}
+
+/** The events after which a call's handle has news: it settled, or it waits for a person. */
+const news = new Set(['tool.finished', 'tool.failed', 'tool.pending']);
+
+/** Makes a remote run's verbs. */
+export function createRunCalls(wire: RunCallsWire): RemoteRunCalls {
+  const runPath = `${wire.base}/runs/${encodeURIComponent(wire.runId)}`;
+  const callPath = (id: string) => `${runPath}/calls/${encodeURIComponent(id)}`;
+  const send = async (url: string, init: RequestInit = {}, prefer?: string) => {
+    const headers = new Headers(wire.headers);
+    headers.set('accept', 'application/json');
+    if (init.body) headers.set('content-type', 'application/json');
+    if (prefer) headers.set('prefer', prefer);
+    try {
+      return await wire.fetch(url, { ...init, headers, cache: 'no-store' });
+    } catch (cause) {
+      throw new RemoteRunError('unreachable', `The run's server could not be reached (${url}).`, { cause });
+    }
+  };
+  const refused = async (response: Response): Promise<never> => {
+    await response.body?.cancel();
+    throw new RemoteRunError('http-status', `The run's server answered ${response.status}.`, {
+      status: response.status,
+    });
+  };
+  /** A result as the server sent it: the ToolResult, or its refusal as a failure. */
+  const answer = async (response: Response): Promise<ToolResult> => {
+    if (response.status === 401 || response.status === 403) return refused(response);
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (cause) {
+      // The answer began and broke off: a dropped connection (or the page's own hang-up).
+      throw new RemoteRunError('unreachable', "The run's server stopped answering mid-answer.", { cause });
+    }
+    const body: unknown = parseJson(text);
+    if (response.ok && isResult(body)) return body;
+    if (!response.ok && isErrorInfo(body)) return { ok: false, error: body };
+    throw new RemoteRunError(
+      'http-status',
+      `The run's server answered ${response.status} without a result.`,
+      {
+        status: response.status,
+      },
+    );
+  };
+
+  const calls: RemoteRunCalls = {
+    async call({ signal, detached, ...request }) {
+      const toolCallId = request.toolCallId ?? `call_${crypto.randomUUID()}`;
+      const body = JSON.stringify({ tool: request.tool, args: request.args, toolCallId });
+      const response = await send(
+        `${runPath}/calls`,
+        { method: 'POST', body },
+        detached ? 'respond-async' : '',
+      );
+      // Admitted (the answer has begun): the signal cancels the call by its id, wherever it runs,
+      // and the server's answer is then the cancelled call's result.
+      const onAbort = () => void calls.cancel(toolCallId).catch(() => {});
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        if (response.status !== 202) return await answer(response);
+        await response.body?.cancel();
+        return await calls.result(toolCallId);
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+    },
+    async result(toolCallId) {
+      // Events after what this run has delivered carry every later change of the call; the handle
+      // read first covers what happened before.
+      const after = wire.seen();
+      const settled = await outcome(toolCallId);
+      if (settled) return settled;
+      const stop = new AbortController();
+      try {
+        for await (const event of wire.events(after, stop.signal)) {
+          const ends = event.type === 'run.finished';
+          if (!ends && (event.callId !== toolCallId || !news.has(event.type))) continue;
+          const now = await outcome(toolCallId);
+          if (now) return now;
+          if (ends) break;
+        }
+      } finally {
+        stop.abort();
+      }
+      // The events ended first (the run ended, or the stream was stopped): what the handle says.
+      return (await outcome(toolCallId)) ?? { ok: false, error: unsettled(toolCallId) };
+    },
+    async callStatus(toolCallId) {
+      const response = await send(callPath(toolCallId));
+      if (response.status === 404) {
+        await response.body?.cancel();
+        return undefined;
+      }
+      return response.ok ? ((await response.json()) as CallHandle) : refused(response);
+    },
+    async openCalls() {
+      const response = await send(`${runPath}/calls`);
+      return response.ok ? ((await response.json()) as { calls: CallHandle[] }).calls : refused(response);
+    },
+    async cancel(toolCallId) {
+      const response = await send(`${callPath(toolCallId)}/cancel`, { method: 'POST' });
+      await response.body?.cancel();
+      if (response.ok || response.status === 404) return response.ok;
+      return refused(response);
+    },
+    async resume(approvalId, decision) {
+      const body = JSON.stringify({ runId: wire.runId, ...decision });
+      return answer(
+        await send(`${wire.base}/approvals/${encodeURIComponent(approvalId)}`, { method: 'POST', body }),
+      );
+    },
+  };
+
+  /** What a call has come to, from its handle: its result, `approval-pending`, or nothing yet. */
+  async function outcome(toolCallId: string): Promise<ToolResult | undefined> {
+    const handle = await calls.callStatus(toolCallId);
+    if (!handle) return { ok: false, error: unknownCall(toolCallId) };
+    if (handle.result) return handle.result;
+    if (handle.status === 'input_required' && handle.approvalId) {
+      return { ok: false, error: approvalPending(handle.tool, handle.approvalId, toolCallId, wire.runId) };
+    }
+    return undefined;
+  }
+  return calls;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isErrorInfo(value: unknown): value is ErrorInfo {
+  const info = value as ErrorInfo | undefined;
+  return typeof info?.kind === 'string' && typeof info.message === 'string';
+}
+
+function isResult(value: unknown): value is ToolResult {
+  const result = value as ToolResult | undefined;
+  return result?.ok === true || (result?.ok === false && isErrorInfo(result.error));
+}
+
+function unknownCall(toolCallId: string): ErrorInfo {
+  return {
+    kind: 'not-found',
+    message: `The run has no call ${JSON.stringify(toolCallId)}: check the id, or the run's retention window has passed.`,
+    retryable: false,
+  };
+}
+
+function unsettled(toolCallId: string): ErrorInfo {
+  return {
+    kind: 'aborted',
+    message: `Stopped waiting for call ${JSON.stringify(toolCallId)} before it settled; it may still be running (see callStatus).`,
+    retryable: true,
+  };
+}
+
+/** What a call answers while it waits for a person, as core words it. */
+function approvalPending(tool: string, approvalId: string, callId: string, runId: string): ErrorInfo {
+  return {
+    kind: 'approval-pending',
+    message:
+      `\`${tool}\` is waiting for approval (${approvalId}). ` +
+      'The host resumes it with run.resume(approvalId, decision).',
+    retryable: false,
+    details: { approvalId, callId, toolName: tool, runId },
+  };
+}
