@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { handleCases } from './door-cases-handles.js';
 import { progressCases } from './door-cases-progress.js';
 import { resultCases } from './door-cases-results.js';
 import { scopeCases } from './door-cases-scopes.js';
@@ -11,8 +12,9 @@ import { registerCases } from './suite-cases.js';
  * the same tools (`doorSuiteTools()`) at every door. Results and error kinds must equal the
  * in-process door's; a foreign exception's message must cross nowhere; progress must arrive in
  * order, intact and before the result; a non-cloneable report is refused while the call succeeds;
- * a caller's abort reaches `ctx.signal`; a tool ignoring its signal settles at its timeout; and
- * the context must state what `supplies` declares. A capability the door does not declare
+ * a caller's abort reaches `ctx.signal`; a tool ignoring its signal settles at its timeout; a
+ * door with handles keeps each call's status and result (after a reconnect too, and honestly
+ * `interrupted` after its host restarts); and the context must state what `supplies` declares. A capability the door does not declare
  * (a teardown scope, dispatch, artifacts, credentials, events) is reported as not applicable by
  * name, and its absence checked; a declared one must pass.
  *
@@ -54,6 +56,6 @@ export function describeDoor(name: string, options: DoorSuiteOptions): void {
     },
   };
   describe(`door conformance: ${name}`, () => {
-    registerCases([resultCases, progressCases, scopeCases].flatMap((make) => make(kit)));
+    registerCases([resultCases, progressCases, scopeCases, handleCases].flatMap((make) => make(kit)));
   });
 }

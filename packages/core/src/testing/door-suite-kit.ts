@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { ProgressPayload, ToolResult } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
+import type { CallHandle } from '../runtime/call-book.js';
 import type { DoorDeclaration } from '../runtime/door.js';
 import type { TeardownScope } from '../teardown/teardown-registry.js';
 import type { AnyTool } from '../tools/define-tool.js';
@@ -17,6 +18,13 @@ export interface DoorSupplies extends DoorDeclaration {
   credentials: boolean;
   /** The caller sees the call's `ToolEvent`s (not only its progress). */
   events: boolean;
+  /**
+   * Each call has a handle the caller can read (`DoorClient.callStatus`), also from a second
+   * connection to the same run (`DoorClient.reconnect`): doors with runs.
+   */
+  handles?: boolean;
+  /** The door's host can be restarted mid-call keeping its storage (`DoorClient.restart`): a Durable Object. */
+  restarts?: boolean;
 }
 
 /** What one call through a door saw. */
@@ -35,8 +43,21 @@ export interface DoorCallOutcome {
 export interface DoorClient {
   /** The run the calls belong to, where the door has runs and the caller knows its id. */
   readonly runId?: string;
-  /** Calls a tool; a failure is a `ToolResult`, and an abort of `signal` settles as `aborted`. */
-  call(tool: string, args: unknown, options?: { signal?: AbortSignal }): Promise<DoorCallOutcome>;
+  /**
+   * Calls a tool; a failure is a `ToolResult`, and an abort of `signal` settles as `aborted`. The
+   * call's id is `toolCallId` when given, else one of the client's own.
+   */
+  call(
+    tool: string,
+    args: unknown,
+    options?: { signal?: AbortSignal; toolCallId?: string },
+  ): Promise<DoorCallOutcome>;
+  /** Where the door has handles: a call's handle, `undefined` for an id the run does not know. */
+  callStatus?(toolCallId: string): Promise<CallHandle | undefined>;
+  /** Where the door has handles: a second connection to the same run, as after a page reload. */
+  reconnect?(): Promise<Pick<DoorClient, 'callStatus'>>;
+  /** Where the door's host restarts: restarts it as a crash would, keeping its storage. */
+  restart?(): Promise<void>;
   /**
    * Ends `scope` for this caller (a declared scope other than `call`): its run, its session, or the
    * host. The suite makes no more calls through this client afterwards.

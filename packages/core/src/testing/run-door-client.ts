@@ -1,5 +1,6 @@
 import type { CallRequest, ProgressPayload, ToolResult } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
+import type { CallHandle } from '../runtime/call-book.js';
 import type { TeardownScope } from '../teardown/teardown-registry.js';
 import type { DoorCallOutcome, DoorClient } from './door-suite-kit.js';
 
@@ -14,6 +15,8 @@ export interface RunLike {
   };
   /** Ends the run. */
   end(): Promise<void>;
+  /** A call's handle, where the run keeps them (core's `Run`; a Worker's run answers a promise). */
+  callStatus?(toolCallId: string): CallHandle | undefined | Promise<CallHandle | undefined>;
 }
 
 /** What a door adds to a run-shaped client: ending wider scopes, and reading artifacts back. */
@@ -64,7 +67,7 @@ export function runDoorClient(run: RunLike, hooks: RunDoorClientHooks = {}): Doo
   return {
     runId: run.runId,
     async call(tool, args, options = {}): Promise<DoorCallOutcome> {
-      const toolCallId = `call_${crypto.randomUUID()}`;
+      const toolCallId = options.toolCallId ?? `call_${crypto.randomUUID()}`;
       const seen = { progress: [] as ProgressPayload[], events: [] as ToolEvent[] };
       outcomes.set(toolCallId, seen);
       owner.set(toolCallId, toolCallId);
@@ -82,6 +85,13 @@ export function runDoorClient(run: RunLike, hooks: RunDoorClientHooks = {}): Doo
       if (!hooks.endScope) throw new Error(`This door client cannot end a ${scope}: pass hooks.endScope.`);
       await hooks.endScope(scope);
     },
+    ...(run.callStatus
+      ? {
+          callStatus: async (toolCallId: string) => run.callStatus?.(toolCallId),
+          // The same run, reached again: in process and in a Worker, the page holds it.
+          reconnect: async () => ({ callStatus: async (toolCallId: string) => run.callStatus?.(toolCallId) }),
+        }
+      : {}),
     readArtifact(ref) {
       if (!hooks.readArtifact)
         throw new Error('This door client cannot read artifacts: pass hooks.readArtifact.');

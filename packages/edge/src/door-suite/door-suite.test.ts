@@ -1,6 +1,6 @@
 // The door conformance suite through the Worker (in workerd): the HTTP+SSE door (in a run, and
 // one-shot), and the MCP door over streamable HTTP with the official SDK client.
-import { env, runDurableObjectAlarm, SELF } from 'cloudflare:test';
+import { abortAllDurableObjects, env, runDurableObjectAlarm, SELF } from 'cloudflare:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mcpDoor } from '@toolctx/core/mcp';
@@ -14,13 +14,21 @@ const fetchWorker = (request: Request) => SELF.fetch(request);
 const runs = (env as unknown as DoorSuiteEnv).SUITE_RUNS;
 
 describeDoor('HTTP+SSE through the Worker, runs in Durable Objects', {
-  supplies: { ...durableObjectDoor, artifacts: true, credentials: true, events: true },
+  supplies: {
+    ...durableObjectDoor,
+    artifacts: true,
+    credentials: true,
+    events: true,
+    handles: true,
+    restarts: true,
+  },
   // The run's idle alarm is what ends its session: run it now instead of waiting 15 minutes.
   connect: (_tools, { caller }) =>
     httpDoorClient(fetchWorker, caller, {
       endSession: async (runId) => {
         await runDurableObjectAlarm(runs.get(runs.idFromName(runId)));
       },
+      restart: () => abortAllDurableObjects(),
     }),
 });
 

@@ -1,5 +1,5 @@
 // Test helper: a DoorClient over the HTTP+SSE door, through the test Worker's fetch or a server's.
-import type { ProgressPayload, ToolEvent, ToolResult } from '@toolctx/core';
+import type { CallHandle, ProgressPayload, ToolEvent, ToolResult } from '@toolctx/core';
 import { readSse } from '@toolctx/core/sse';
 import type { DoorCallOutcome, DoorClient } from '@toolctx/core/testing';
 
@@ -60,7 +60,12 @@ async function readArtifactAt(send: ReturnType<typeof sender>, ref: string): Pro
 export async function httpDoorClient(
   fetch: Fetch,
   caller: string,
-  options: { origin?: string; endSession?: (runId: string) => Promise<void> } = {},
+  options: {
+    origin?: string;
+    endSession?: (runId: string) => Promise<void>;
+    /** Restarts the host of the run's Durable Object as a crash would (in the vitest pool, `abortAllDurableObjects`). */
+    restart?: () => Promise<void>;
+  } = {},
 ): Promise<DoorClient> {
   const send = sender(fetch, caller, options.origin);
   const sessionId = `session-${crypto.randomUUID()}`;
@@ -74,8 +79,11 @@ export async function httpDoorClient(
   };
   return {
     runId,
-    async call(tool, args, { signal } = {}): Promise<DoorCallOutcome> {
-      const toolCallId = `call_${crypto.randomUUID()}`;
+    async call(
+      tool,
+      args,
+      { signal, toolCallId = `call_${crypto.randomUUID()}` } = {},
+    ): Promise<DoorCallOutcome> {
       const response = await send(`/runs/${runId}/calls`, {
         method: 'POST',
         body: JSON.stringify({ tool, args, toolCallId }),
@@ -102,9 +110,28 @@ export async function httpDoorClient(
       ended = true;
       await options.endSession(runId);
     },
+    callStatus: (toolCallId) => handleAt(send, runId, toolCallId),
+    // A new connection is new requests: the handle lives with the run, not with a connection.
+    reconnect: async () => ({ callStatus: (toolCallId) => handleAt(send, runId, toolCallId) }),
+    ...(options.restart ? { restart: options.restart } : {}),
     readArtifact: (ref) => readArtifactAt(send, ref),
     close: end,
   };
+}
+
+/** A call's handle from `GET /runs/:runId/calls/:callId`; `undefined` on its 404. */
+async function handleAt(
+  send: ReturnType<typeof sender>,
+  runId: string,
+  toolCallId: string,
+): Promise<CallHandle | undefined> {
+  const response = await send(`/runs/${runId}/calls/${encodeURIComponent(toolCallId)}`);
+  if (response.status === 404) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  if (!response.ok) throw new Error(`GET /runs/${runId}/calls/${toolCallId} answered ${response.status}.`);
+  return (await response.json()) as CallHandle;
 }
 
 /**
