@@ -157,4 +157,39 @@ describe('a put cut short between R2 and KV', () => {
     const refs = (await store.list(scope)).artifacts.map((meta) => meta.ref);
     expect(refs.sort()).toEqual([small.ref, streamed.ref].sort());
   });
+
+  it('a put writes its mark before its bytes reach R2 and deletes it after its index: three KV writes and one delete', async () => {
+    const prefix = `crash-${crypto.randomUUID()}/`;
+    const calls: string[] = [];
+    const name = (key: string) => key.slice(prefix.length).split('/')[0];
+    const watch = <T extends object>(target: T, label: string, methods: string[]): T =>
+      new Proxy(target, {
+        get(inner, field) {
+          const value = Reflect.get(inner, field);
+          if (typeof value !== 'function') return value;
+          if (!methods.includes(String(field))) return value.bind(inner);
+          return (key: string, ...rest: unknown[]) => {
+            calls.push(`${label}.${String(field)} ${label === 'kv' ? name(key) : 'object'}`);
+            return value.call(inner, key, ...rest);
+          };
+        },
+      });
+    const store = createKvR2ArtifactStore({
+      kv: watch(kv, 'kv', ['put', 'delete']),
+      bucket: watch(bucket, 'r2', ['put', 'createMultipartUpload']),
+      prefix,
+    });
+    await store.put(scope, { kind: 'k', data: 'x' });
+    const indexed = ['kv.put list', 'kv.put ref'];
+    const sorted = (list: string[]) => [list[0], list[1], ...list.slice(2, 4).sort(), list[4]];
+    expect(sorted(calls)).toEqual(['kv.put pending', 'r2.put object', ...indexed, 'kv.delete pending']);
+    calls.length = 0;
+    await store.putStream!(scope, { kind: 'k', data: new Blob([new Uint8Array(PART_BYTES + 1)]).stream() });
+    expect(sorted(calls)).toEqual([
+      'r2.createMultipartUpload object',
+      'kv.put pending',
+      ...indexed,
+      'kv.delete pending',
+    ]);
+  });
 });
