@@ -48,16 +48,23 @@ async function storeState(): Promise<StoreState> {
   return (await response.json()) as StoreState;
 }
 
-/** The refs each part of the store holds: R2 objects, KV ref keys, KV listing keys, KV marks. */
+/** The refs each part of the store holds: R2 objects, KV ref keys, KV listing keys, marks (in R2). */
 function refsOf(state: StoreState) {
+  const marks = 'artifacts/.pending/';
   const under = (prefix: string) => state.keys.filter((name) => name.startsWith(prefix));
   return {
-    r2: state.objects.map(lastSegment).sort(),
+    r2: state.objects
+      .filter((key) => !key.startsWith(marks))
+      .map(lastSegment)
+      .sort(),
     index: under('artifacts/ref/').map(lastSegment).sort(),
     listing: under('artifacts/list/')
       .map((name) => name.slice(name.lastIndexOf('.') + 1))
       .sort(),
-    marks: under('artifacts/pending/').map(lastSegment).sort(),
+    marks: state.objects
+      .filter((key) => key.startsWith(marks))
+      .map(lastSegment)
+      .sort(),
   };
 }
 
@@ -163,7 +170,7 @@ describe('a crash in the middle of an artifact put, under wrangler dev', () => {
     await expectGone(ref);
     // What the kill left: an open multipart upload holding the first part, which no listing shows.
     expect(uploadId).toEqual(expect.any(String));
-    const object = `artifacts/${name.slice('artifacts/pending/'.length)}`;
+    const object = `artifacts/${name.slice('artifacts/.pending/'.length)}`;
     expect(await uploadOpen(object, uploadId!)).toBe(true);
     const heldBefore = await r2BlobBytes();
     expect(heldBefore).toBeGreaterThanOrEqual(PART);

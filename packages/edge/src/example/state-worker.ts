@@ -1,9 +1,10 @@
 // The example Worker (src/worker.ts), unchanged, plus two routes that show what its artifact store
 // holds underneath, for test/worker/crash-mid-put.test.ts under `wrangler dev` (wrangler.state.jsonc);
 // never deployed. `GET /__state/artifacts`: every R2 object key and KV key name under the store's
-// prefix, and each put's mark with its multipart upload id. `GET /__state/upload?key=&uploadId=`:
+// prefix, and each put's mark (an R2 object under `artifacts/.pending/`) with its multipart upload id. `GET /__state/upload?key=&uploadId=`:
 // whether that multipart upload is still open (it takes a 1-byte part), which no R2 listing shows.
 import type { Env } from '../env.js';
+import { markOf } from '../stores/pending-puts.js';
 import example, { ArtifactAdmissions, IdentityRuns, RunHost } from '../worker.js';
 import { authenticate } from './token-auth.js';
 
@@ -12,15 +13,20 @@ export { ArtifactAdmissions, IdentityRuns, RunHost };
 // The prefix the example Worker's store uses (createKvR2ArtifactStore's default).
 const PREFIX = 'artifacts/';
 
-async function objectKeys(bucket: R2Bucket): Promise<string[]> {
-  const keys: string[] = [];
+async function objects(bucket: R2Bucket): Promise<R2Object[]> {
+  const found: R2Object[] = [];
   let cursor: string | undefined;
   do {
-    const page = await bucket.list(cursor ? { prefix: PREFIX, cursor } : { prefix: PREFIX });
-    keys.push(...page.objects.map((object) => object.key));
+    const listing: R2ListOptions & { include: Array<'customMetadata'> } = {
+      prefix: PREFIX,
+      include: ['customMetadata'],
+      ...(cursor ? { cursor } : {}),
+    };
+    const page = await bucket.list(listing);
+    found.push(...page.objects);
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
-  return keys;
+  return found;
 }
 
 async function keyNames(kv: KVNamespace): Promise<string[]> {
@@ -35,13 +41,11 @@ async function keyNames(kv: KVNamespace): Promise<string[]> {
 }
 
 async function state(env: Env): Promise<Response> {
-  const [objects, keys] = await Promise.all([objectKeys(env.ARTIFACTS), keyNames(env.ARTIFACT_META)]);
-  const marks = await Promise.all(
-    keys
-      .filter((name) => name.startsWith(`${PREFIX}pending/`))
-      .map(async (name) => ({ name, ...(await env.ARTIFACT_META.get<object>(name, 'json')) })),
-  );
-  return Response.json({ objects, keys, marks });
+  const [stored, keys] = await Promise.all([objects(env.ARTIFACTS), keyNames(env.ARTIFACT_META)]);
+  const marks = stored
+    .filter((object) => object.key.startsWith(`${PREFIX}.pending/`))
+    .map((object) => ({ name: object.key, ...markOf(object) }));
+  return Response.json({ objects: stored.map((object) => object.key), keys, marks });
 }
 
 async function uploadOpen(env: Env, key: string, uploadId: string): Promise<Response> {

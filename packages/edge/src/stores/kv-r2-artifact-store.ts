@@ -67,7 +67,7 @@ const admissionOf = ({ ref, bytes, expiresAt }: ArtifactMeta): Admission =>
  * in the KV key's metadata so a page costs one KV list) and a copy in the R2 object's
  * `customMetadata`, from which {@link rebuildArtifactIndex} restores KV. R2 is written first,
  * KV second; a failed KV write removes the R2 object, so a failed put leaves nothing visible.
- * A put is marked in KV before its first byte reaches R2 and unmarked once it is indexed, so
+ * A put is marked in R2 before its first byte goes there and unmarked once it is indexed, so
  * what a Worker killed mid-put leaves (an unindexed object, a multipart upload left open: never
  * listed or readable) is found and removed by {@link sweepExpiredArtifacts} once the mark is
  * `abandonedAfterMs` old. Digests are verified on `get` (and at the end of `getStream`).
@@ -187,7 +187,7 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
       // The put's mark, then the bytes; the caps are counted meanwhile, and the object removed if they refuse.
       const [usage, stored] = await Promise.allSettled([
         capped ? usageOf(part) : undefined,
-        markPending(kv, pending, meta.ref, { createdAt: meta.createdAt, startedAt: clock() }).then(() =>
+        markPending(bucket, pending, meta.ref, { createdAt: meta.createdAt, startedAt: clock() }).then(() =>
           bucket.put(keys.object, bytes, {
             customMetadata: customMetadataOf(meta),
             httpMetadata: { contentType: meta.mediaType },
@@ -196,7 +196,7 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
         ),
       ]);
       if (stored.status === 'rejected') {
-        await clearPending(kv, pending);
+        await clearPending(bucket, pending);
         throw stored.reason;
       }
       try {
@@ -204,14 +204,14 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
         if (usage.value) await admit(part, usage.value, admissionOf(meta));
       } catch (error) {
         await bucket.delete(keys.object);
-        await clearPending(kv, pending);
+        await clearPending(bucket, pending);
         throw error;
       }
       // Indexed, or its bytes removed by commitIndex: either way the put has settled.
       try {
         await committed(part, keys, meta);
       } finally {
-        await clearPending(kv, pending);
+        await clearPending(bucket, pending);
       }
       return meta;
     },
@@ -317,7 +317,7 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
             marked = true;
             const mark = { createdAt: skeleton.createdAt, startedAt: clock() };
             await markPending(
-              kv,
+              bucket,
               pending,
               skeleton.ref,
               uploadId === undefined ? mark : { ...mark, uploadId },
@@ -326,7 +326,7 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
         });
       } catch (error) {
         // uploadStream aborted the upload: nothing of it is left in R2.
-        if (marked) await clearPending(kv, pending);
+        if (marked) await clearPending(bucket, pending);
         throw error;
       }
       const meta: ArtifactMeta = { ...skeleton, ...uploaded };
@@ -336,14 +336,14 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
           await admit(part, await usageOf(part), admissionOf(meta));
         } catch (error) {
           await bucket.delete(keys.object);
-          await clearPending(kv, pending);
+          await clearPending(bucket, pending);
           throw error;
         }
       }
       try {
         await committed(part, keys, meta);
       } finally {
-        await clearPending(kv, pending);
+        await clearPending(bucket, pending);
       }
       return meta;
     },

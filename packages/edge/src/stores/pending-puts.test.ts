@@ -1,12 +1,12 @@
 // What a Worker killed mid-put leaves, and the sweep that removes it, against Miniflare's real KV
-// and R2. A kill is a put that never goes on: a KV write or a stream that never settles, the put
+// and R2 (a put's mark is an R2 object under `<prefix>.pending/`). A kill is a put that never goes on: a KV write or a stream that never settles, the put
 // left unawaited. (Under `wrangler dev`, with the process group killed: test/worker/crash-mid-put.test.ts.)
 import { env } from 'cloudflare:workers';
 import type { ArtifactStore } from '@toolctx/core';
 import { scopeKey } from '@toolctx/core/ports';
 import { describe, expect, it } from 'vitest';
 import { createKvR2ArtifactStore } from './kv-r2-artifact-store.js';
-import { markPending, type PendingPut, pendingKey } from './pending-puts.js';
+import { markOf, markPending, pendingKey } from './pending-puts.js';
 import { PART_BYTES } from './r2-stream-io.js';
 import { sweepExpiredArtifacts } from './sweep-expired-artifacts.js';
 
@@ -16,7 +16,7 @@ const kv = env.ARTIFACT_META;
 const bucket = env.ARTIFACTS;
 const HOUR = 3_600_000;
 
-/** Everything under `prefix`: R2 object keys, then KV key names (marks included). */
+/** Everything under `prefix`: R2 object keys (marks included), then KV key names. */
 async function leftovers(prefix: string): Promise<string[]> {
   const objects = (await bucket.list({ prefix })).objects.map((object) => object.key);
   const keys = (await kv.list({ prefix })).keys.map((key) => key.name);
@@ -49,7 +49,7 @@ async function until<T>(check: () => Promise<T | null | undefined | false>): Pro
 }
 
 const marksOf = async (prefix: string) =>
-  (await kv.list({ prefix: `${prefix}pending/` })).keys.map((key) => key.name);
+  (await bucket.list({ prefix: `${prefix}.pending/` })).objects.map((object) => object.key);
 
 async function expectInvisible(store: ArtifactStore, ref: string) {
   expect((await store.list(scope)).artifacts).toEqual([]);
@@ -66,10 +66,10 @@ describe('a put cut short between R2 and KV', () => {
     void cut.put(scope, { kind: 'k', data: 'x'.repeat(1_000) });
     const [mark] = await until(async () => {
       const marks = await marksOf(prefix);
-      return marks.length > 0 && (await bucket.list({ prefix })).objects.length > 0 && marks;
+      return marks.length > 0 && (await bucket.list({ prefix })).objects.length > 1 && marks;
     });
     const ref = mark!.slice(mark!.lastIndexOf('/') + 1);
-    expect(await leftovers(prefix)).toEqual([`${prefix}${part}/${ref}`, pendingKey(prefix, part, ref)]);
+    expect(await leftovers(prefix)).toEqual([pendingKey(prefix, part, ref), `${prefix}${part}/${ref}`]);
     const store = createKvR2ArtifactStore({ kv, bucket, prefix, clock });
     await expectInvisible(store, ref);
 
@@ -111,7 +111,7 @@ describe('a put cut short between R2 and KV', () => {
     // Asked again only once the first part is in R2.
     await until(async () => asked === 2);
     const [markKey] = await marksOf(prefix);
-    const mark = await kv.get<PendingPut>(markKey!, 'json');
+    const mark = markOf((await bucket.head(markKey!))!);
     const ref = markKey!.slice(markKey!.lastIndexOf('/') + 1);
     expect(mark?.uploadId).toEqual(expect.any(String));
     expect(await leftovers(prefix)).toEqual([markKey]);
@@ -142,7 +142,7 @@ describe('a put cut short between R2 and KV', () => {
     });
     expect(await marksOf(prefix)).toEqual([]);
 
-    await markPending(kv, pendingKey(prefix, part, small.ref), small.ref, {
+    await markPending(bucket, pendingKey(prefix, part, small.ref), small.ref, {
       createdAt: small.createdAt,
       startedAt: now,
     });
@@ -158,10 +158,13 @@ describe('a put cut short between R2 and KV', () => {
     expect(refs.sort()).toEqual([small.ref, streamed.ref].sort());
   });
 
-  it('a put writes its mark before its bytes reach R2 and deletes it after its index: three KV writes and one delete', async () => {
+  it('a put writes its mark before its bytes reach R2 and deletes it after its index: one R2 write and one delete more, no more KV writes', async () => {
     const prefix = `crash-${crypto.randomUUID()}/`;
     const calls: string[] = [];
-    const name = (key: string) => key.slice(prefix.length).split('/')[0];
+    const name = (key: string) => {
+      const first = key.slice(prefix.length).split('/')[0];
+      return first === 'ref' || first === 'list' ? first : first === '.pending' ? 'mark' : 'object';
+    };
     const watch = <T extends object>(target: T, label: string, methods: string[]): T =>
       new Proxy(target, {
         get(inner, field) {
@@ -169,27 +172,49 @@ describe('a put cut short between R2 and KV', () => {
           if (typeof value !== 'function') return value;
           if (!methods.includes(String(field))) return value.bind(inner);
           return (key: string, ...rest: unknown[]) => {
-            calls.push(`${label}.${String(field)} ${label === 'kv' ? name(key) : 'object'}`);
+            calls.push(`${label}.${String(field)} ${name(key)}`);
             return value.call(inner, key, ...rest);
           };
         },
       });
     const store = createKvR2ArtifactStore({
       kv: watch(kv, 'kv', ['put', 'delete']),
-      bucket: watch(bucket, 'r2', ['put', 'createMultipartUpload']),
+      bucket: watch(bucket, 'r2', ['put', 'delete', 'createMultipartUpload']),
       prefix,
     });
     await store.put(scope, { kind: 'k', data: 'x' });
-    const indexed = ['kv.put list', 'kv.put ref'];
-    const sorted = (list: string[]) => [list[0], list[1], ...list.slice(2, 4).sort(), list[4]];
-    expect(sorted(calls)).toEqual(['kv.put pending', 'r2.put object', ...indexed, 'kv.delete pending']);
+    // The two index writes run together, in either order.
+    const sorted = (list: string[]) => [...list.slice(0, 2), ...list.slice(2, 4).sort(), ...list.slice(4)];
+    const index = ['kv.put list', 'kv.put ref'];
+    expect(sorted(calls)).toEqual(['r2.put mark', 'r2.put object', ...index, 'r2.delete mark']);
     calls.length = 0;
     await store.putStream!(scope, { kind: 'k', data: new Blob([new Uint8Array(PART_BYTES + 1)]).stream() });
     expect(sorted(calls)).toEqual([
       'r2.createMultipartUpload object',
-      'kv.put pending',
-      ...indexed,
-      'kv.delete pending',
+      'r2.put mark',
+      ...index,
+      'r2.delete mark',
     ]);
+  });
+
+  it('a mark R2 refuses stops the put before its bytes: an internal error, nothing stored', async () => {
+    const prefix = `crash-${crypto.randomUUID()}/`;
+    const refusing = new Proxy(bucket, {
+      get(target, field) {
+        if (field === 'put') {
+          return (key: string, ...rest: [ArrayBuffer | Uint8Array, R2PutOptions?]) =>
+            key.startsWith(`${prefix}.pending/`)
+              ? Promise.reject(new Error('injected R2 put failure'))
+              : target.put(key, ...rest);
+        }
+        const value = Reflect.get(target, field);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const store = createKvR2ArtifactStore({ kv, bucket: refusing, prefix });
+    await expect(store.put(scope, { kind: 'k', data: 'x' })).rejects.toThrow(/nothing was stored/);
+    const data = new Blob([new Uint8Array(PART_BYTES + 1)]).stream();
+    await expect(store.putStream!(scope, { kind: 'k', data })).rejects.toThrow(/nothing was stored/);
+    expect(await leftovers(prefix)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { artifactKeys, expireArtifact } from './artifact-index.js';
 import { artifactObjects } from './artifact-objects.js';
 import { sweepAbandonedPuts } from './pending-puts.js';
 
-// A put whose mark is a day old is taken as abandoned: no put through a Worker lasts that long.
+// A put whose mark is a day old is taken as abandoned: a put runs within one request or call.
 const DAY_MS = 86_400_000;
 
 /**
@@ -43,8 +43,8 @@ export interface SweepExpiredArtifactsReport {
  * (a cron trigger). It reads the expiry from each object's meta copy, listing R2 1,000 objects a
  * call, so a run costs one R2 list operation per 1,000 artifacts. Safe to run while the store serves.
  *
- * It also removes what puts that never finished left behind: the store marks a put in KV before
- * its first byte reaches R2 and unmarks it once the put is indexed, so a Worker killed in between
+ * It also removes what puts that never finished left behind: the store marks a put (an empty R2
+ * object) before its first byte goes to R2 and unmarks it once the put is indexed, so a Worker killed in between
  * (a crash, an eviction, a deploy) leaves a mark. Once it is `abandonedAfterMs` old, the sweep
  * aborts the put's multipart upload, deletes its R2 object and any half-written KV index, and
  * drops the mark; a put that had finished keeps its artifact. Such a put was never listed or
