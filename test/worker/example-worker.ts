@@ -25,8 +25,15 @@ export interface ExampleWorker {
   startRun(as?: string, body?: unknown): Promise<string>;
 }
 
-export async function startExampleWorker(vars: Record<string, string> = {}): Promise<ExampleWorker> {
-  const dev = await startWranglerDev({ cwd: edgeDir, vars: { TOOLCTX_TOKEN: token, ...vars } });
+/**
+ * Starts the example Worker with `vars`; `options.config` runs another Worker config of the
+ * package instead (one that wraps the example Worker), `options.args` adds `wrangler dev` arguments.
+ */
+export async function startExampleWorker(
+  vars: Record<string, string> = {},
+  options: { config?: string; args?: string[] } = {},
+): Promise<ExampleWorker> {
+  const dev = await startWranglerDev({ cwd: edgeDir, vars: { TOOLCTX_TOKEN: token, ...vars }, ...options });
   const send = async (path: string, init: RequestInit & { as?: string } = {}) => {
     const headers = new Headers(init.headers);
     headers.set('authorization', `Bearer ${await tokenFor(init.as ?? 'ana')}`);

@@ -49,4 +49,6 @@ export interface Env {
   TOOLCTX_MAX_BODY_BYTES?: string;
   /** How long the example Worker waits for a request body, in ms (`bodyTimeoutMs`); unset, 10 s. */
   TOOLCTX_BODY_TIMEOUT_MS?: string;
+  /** How old an unfinished artifact put is when the example Worker's sweep removes it, in ms (`abandonedAfterMs`); unset, a day. */
+  TOOLCTX_ABANDONED_PUT_MS?: string;
 }

@@ -47,8 +47,8 @@ function runtimeFor(env: Env): Runtime {
  * The example Worker's optional vars (`"vars"` in wrangler.jsonc, or `wrangler dev --var
  * TOOLCTX_RUN_IDLE_MS:60000`), as whole numbers; unset, the defaults: idle 15 minutes, retention a
  * day, 100 runs and 16 one-shot calls in flight per identity (a call's slot leased for 30 s), 16
- * calls, 8 streams and 16 pending approvals per run, readers dropped 1 MiB behind, and request
- * bodies of at most 1 MiB, read within 10 s.
+ * calls, 8 streams and 16 pending approvals per run, readers dropped 1 MiB behind, request
+ * bodies of at most 1 MiB, read within 10 s, and an artifact put a day old taken as abandoned.
  */
 function varsOf(env: Env) {
   const names = {
@@ -63,6 +63,7 @@ function varsOf(env: Env) {
     maxQueuedBytesPerStream: 'TOOLCTX_MAX_QUEUED_BYTES_PER_STREAM',
     maxBodyBytes: 'TOOLCTX_MAX_BODY_BYTES',
     bodyTimeoutMs: 'TOOLCTX_BODY_TIMEOUT_MS',
+    abandonedPutMs: 'TOOLCTX_ABANDONED_PUT_MS',
   } as const;
   const vars: { -readonly [option in keyof typeof names]?: number } = {};
   for (const option of Object.keys(names) as (keyof typeof names)[]) {
@@ -84,6 +85,7 @@ function runHostOptions(env: Env): RunHostOptions {
     maxCallsPerIdentity: ___,
     callLeaseMs: ____,
     bodyTimeoutMs: _____,
+    abandonedPutMs: ______,
     ...options
   } = varsOf(env);
   return { ...options, identityRuns: env.IDENTITY_RUNS };
@@ -143,9 +145,19 @@ const app = createToolServer<Env>({
   bodyTimeoutMs: (env) => varsOf(env).bodyTimeoutMs,
 });
 
-/** The cron trigger in wrangler.jsonc: frees the R2 bytes of expired artifacts nobody met again. */
+/**
+ * The cron trigger in wrangler.jsonc: frees the R2 bytes of expired artifacts nobody met again,
+ * and of puts a crash cut short (`TOOLCTX_ABANDONED_PUT_MS` after they began; a day unset).
+ */
 const scheduled: ExportedHandlerScheduledHandler<Env> = (_controller, env, ctx) => {
-  ctx.waitUntil(sweepExpiredArtifacts({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }));
+  const { abandonedPutMs } = varsOf(env);
+  ctx.waitUntil(
+    sweepExpiredArtifacts({
+      kv: env.ARTIFACT_META,
+      bucket: env.ARTIFACTS,
+      ...(abandonedPutMs ? { abandonedAfterMs: abandonedPutMs } : {}),
+    }),
+  );
 };
 
 export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<Env>;

@@ -1,1 +1,9 @@
-export { alwaysFails, countSteps, exampleTools, publishNote, saveNote, slowWait } from './tools.js';
+export {
+  alwaysFails,
+  countSteps,
+  exampleTools,
+  publishNote,
+  saveGenerated,
+  saveNote,
+  slowWait,
+} from './tools.js';

@@ -81,6 +81,54 @@ export const saveNote = defineTool({
   },
 });
 
+/** `size` bytes of generated data from offset `at`: the same bytes for the same offsets. */
+const generated = (at: number, size: number) => new Uint8Array(size).map((_, i) => (at + i) % 251);
+
+/**
+ * Makes `bytes` bytes, `chunkBytes` at a time and `delayMs` apart, and saves them as one
+ * artifact as they are made (`putStream`), reporting progress after each chunk: how a tool saves
+ * output larger than it should hold. The KV+R2 store sends it to R2 a 5 MiB part at a time.
+ */
+export const saveGenerated = defineTool({
+  name: 'save_generated',
+  description:
+    'Generates `bytes` bytes of data, reporting progress, and saves them as one artifact; answers its ref.',
+  inputSchema: z.object({
+    bytes: z.number().int().min(1).max(25_000_000),
+    chunkBytes: z.number().int().min(1).max(1_048_576).default(65_536),
+    delayMs: z.number().int().min(0).max(5000).default(0),
+    label: z.string().max(200).optional(),
+  }),
+  effect: 'write',
+  async execute({ bytes, chunkBytes, delayMs, label }, ctx) {
+    if (!ctx.artifacts.putStream) {
+      throw new ToolctxError('no-store', 'save_generated needs an artifact store that streams (putStream).');
+    }
+    let made = 0;
+    // Pulled one chunk at a time: a chunk is made when the store asks for it, never ahead.
+    const data = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          if (made === bytes) return controller.close();
+          if (delayMs > 0) await sleep(delayMs, ctx.signal);
+          const size = Math.min(chunkBytes, bytes - made);
+          controller.enqueue(generated(made, size));
+          made += size;
+          ctx.progress({ message: `Generated ${made} of ${bytes} bytes`, done: made, total: bytes });
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const meta = await ctx.artifacts.putStream({
+      kind: 'generated',
+      data,
+      mediaType: 'application/octet-stream',
+      ...(label === undefined ? {} : { label }),
+    });
+    return { ref: meta.ref, bytes: meta.bytes, digest: meta.digest };
+  },
+});
+
 /**
  * Needs a person's approval before it runs: the call waits, and `POST /approvals/:id` decides.
  * `delayMs` makes the approved call take that long (honouring its signal), to show that it can be
@@ -101,4 +149,4 @@ export const publishNote = defineTool({
   },
 });
 
-export const exampleTools = [countSteps, alwaysFails, slowWait, saveNote, publishNote];
+export const exampleTools = [countSteps, alwaysFails, slowWait, saveNote, publishNote, saveGenerated];

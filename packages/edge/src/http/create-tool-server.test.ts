@@ -13,13 +13,14 @@ describe('HTTP door: tools, runs and calls', () => {
       'slow_wait',
       'save_note',
       'publish_note',
+      'save_generated',
     ]);
     expect(all.tools[0]!.inputSchema).toMatchObject({
       type: 'object',
       properties: { steps: { type: 'integer' } },
     });
     const plan = (await (await send('/tools?phase=plan')).json()) as { tools: unknown[] };
-    expect(plan.tools).toHaveLength(3); // save_note and publish_note write
+    expect(plan.tools).toHaveLength(3); // save_note, publish_note and save_generated write
     const bad = await send('/tools?phase=later');
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ kind: 'bad-request', retryable: false });

@@ -132,9 +132,11 @@ describe('HTTP door: hostile input is a 4xx with an ErrorInfo', () => {
       'unknown-tool',
     );
     expect(body.details).toEqual({
-      available: ['count_steps', 'always_fails', 'slow_wait', 'save_note', 'publish_note'],
+      available: ['count_steps', 'always_fails', 'slow_wait', 'save_note', 'publish_note', 'save_generated'],
     });
-    expect(body.message).toContain('count_steps, always_fails, slow_wait, save_note, publish_note');
+    expect(body.message).toContain(
+      'count_steps, always_fails, slow_wait, save_note, publish_note, save_generated',
+    );
   });
 
   it('an unknown run is 404, and another identity’s run is the same 404', async () => {

@@ -34,6 +34,7 @@ import {
   scopePart,
 } from './artifact-index.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
+import { clearPending, markPending, pendingKey } from './pending-puts.js';
 import { uploadStream, verifyingStream } from './r2-stream-io.js';
 import { type ScopeUsage, scopeUsage } from './scope-usage.js';
 import { checkStreamDigest, type StreamSkeleton, streamSkeleton } from './stream-meta.js';
@@ -66,7 +67,10 @@ const admissionOf = ({ ref, bytes, expiresAt }: ArtifactMeta): Admission =>
  * in the KV key's metadata so a page costs one KV list) and a copy in the R2 object's
  * `customMetadata`, from which {@link rebuildArtifactIndex} restores KV. R2 is written first,
  * KV second; a failed KV write removes the R2 object, so a failed put leaves nothing visible.
- * Digests are verified on `get` (and at the end of `getStream`).
+ * A put is marked in R2 before its first byte goes there and unmarked once it is indexed, so
+ * what a Worker killed mid-put leaves (an unindexed object, a multipart upload left open: never
+ * listed or readable) is found and removed by {@link sweepExpiredArtifacts} once the mark is
+ * `abandonedAfterMs` old. Digests are verified on `get` (and at the end of `getStream`).
  *
  * Per-scope caps are checked against the scope's KV listing plus the admissions granted in the
  * last two minutes, which KV's eventually consistent listing may not show yet. Without
@@ -179,24 +183,36 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
       assertMetaFits(meta);
       const part = await scopePart(scope);
       const keys = artifactKeys(prefix, part, meta);
-      // The caps are counted while the bytes go up, and the object removed if they refuse.
+      const pending = pendingKey(prefix, part, meta.ref);
+      // The put's mark, then the bytes; the caps are counted meanwhile, and the object removed if they refuse.
       const [usage, stored] = await Promise.allSettled([
         capped ? usageOf(part) : undefined,
-        bucket.put(keys.object, bytes, {
-          customMetadata: customMetadataOf(meta),
-          httpMetadata: { contentType: meta.mediaType },
-          sha256: meta.digest,
-        }),
+        markPending(bucket, pending, meta.ref, { createdAt: meta.createdAt, startedAt: clock() }).then(() =>
+          bucket.put(keys.object, bytes, {
+            customMetadata: customMetadataOf(meta),
+            httpMetadata: { contentType: meta.mediaType },
+            sha256: meta.digest,
+          }),
+        ),
       ]);
-      if (stored.status === 'rejected') throw stored.reason;
+      if (stored.status === 'rejected') {
+        await clearPending(bucket, pending);
+        throw stored.reason;
+      }
       try {
         if (usage.status === 'rejected') throw usage.reason;
         if (usage.value) await admit(part, usage.value, admissionOf(meta));
       } catch (error) {
         await bucket.delete(keys.object);
+        await clearPending(bucket, pending);
         throw error;
       }
-      await committed(part, keys, meta);
+      // Indexed, or its bytes removed by commitIndex: either way the put has settled.
+      try {
+        await committed(part, keys, meta);
+      } finally {
+        await clearPending(bucket, pending);
+      }
       return meta;
     },
 
@@ -278,33 +294,57 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
       const usage = capped ? await usageOf(part) : undefined;
       if (usage) admitToScope(limits, usage, 0);
       const keys = artifactKeys(prefix, part, skeleton);
+      const pending = pendingKey(prefix, part, skeleton.ref);
       const supplied = input.digest?.toLowerCase();
-      const { bytes, digest } = await uploadStream({
-        bucket,
-        key: keys.object,
-        stream: input.data,
-        contentType: skeleton.mediaType,
-        // A multipart upload fixes its metadata before the first part: size and digest are
-        // unknown then, so rebuildArtifactIndex recomputes them from the object.
-        earlyMetadata: customMetadataOf(supplied ? { ...skeleton, digest: supplied } : skeleton),
-        finalMetadata: (size, sha) => customMetadataOf({ ...skeleton, bytes: size, digest: sha }),
-        onProgress: (total) => {
-          admitArtifactSize(limits, total);
-          if (usage) admitToScope(limits, usage, total);
-        },
-        beforeCommit: (_size, sha) => checkStreamDigest(supplied, sha),
-      });
-      const meta: ArtifactMeta = { ...skeleton, bytes, digest };
+      let marked = false;
+      let uploaded: { bytes: number; digest: string };
+      try {
+        uploaded = await uploadStream({
+          bucket,
+          key: keys.object,
+          stream: input.data,
+          contentType: skeleton.mediaType,
+          // A multipart upload fixes its metadata before the first part: size and digest are
+          // unknown then, so rebuildArtifactIndex recomputes them from the object.
+          earlyMetadata: customMetadataOf(supplied ? { ...skeleton, digest: supplied } : skeleton),
+          finalMetadata: (size, sha) => customMetadataOf({ ...skeleton, bytes: size, digest: sha }),
+          onProgress: (total) => {
+            admitArtifactSize(limits, total);
+            if (usage) admitToScope(limits, usage, total);
+          },
+          beforeCommit: (_size, sha) => checkStreamDigest(supplied, sha),
+          beforeFirstWrite: async (uploadId) => {
+            marked = true;
+            const mark = { createdAt: skeleton.createdAt, startedAt: clock() };
+            await markPending(
+              bucket,
+              pending,
+              skeleton.ref,
+              uploadId === undefined ? mark : { ...mark, uploadId },
+            );
+          },
+        });
+      } catch (error) {
+        // uploadStream aborted the upload: nothing of it is left in R2.
+        if (marked) await clearPending(bucket, pending);
+        throw error;
+      }
+      const meta: ArtifactMeta = { ...skeleton, ...uploaded };
       if (capped) {
         // The check above ran on the listing before the upload; this one admits, now the size is known.
         try {
           await admit(part, await usageOf(part), admissionOf(meta));
         } catch (error) {
           await bucket.delete(keys.object);
+          await clearPending(bucket, pending);
           throw error;
         }
       }
-      await committed(part, keys, meta);
+      try {
+        await committed(part, keys, meta);
+      } finally {
+        await clearPending(bucket, pending);
+      }
       return meta;
     },
 

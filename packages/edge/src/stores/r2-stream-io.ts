@@ -20,6 +20,11 @@ export interface StreamUpload {
   onProgress: (total: number) => void;
   /** Called with the final size and digest before the object is committed; throws to refuse it. */
   beforeCommit: (bytes: number, digest: string) => void;
+  /**
+   * Awaited before the first byte goes to R2: before the one `put`, or once a multipart upload
+   * has its id and before its first part. Throws to stop the upload (which is then aborted).
+   */
+  beforeFirstWrite: (uploadId: string | undefined) => Promise<void>;
 }
 
 /**
@@ -45,10 +50,13 @@ export async function uploadStream(upload: StreamUpload): Promise<{ bytes: numbe
   let total = 0;
   let done = false;
   const flushPart = async (bytes: Uint8Array): Promise<void> => {
-    multipart ??= await bucket.createMultipartUpload(key, {
-      customMetadata: upload.earlyMetadata,
-      httpMetadata,
-    });
+    if (!multipart) {
+      multipart = await bucket.createMultipartUpload(key, {
+        customMetadata: upload.earlyMetadata,
+        httpMetadata,
+      });
+      await upload.beforeFirstWrite(multipart.uploadId);
+    }
     parts.push(await multipart.uploadPart(parts.length + 1, bytes));
   };
   try {
@@ -81,6 +89,7 @@ export async function uploadStream(upload: StreamUpload): Promise<{ bytes: numbe
       if (fill > 0) await flushPart(buffer.subarray(0, fill));
       await multipart.complete(parts);
     } else {
+      await upload.beforeFirstWrite(undefined);
       await bucket.put(key, buffer.subarray(0, fill), {
         customMetadata: upload.finalMetadata(total, digest),
         httpMetadata,

@@ -35,7 +35,11 @@ describe('sweepExpiredArtifacts', () => {
     );
 
     now += 1_000;
-    expect(await sweepExpiredArtifacts({ kv, bucket, prefix, now })).toEqual({ scanned: 2, deleted: 1 });
+    expect(await sweepExpiredArtifacts({ kv, bucket, prefix, now })).toEqual({
+      scanned: 2,
+      deleted: 1,
+      abandoned: 0,
+    });
     expect(await objectsUnder(prefix)).toEqual([`${prefix}t/p/sweep/${kept.ref}`]);
     expect((await keysUnder(`${prefix}list/`)).map((key) => key.name)).toEqual([
       expect.stringMatching(new RegExp(`${kept.ref}$`)),
@@ -46,13 +50,21 @@ describe('sweepExpiredArtifacts', () => {
     const next = await store.put(scope, { kind: 'k', data: 'next' });
     expect((await store.list(scope)).artifacts.map((meta) => meta.ref)).toEqual([kept.ref, next.ref]);
     // A second sweep finds nothing more.
-    expect(await sweepExpiredArtifacts({ kv, bucket, prefix, now })).toEqual({ scanned: 2, deleted: 0 });
+    expect(await sweepExpiredArtifacts({ kv, bucket, prefix, now })).toEqual({
+      scanned: 2,
+      deleted: 0,
+      abandoned: 0,
+    });
   });
 
   it('leaves R2 objects that are not artifacts alone', async () => {
     const prefix = `sweep-${crypto.randomUUID()}/`;
     await bucket.put(`${prefix}notes.txt`, 'not an artifact');
-    expect(await sweepExpiredArtifacts({ kv, bucket, prefix })).toEqual({ scanned: 0, deleted: 0 });
+    expect(await sweepExpiredArtifacts({ kv, bucket, prefix })).toEqual({
+      scanned: 0,
+      deleted: 0,
+      abandoned: 0,
+    });
     expect(await objectsUnder(prefix)).toEqual([`${prefix}notes.txt`]);
   });
 

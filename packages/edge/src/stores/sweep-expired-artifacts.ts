@@ -1,6 +1,10 @@
 import { isArtifactExpired } from '@toolctx/core/ports';
 import { artifactKeys, expireArtifact } from './artifact-index.js';
 import { artifactObjects } from './artifact-objects.js';
+import { sweepAbandonedPuts } from './pending-puts.js';
+
+// A put whose mark is a day old is taken as abandoned: a put runs within one request or call.
+const DAY_MS = 86_400_000;
 
 /**
  * Options of {@link sweepExpiredArtifacts}: the same `kv`, `bucket` and `prefix` the store was
@@ -13,12 +17,22 @@ export interface SweepExpiredArtifactsOptions {
   prefix?: string;
   /** Epoch milliseconds; `Date.now()` by default. Artifacts expired by it are deleted. */
   now?: number;
+  /**
+   * How old (by `now`, in ms) the mark of a put that never finished must be before the sweep
+   * removes what the put left in R2; a day by default. A put still under way that long would be
+   * cut off, so keep it well above the longest put.
+   */
+  abandonedAfterMs?: number;
 }
 
-/** What {@link sweepExpiredArtifacts} did: artifacts it looked at, and expired ones it deleted. */
+/**
+ * What {@link sweepExpiredArtifacts} did: artifacts it looked at, expired ones it deleted, and
+ * abandoned puts whose leftovers it removed.
+ */
 export interface SweepExpiredArtifactsReport {
   scanned: number;
   deleted: number;
+  abandoned: number;
 }
 
 /**
@@ -28,6 +42,13 @@ export interface SweepExpiredArtifactsReport {
  * KV drops its keys by itself; this frees the R2 bytes. Run it from a Worker's `scheduled` handler
  * (a cron trigger). It reads the expiry from each object's meta copy, listing R2 1,000 objects a
  * call, so a run costs one R2 list operation per 1,000 artifacts. Safe to run while the store serves.
+ *
+ * It also removes what puts that never finished left behind: the store marks a put (an empty R2
+ * object) before its first byte goes to R2 and unmarks it once the put is indexed, so a Worker killed in between
+ * (a crash, an eviction, a deploy) leaves a mark. Once it is `abandonedAfterMs` old, the sweep
+ * aborts the put's multipart upload, deletes its R2 object and any half-written KV index, and
+ * drops the mark; a put that had finished keeps its artifact. Such a put was never listed or
+ * readable: this frees its bytes, and afterwards every R2 object under the prefix is indexed in KV.
  *
  * @example
  * ```ts
@@ -46,7 +67,13 @@ export async function sweepExpiredArtifacts(
   const { kv, bucket } = options;
   const prefix = options.prefix ?? 'artifacts/';
   const now = options.now ?? Date.now();
-  const report: SweepExpiredArtifactsReport = { scanned: 0, deleted: 0 };
+  const abandonedAfterMs = options.abandonedAfterMs ?? DAY_MS;
+  if (!(abandonedAfterMs >= 0)) {
+    throw new RangeError(`abandonedAfterMs must be a number of milliseconds ≥ 0, not ${abandonedAfterMs}.`);
+  }
+  // Abandoned puts first: an object they leave is not an artifact to count or expire.
+  const abandoned = await sweepAbandonedPuts(kv, bucket, prefix, now, abandonedAfterMs);
+  const report: SweepExpiredArtifactsReport = { scanned: 0, deleted: 0, abandoned };
   for await (const found of artifactObjects(bucket, prefix)) {
     if (!found) continue;
     report.scanned += 1;
