@@ -24,6 +24,7 @@ const tools = [
     description: 'Saves a note in the workspace.',
     inputSchema: z.object({ text: z.string() }),
     effect: 'write',
+    idempotent: true,
     execute: () => 'saved',
   }),
   defineTool({
@@ -51,7 +52,7 @@ async function connectedClient(server: Pick<McpServer, 'connect'> = serveMcp(cre
 }
 
 describe('tool metadata over MCP', () => {
-  it('publishes each tool with its title and the annotations its effect implies', async () => {
+  it('publishes each tool with its title and the annotations its effect (and idempotent) implies', async () => {
     const { tools: listed } = await (await connectedClient()).listTools();
     expect(listed.map(({ name, title, annotations }) => ({ name, title, annotations }))).toEqual([
       {
@@ -62,7 +63,12 @@ describe('tool metadata over MCP', () => {
       {
         name: 'save_note',
         title: 'Save a note',
-        annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: true,
+          openWorldHint: false,
+          idempotentHint: true,
+        },
       },
       {
         name: 'email_note',

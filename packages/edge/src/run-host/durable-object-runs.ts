@@ -71,7 +71,8 @@ export function durableObjectRuns<E>(
       if (!reply.ok && slot.value.taken) await counter.release(init.runId);
       return reply;
     },
-    // The object is the run: its RPC methods are the run's verbs.
+    // The object is the run: its RPC methods are the run's verbs (RunHostObject implements
+    // DoorRun); only the stub's RPC typing, which wraps each answer, needs the cast.
     get: (runId) => host(runId) as unknown as DoorRun,
   };
 }

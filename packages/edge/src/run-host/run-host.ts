@@ -7,7 +7,7 @@ import type { IdentityRunsObject } from './identity-runs.js';
 import { releaseOnFinish } from './identity-slots.js';
 import type { RunLimits } from './limits.js';
 import { RunLog, type RunRecord } from './run-log.js';
-import { RunState } from './run-state.js';
+import { type DoorRun, RunState } from './run-state.js';
 import type { CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /**
@@ -78,7 +78,7 @@ const day = 24 * 60 * 60_000;
  * const reply = await host.cancel({ tenant: 'acme', principal: 'ana' }, 'call_1');
  * ```
  */
-export class RunHostObject<E = unknown> extends DurableObject<E> {
+export class RunHostObject<E = unknown> extends DurableObject<E> implements DoorRun {
   private readonly run: RunState;
   private readonly runtime: Runtime;
   private readonly idleMs: number;
