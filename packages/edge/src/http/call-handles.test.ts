@@ -1,5 +1,5 @@
-import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
-import type { CallHandle, ToolEvent } from '@toolctx/core';
+import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import type { CallHandle, CallRecord, ToolEvent } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
 import { allMessages, eventsOf } from '../test-utils/sse.js';
 import { hostOf, post, send, startRun } from '../test-utils/worker.js';
@@ -154,5 +154,28 @@ describe('a call its object’s restart cut off', () => {
       attempt: 2,
       error: { kind: 'interrupted' },
     });
+  });
+});
+
+describe('a running call keeps its object alive, within its bound', () => {
+  it('the alarm stays within keepAliveMs while the call runs, and goes back to the idle time past maxCallMs', async () => {
+    const runId = await startRun();
+    await post(
+      `/runs/${runId}/calls`,
+      { tool: 'slow_wait', args: { ms: 120_000 }, toolCallId: 'long' },
+      { headers: { prefer: 'respond-async' } },
+    );
+    const alarm = () => runInDurableObject(hostOf(runId), (_host, state) => state.storage.getAlarm());
+    expect(await runDurableObjectAlarm(hostOf(runId))).toBe(true);
+    expect(await alarm()).toBeLessThanOrEqual(Date.now() + 31_000);
+    // An hour and more since it began running (slow_wait has no timeoutMs: maxCallMs bounds it).
+    await runInDurableObject(hostOf(runId), (_host, state) => {
+      const record = state.storage.kv.get<CallRecord>('o:long')!;
+      state.storage.kv.put('o:long', { ...record, updatedAt: record.updatedAt - 61 * 60_000 });
+    });
+    expect(await runDurableObjectAlarm(hostOf(runId))).toBe(true);
+    expect(await alarm()).toBeGreaterThanOrEqual(Date.now() + 15 * 60_000);
+    expect((await handleOf(runId, 'long')).body.status).toBe('working');
+    await post(`/runs/${runId}/calls/long/cancel`, {});
   });
 });

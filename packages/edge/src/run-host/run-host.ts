@@ -234,7 +234,8 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
     const held = this.run.working().some((handle) => {
       const timeoutMs = this.runtime.tools.get(handle.tool)?.timeoutMs;
       const bound = timeoutMs === undefined ? this.maxCallMs : Math.min(this.maxCallMs, timeoutMs + 60_000);
-      return now - handle.startedAt < bound;
+      // From when it last began running: a call resumed by an approval runs from its decision.
+      return now - handle.updatedAt < bound;
     });
     if (!held) return false;
     const at = now + this.keepAliveMs;
