@@ -65,27 +65,6 @@ const api = createToolServer<Env>({ runtimeFor, runs: runsOf, authenticate: () =
 
 const app = new Hono<{ Bindings: Env }>();
 app.get('/health', (c) => c.json({ ok: true }));
-// The page's calls, answered when they settle. Unlike the door's streamed call, which cancels a
-// call whose caller hangs up, this one outlives its page: a reload reconnects to the run and
-// watches the call finish live. Cancel stays explicit (POST /api/runs/:id/calls/:callId/cancel).
-app.post('/api/demo/runs/:runId/calls', async (c) => {
-  const body = (await c.req.json().catch(() => null)) as {
-    tool?: unknown;
-    args?: unknown;
-    toolCallId?: unknown;
-  } | null;
-  const { tool, args, toolCallId } = body ?? {};
-  if (typeof tool !== 'string' || typeof toolCallId !== 'string' || !/^[\w-]{1,128}$/.test(toolCallId)) {
-    return c.json(
-      { kind: 'bad-request', message: 'The body needs tool, args and toolCallId.', retryable: false },
-      400,
-    );
-  }
-  const settled = runsOf(c.env).call(c.req.param('runId'), localIdentity, { tool, args, toolCallId });
-  c.executionCtx.waitUntil(settled);
-  const reply = await settled;
-  return reply.ok ? c.json(reply.value) : c.json(reply.error, reply.status);
-});
 app.route('/api', api);
 
 /** The cron trigger in wrangler.jsonc: frees the R2 bytes of expired artifacts nobody met again. */

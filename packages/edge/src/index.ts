@@ -44,7 +44,6 @@ export {
   createMemoryRunDirectory,
   type DoorCall,
   type DoorRun,
-  type DoorRunVerb,
   type DurableObjectRunsOptions,
   defaultLimits,
   durableObjectDoor,

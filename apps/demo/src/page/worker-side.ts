@@ -35,22 +35,16 @@ export async function createWorkerSide(): Promise<Side> {
   const cancel = async (callId: string) => {
     await request('POST', `/runs/${runId}/calls/${callId}/cancel`);
   };
+  // The door's own verbs: a detached call (`Prefer: respond-async`) outlives this page, so a
+  // reload reconnects to the run and watches it finish; its signal cancels it explicitly.
+  const remote = connectRun(API, runId);
   const { run, argsOf } = rememberingArgs<CallableRun>({
     runId,
-    events: connectRun(API, runId),
-    async call(call: CallRequest): Promise<ToolResult> {
-      const toolCallId = call.toolCallId ?? `call_${crypto.randomUUID()}`;
-      // The call outlives this page (see the demo Worker), so a signal cancels it explicitly.
-      const onAbort = () => void cancel(toolCallId).catch(() => {});
-      call.signal?.addEventListener('abort', onAbort, { once: true });
-      return request<ToolResult>('POST', `/demo/runs/${runId}/calls`, {
-        tool: call.tool,
-        args: call.args,
-        toolCallId,
-      })
-        .catch((error: unknown): ToolResult => ({ ok: false, error: asErrorInfo(error) }))
-        .finally(() => call.signal?.removeEventListener('abort', onAbort));
-    },
+    events: remote,
+    call: (call: CallRequest): Promise<ToolResult> =>
+      remote
+        .call({ ...call, toolCallId: call.toolCallId ?? `call_${crypto.randomUUID()}`, detached: true })
+        .catch((error: unknown): ToolResult => ({ ok: false, error: asErrorInfo(error) })),
   });
 
   return {

@@ -32,8 +32,10 @@ export interface ToolOutputChat {
  * A run of any door that can be resumed and can cancel a call by its id (running, or waiting for
  * approval): a local `Run`, a Worker run from `connectWorker`.
  */
-export type ChatRun = CallableRun &
-  Pick<Run, 'resume'> & { cancel(toolCallId: string, reason?: string): unknown };
+export interface ChatRun extends CallableRun, Pick<Run, 'resume'> {
+  /** Cancels the call with this id in the run: running, resumed, or waiting for approval. */
+  cancel(toolCallId: string, reason?: string): unknown;
+}
 
 /** Options of {@link chatTools}. */
 export interface ChatToolsOptions {

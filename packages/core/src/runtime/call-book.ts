@@ -70,6 +70,7 @@ export interface CallRecord extends CallHandle {
  * ```
  */
 export interface CallStore {
+  /** The record of the call with this id, open or settled; `undefined` when the store has none. */
   get(toolCallId: string): CallRecord | undefined;
   /** Files the record under its `toolCallId`, replacing what was there. */
   put(record: CallRecord): void;
@@ -95,7 +96,7 @@ export const memoryCallsKept = 1000;
 
 /**
  * A {@link CallStore} in memory: what a run uses unless given one. Every open call, and the
- * newest {@link memoryCallsKept} settled ones.
+ * newest 1,000 settled ones (`kept`).
  *
  * @example
  * ```ts

@@ -41,7 +41,7 @@ describe('HTTP door: CORS for pages on other origins', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe(page);
     expect(response.headers.get('access-control-allow-methods')).toBe('GET,HEAD,POST,DELETE');
     expect(response.headers.get('access-control-allow-headers')).toBe(
-      'authorization,content-type,last-event-id,accept,x-user',
+      'authorization,content-type,last-event-id,accept,prefer,x-user',
     );
     expect(response.headers.get('access-control-max-age')).toBe('600');
     expect(response.headers.get('vary')).toContain('Origin');
@@ -66,7 +66,7 @@ describe('HTTP door: CORS for pages on other origins', () => {
     expect(response.status).toBe(201);
     expect(response.headers.get('access-control-allow-origin')).toBe(page);
     expect(response.headers.get('access-control-expose-headers')).toBe(
-      'x-toolctx-call-id,retry-after,location,www-authenticate',
+      'x-toolctx-call-id,retry-after,location,content-location,preference-applied,www-authenticate',
     );
     expect(response.headers.get('vary')).toContain('Origin');
     expect(response.headers.get('location')).toMatch(/^\/runs\/run_/);

@@ -26,13 +26,20 @@ export interface ToolServerCors {
 }
 
 /** The request headers the browser clients send: the token, a JSON body, SSE resume. */
-const doorRequestHeaders = ['authorization', 'content-type', 'last-event-id', 'accept'];
+const doorRequestHeaders = ['authorization', 'content-type', 'last-event-id', 'accept', 'prefer'];
 
 /**
  * The response headers a page's script must read: the call id (to cancel), when to retry after a
  * 429, where a new run lives, and the challenge of a 401.
  */
-export const exposedHeaders = ['x-toolctx-call-id', 'retry-after', 'location', 'www-authenticate'];
+export const exposedHeaders = [
+  'x-toolctx-call-id',
+  'retry-after',
+  'location',
+  'content-location',
+  'preference-applied',
+  'www-authenticate',
+];
 
 /**
  * hono's `cors` for the door's routes. Mounted before authentication, so a preflight (which never

@@ -7,6 +7,6 @@ export {
   type MemoryRunDirectoryOptions,
   type RunDirectory,
 } from './run-directory.js';
-export type { DoorRun, DoorRunVerb } from './run-state.js';
+export type { DoorRun } from './run-state.js';
 export type { RunStorage, RunStorageListOptions } from './run-storage.js';
 export type { CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';

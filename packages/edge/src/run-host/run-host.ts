@@ -126,36 +126,36 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
     return reply;
   }
 
-  /** Calls a tool and streams its answer, SSE or JSON after heartbeats (see {@link RunState.streamCall}). */
+  /** Calls a tool and streams its answer, SSE or JSON after heartbeats (see {@link index!DoorRun.streamCall}). */
   async streamCall(caller: Identity, call: DoorCall, format?: CallFormat): Promise<Reply<CallAnswer>> {
     await this.touchFor(caller);
     return this.run.streamCall(caller, call, format);
   }
 
-  /** Starts a call and answers its handle at once (see {@link RunState.startCall}). */
+  /** Starts a call and answers its handle at once (see {@link index!DoorRun.startCall}). */
   async startCall(caller: Identity, call: DoorCall): Promise<Reply<CallHandle>> {
     await this.touchFor(caller);
     return this.run.startCall(caller, call);
   }
 
-  /** A call's handle (see {@link RunState.callStatus}). */
+  /** A call's handle (see {@link index!DoorRun.callStatus}). */
   async callStatus(caller: Identity, callId: string): Promise<Reply<CallHandle>> {
     return this.run.callStatus(caller, callId);
   }
 
-  /** The run's open calls (see {@link RunState.openCalls}). */
+  /** The run's open calls (see {@link index!DoorRun.openCalls}). */
   async openCalls(caller: Identity): Promise<Reply<{ calls: CallHandle[] }>> {
     return this.run.openCalls(caller);
   }
 
-  /** This run's events after `after` as SSE bytes, then live ones (see {@link RunState.events}). */
+  /** This run's events after `after` as SSE bytes, then live ones (see {@link index!DoorRun.events}). */
   async events(caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>> {
     return this.run.events(caller, after);
   }
 
   /**
    * Decides an approval a call of this run left pending and streams the resumed call's answer, as
-   * {@link RunHostObject.streamCall} does (see {@link RunState.streamResume}).
+   * {@link RunHostObject.streamCall} does (see {@link index!DoorRun.streamResume}).
    */
   async streamResume(
     caller: Identity,
@@ -167,13 +167,13 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
     return this.run.streamResume(caller, approvalId, decision, format);
   }
 
-  /** Aborts one running call of this run, or one that waits for approval (see {@link RunState.cancel}). */
+  /** Aborts one running call of this run, or one that waits for approval (see {@link index!DoorRun.cancel}). */
   async cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>> {
     return this.run.cancel(caller, callId);
   }
 
   /**
-   * Ends this run (see {@link RunState.end}): fires its session's cleanups, as the idle
+   * Ends this run (see {@link index!DoorRun.end}): fires its session's cleanups, as the idle
    * alarm does, and sets the alarm for deleting its storage.
    */
   async end(caller: Identity): Promise<Reply<RunInfo>> {

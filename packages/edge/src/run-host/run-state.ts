@@ -35,25 +35,10 @@ export interface RunStateOptions extends RunLimits {
 }
 
 /**
- * The verbs of a run as a door reaches it, each taking the caller's identity first: what
- * `RunDirectory.get(runId)` answers, whether the run lives in this isolate ({@link RunState}) or
- * in a Durable Object (`RunHostObject`, over RPC). A verb is added in two places: here (with its
- * method) and in the host that forwards it.
- */
-export type DoorRunVerb =
-  | 'streamCall'
-  | 'startCall'
-  | 'callStatus'
-  | 'openCalls'
-  | 'events'
-  | 'streamResume'
-  | 'cancel'
-  | 'end';
-
-/**
- * One run as a door reaches it: {@link RunState}'s verbs, each answering a promise (as RPC does).
- * Every verb takes the caller's identity: another identity gets the same 404 as a run that does
- * not exist.
+ * One run as a door reaches it: what `RunDirectory.get(runId)` answers, whether the run lives in
+ * this isolate or in a Durable Object (`RunHostObject`, over RPC). Every verb takes the caller's
+ * identity first: another identity gets the same 404 as a run that does not exist. A verb is added
+ * in two files: here (this interface and the run's method) and in the host that forwards it.
  *
  * @example
  * ```ts
@@ -64,18 +49,43 @@ export type DoorRunVerb =
  * if (handle.ok) console.log(handle.value.status);
  * ```
  */
-export type DoorRun = {
-  [Verb in DoorRunVerb]: (
-    ...args: Parameters<RunState[Verb]>
-  ) => Promise<Awaited<ReturnType<RunState[Verb]>>>;
-};
+export interface DoorRun {
+  /**
+   * Calls a tool and answers a stream sent at once: as `sse` (the default) the call's events, then
+   * an `event: result` message; as `json`, whitespace heartbeats, then the `ToolResult` as JSON, or
+   * that JSON text alone when the call settled at once. A reader that hangs up cancels the call.
+   */
+  streamCall(caller: Identity, call: DoorCall, format?: CallFormat): Promise<Reply<CallAnswer>>;
+  /** Starts a call and answers its handle at once (`Prefer: respond-async`); the call goes on whoever listens. */
+  startCall(caller: Identity, call: DoorCall): Promise<Reply<CallHandle>>;
+  /** A call's handle: its status and, once settled, its result. */
+  callStatus(caller: Identity, callId: string): Promise<Reply<CallHandle>>;
+  /** The handles of the calls not settled yet. */
+  openCalls(caller: Identity): Promise<Reply<{ calls: CallHandle[] }>>;
+  /** The run's events after `after` as SSE bytes, then live ones until the run finishes. */
+  events(caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>>;
+  /**
+   * Decides an approval a call of the run left pending and answers as `streamCall` does, once the
+   * decision is taken (as `json` by default); nothing to decide is a 404, a malformed decision a 400.
+   */
+  streamResume(
+    caller: Identity,
+    approvalId: string,
+    decision: ApprovalDecision,
+    format?: CallFormat,
+  ): Promise<Reply<CallAnswer>>;
+  /** Cancels one call (running, waiting for approval, or resumed by the approval of this id). */
+  cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>>;
+  /** Ends the run, cancelling its calls in flight; ending it again is a no-op. */
+  end(caller: Identity): Promise<Reply<RunInfo>>;
+}
 
 /**
  * One run as a door holds it: the live core `Run` (the one owner of its calls: their handles,
  * cancels and approval decisions) and the event log (a live run rebuilt after its host restarted
  * continues its `seq`, so it keeps growing by one). The only place the door starts a run.
  */
-export class RunState {
+export class RunState implements DoorRun {
   private live: Run | undefined;
   private readonly listeners = new Set<Listener>();
 
