@@ -179,3 +179,43 @@ describe('a running call keeps its object alive, within its bound', () => {
     await post(`/runs/${runId}/calls/long/cancel`, {});
   });
 });
+
+describe('a decision core does not take', () => {
+  it('is a 404 carrying core’s reason, before any stream: unknown, decided already, cancelled, another run’s', async () => {
+    const ask = async (runId: string, toolCallId: string) => {
+      const asked = (await (
+        await post(`/runs/${runId}/calls`, { tool: 'publish_note', args: { title: 't' }, toolCallId })
+      ).json()) as { error: { details: { approvalId: string } } };
+      return asked.error.details.approvalId;
+    };
+    const refusal = async (approvalId: string, runId: string) => {
+      const response = await post(`/approvals/${approvalId}`, { runId, approved: true });
+      return { status: response.status, body: (await response.json()) as { kind: string; details: object } };
+    };
+    const runId = await startRun();
+    const other = await startRun();
+    expect(await refusal('appr_unknown', runId)).toMatchObject({
+      status: 404,
+      body: { kind: 'not-found', details: { reason: 'unknown-approval' } },
+    });
+    const decided = await ask(runId, 'd');
+    await (await post(`/approvals/${decided}`, { runId, approved: true })).text();
+    expect(await refusal(decided, runId)).toMatchObject({
+      status: 404,
+      body: { details: { reason: 'already-decided' } },
+    });
+    const cancelled = await ask(runId, 'c');
+    expect((await post(`/runs/${runId}/calls/c/cancel`, {})).status).toBe(200);
+    expect(await refusal(cancelled, runId)).toMatchObject({
+      status: 404,
+      body: { details: { reason: 'cancelled' } },
+    });
+    // Another run's approval, decided through this run (same owner): core refuses it; it still waits there.
+    const elsewhere = await ask(other, 'e');
+    expect((await refusal(elsewhere, runId)).status).toBe(404);
+    expect((await handleOf(other, 'e')).body).toMatchObject({
+      status: 'input_required',
+      approvalId: elsewhere,
+    });
+  });
+});
