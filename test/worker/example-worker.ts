@@ -25,8 +25,12 @@ export interface ExampleWorker {
   startRun(as?: string, body?: unknown): Promise<string>;
 }
 
-export async function startExampleWorker(vars: Record<string, string> = {}): Promise<ExampleWorker> {
-  const dev = await startWranglerDev({ cwd: edgeDir, vars: { TOOLCTX_TOKEN: token, ...vars } });
+/** Starts the example Worker with `vars` besides its token, and more `wrangler dev` arguments (`--assets <dir>`). */
+export async function startExampleWorker(
+  vars: Record<string, string> = {},
+  args: string[] = [],
+): Promise<ExampleWorker> {
+  const dev = await startWranglerDev({ cwd: edgeDir, vars: { TOOLCTX_TOKEN: token, ...vars }, args });
   const send = async (path: string, init: RequestInit & { as?: string } = {}) => {
     const headers = new Headers(init.headers);
     headers.set('authorization', `Bearer ${await tokenFor(init.as ?? 'ana')}`);
