@@ -22,8 +22,8 @@ export default defineConfig({
         },
       },
       {
-        // The remote-run client's tests read server-sent events from this server, and call a run
-        // through a stand-in for the edge's run routes.
+        // The remote-run client's tests read server-sent events from this server, and call runs
+        // through the edge's own HTTP door, served here on the page's origin.
         plugins: [sseTestServer(), runTestServer()],
         // Pre-bundled up front so Vite does not reload the page mid-test when it first meets axe-core.
         optimizeDeps: { include: ['axe-core'] },

@@ -5,7 +5,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { budget } from '../slowdown.js';
 import { columnsReady, openBrowser } from './demo-page.js';
 import { type RunningDemo, startDemo } from './demo-server.js';
-import { type DocsImage, docsDir, docsImages, shootScene, writesDocs, written } from './docs-images.js';
+import {
+  type DocsImage,
+  docsDir,
+  docsImages,
+  shootScene,
+  widgetImages,
+  writesDocs,
+  written,
+} from './docs-images.js';
 
 // The demo's scripted agent and its reload, as a visitor meets them: the real Worker under
 // `wrangler dev`, the built page in headless Chromium, one page for the whole visit.
@@ -296,11 +304,19 @@ describe('a reload of the demo', () => {
 });
 
 describe('the images in docs/', () => {
-  it('are exactly the scenes this suite draws, and the README shows each with its words', async () => {
+  it('are exactly the scenes the e2e suites draw, and the README shows each with its words', async () => {
     const inDocs = (await readdir(docsDir)).filter((name) => name.endsWith('.png')).sort();
-    expect(inDocs).toEqual(Object.keys(docsImages).sort());
+    expect(inDocs).toEqual([...Object.keys(docsImages), ...Object.keys(widgetImages)].sort());
     const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
     for (const [image, words] of Object.entries(docsImages))
       expect(readme).toContain(`![${words}](docs/${image})`);
+    const browserReadme = await readFile(
+      new URL('../../packages/browser/README.md', import.meta.url),
+      'utf8',
+    );
+    for (const [image, words] of Object.entries(widgetImages))
+      expect(browserReadme).toContain(
+        `![${words}](https://raw.githubusercontent.com/toolctx/toolctx/main/docs/${image})`,
+      );
   });
 });

@@ -3,9 +3,10 @@ import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
 
 /**
- * Every image in docs/, each the screenshot of one scene of the demo e2e suite, taken right after
- * the suite asserted what it depicts. `pnpm docs:images` runs the suite with
- * `TOOLCTX_DOCS_IMAGES=1`, which writes them into docs/; a plain run writes only e2e/output.
+ * Every image in docs/, each the screenshot of one scene of an e2e suite, taken right after the
+ * suite asserted what it depicts: these of the demo's (demo-agent.test.ts, shown in README.md),
+ * and {@link widgetImages}. `pnpm docs:images` runs those suites with `TOOLCTX_DOCS_IMAGES=1`,
+ * which writes them into docs/; a plain run writes only e2e/output.
  */
 export const docsImages = {
   'demo.png': 'The toolctx demo: the scripted agent paused for approval on the Worker',
@@ -15,7 +16,12 @@ export const docsImages = {
   'demo-summary.png': 'The finished calls unfolded, each with its outcome and duration',
   'demo-dark.png': 'The demo in the dark scheme',
 } as const;
-export type DocsImage = keyof typeof docsImages;
+/** The status widget's images, each drawn by a suite of its own and shown in packages/browser/README.md. */
+export const widgetImages = {
+  'status-after-reload.png':
+    'The widget on a new page after a reload and a crash of the Worker: a call waiting for approval with Approve and Deny, a count run again to its end, and a wait cut off by the restart',
+} as const;
+export type DocsImage = keyof typeof docsImages | keyof typeof widgetImages;
 
 export const docsDir = fileURLToPath(new URL('../../docs/', import.meta.url));
 const output = fileURLToPath(new URL('./output/', import.meta.url));

@@ -43,7 +43,7 @@ export type ReplyStatus = 400 | 404 | 409 | 410 | 429;
  * ```ts
  * import type { Reply, RunDirectory, RunInfo } from '@toolctx/edge';
  * declare const runs: RunDirectory;
- * const reply: Reply<RunInfo> = await runs.end('run_1', { tenant: 'acme', principal: 'ana' });
+ * const reply: Reply<RunInfo> = await runs.get('run_1').end({ tenant: 'acme', principal: 'ana' });
  * if (!reply.ok) console.log(reply.status, reply.error.message);
  * ```
  */

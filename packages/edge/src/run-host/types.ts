@@ -48,7 +48,7 @@ export interface RunInfo {
  * import type { DoorCall, RunDirectory } from '@toolctx/edge';
  * declare const runs: RunDirectory;
  * const call: DoorCall = { tool: 'slow_wait', args: { ms: 1000 }, toolCallId: 'call_1' };
- * await runs.call('run_1', { tenant: 'acme', principal: 'ana' }, call);
+ * await runs.get('run_1').startCall({ tenant: 'acme', principal: 'ana' }, call);
  * ```
  */
 export interface DoorCall {
