@@ -105,6 +105,30 @@ export function createRunCalls(wire: RunCallsWire): RemoteRunCalls {
     );
   };
 
+  // Calls waiting for news, woken by one event stream the run shares: a stream per waiting call
+  // would be opened and aborted for each, which a page's network log shows as failed requests.
+  const waiters = new Set<() => void>();
+  let listening = false;
+  let finished = false;
+  const listen = () => {
+    if (listening || finished) return;
+    listening = true;
+    void (async () => {
+      try {
+        for await (const event of wire.events(wire.seen(), new AbortController().signal)) {
+          if (event.type === 'run.finished') finished = true;
+          if (finished || (event.callId && news.has(event.type))) for (const wake of [...waiters]) wake();
+          if (finished) break;
+        }
+      } catch {
+        // The stream broke off: the waiters read their handles once more, below.
+      } finally {
+        listening = false;
+        for (const wake of [...waiters]) wake();
+      }
+    })();
+  };
+
   const calls: RemoteRunCalls = {
     async call({ signal, detached, ...request }) {
       const toolCallId = request.toolCallId ?? `call_${crypto.randomUUID()}`;
@@ -121,32 +145,33 @@ export function createRunCalls(wire: RunCallsWire): RemoteRunCalls {
       else signal?.addEventListener('abort', onAbort, { once: true });
       try {
         if (response.status !== 202) return await answer(response);
-        await response.body?.cancel();
+        await response.text(); // the handle, read whole: a body cancelled mid-way is a failed request
         return await calls.result(toolCallId);
       } finally {
         signal?.removeEventListener('abort', onAbort);
       }
     },
     async result(toolCallId) {
-      // Events after what this run has delivered carry every later change of the call; the handle
-      // read first covers what happened before.
-      const after = wire.seen();
-      const settled = await outcome(toolCallId);
-      if (settled) return settled;
-      const stop = new AbortController();
-      try {
-        for await (const event of wire.events(after, stop.signal)) {
-          const ends = event.type === 'run.finished';
-          if (!ends && (event.callId !== toolCallId || !news.has(event.type))) continue;
-          const now = await outcome(toolCallId);
-          if (now) return now;
-          if (ends) break;
+      // Woken by the run's events after what it has delivered; the handle read after subscribing
+      // covers what happened before. One stream serves every waiting call of the run.
+      listen();
+      for (;;) {
+        let wake!: () => void;
+        const woken = new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        waiters.add(wake);
+        try {
+          const ended = finished || !listening;
+          const settled = await outcome(toolCallId);
+          if (settled) return settled;
+          // The events ended (the run ended, or the stream broke off): the handle had the last word.
+          if (ended) return { ok: false, error: unsettled(toolCallId) };
+          await woken;
+        } finally {
+          waiters.delete(wake);
         }
-      } finally {
-        stop.abort();
       }
-      // The events ended first (the run ended, or the stream was stopped): what the handle says.
-      return (await outcome(toolCallId)) ?? { ok: false, error: unsettled(toolCallId) };
     },
     async callStatus(toolCallId) {
       const response = await send(callPath(toolCallId));
