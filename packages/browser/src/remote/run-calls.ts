@@ -62,6 +62,12 @@ export interface RunCallsWire {
 /** The events after which a call's handle has news: it settled, or it waits for a person. */
 const news = new Set(['tool.finished', 'tool.failed', 'tool.pending']);
 
+/**
+ * Reads an answer's body to its end, for one whose body is of no use: a body cancelled before
+ * its end shows in a page's network log as a failed request.
+ */
+const drain = (response: Response) => response.text().catch(() => '');
+
 /** Makes a remote run's verbs. */
 export function createRunCalls(wire: RunCallsWire): RemoteRunCalls {
   const runPath = `${wire.base}/runs/${encodeURIComponent(wire.runId)}`;
@@ -78,7 +84,7 @@ export function createRunCalls(wire: RunCallsWire): RemoteRunCalls {
     }
   };
   const refused = async (response: Response): Promise<never> => {
-    await response.body?.cancel();
+    await drain(response);
     throw new RemoteRunError('http-status', `The run's server answered ${response.status}.`, {
       status: response.status,
     });
@@ -176,7 +182,7 @@ export function createRunCalls(wire: RunCallsWire): RemoteRunCalls {
     async callStatus(toolCallId) {
       const response = await send(callPath(toolCallId));
       if (response.status === 404) {
-        await response.body?.cancel();
+        await drain(response);
         return undefined;
       }
       return response.ok ? ((await response.json()) as CallHandle) : refused(response);
@@ -187,7 +193,7 @@ export function createRunCalls(wire: RunCallsWire): RemoteRunCalls {
     },
     async cancel(toolCallId) {
       const response = await send(`${callPath(toolCallId)}/cancel`, { method: 'POST' });
-      await response.body?.cancel();
+      await drain(response);
       if (response.ok || response.status === 404) return response.ok;
       return refused(response);
     },
