@@ -35,6 +35,9 @@ class Chat extends AbstractChat<UIMessage> {
   }
 }
 
+// Each chat's call has an id of its own, as a provider's are: a call's id names its handle in the run.
+const callIdOf = (toolName: string) => `tc_${toolName}`;
+
 function scripted(toolName: string): { transport: ChatTransport<UIMessage>; requests: () => number } {
   let requests = 0;
   const transport: ChatTransport<UIMessage> = {
@@ -42,7 +45,14 @@ function scripted(toolName: string): { transport: ChatTransport<UIMessage>; requ
       requests++;
       const body: UIMessageChunk[] =
         requests === 1
-          ? [{ type: 'tool-input-available', toolCallId: 'tc_1', toolName, input: { text: 'to be or not to be' } }]
+          ? [
+              {
+                type: 'tool-input-available',
+                toolCallId: callIdOf(toolName),
+                toolName,
+                input: { text: 'to be or not to be' },
+              },
+            ]
           : [
               { type: 'text-start', id: 't' },
               { type: 'text-delta', id: 't', delta: 'six words' },
@@ -93,14 +103,16 @@ function chatFor(toolName: string) {
   const tools = chatTools(chat, run);
   return { chat, requests };
 }
-const part = (chat: Chat) =>
-  chat.messages.flatMap((message) => message.parts).find((p) => 'toolCallId' in p && p.toolCallId === 'tc_1');
+const part = (chat: Chat, toolName: string) =>
+  chat.messages
+    .flatMap((message) => message.parts)
+    .find((p) => 'toolCallId' in p && p.toolCallId === callIdOf(toolName));
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 const counted = chatFor('count_words');
 await counted.chat.sendMessage({ text: 'How many words?' });
 await settle();
-const answered = part(counted.chat) as { state?: string; output?: unknown } | undefined;
+const answered = part(counted.chat, 'count_words') as { state?: string; output?: unknown } | undefined;
 const text = counted.chat.lastMessage?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
 console.log(answered?.state, answered?.output, counted.requests(), text);
 
@@ -108,7 +120,7 @@ const stopped = chatFor('wait_for_stop');
 await stopped.chat.sendMessage({ text: 'Wait.' });
 await stopped.chat.stop();
 await settle();
-const cancelled = part(stopped.chat) as { state?: string; errorText?: string } | undefined;
+const cancelled = part(stopped.chat, 'wait_for_stop') as { state?: string; errorText?: string } | undefined;
 console.log(cancelled?.state, cancelled?.errorText, aborted, stopped.requests());
 await run.end();
 `;

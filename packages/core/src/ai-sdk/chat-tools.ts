@@ -75,7 +75,9 @@ interface OpenCall {
  * Runs an AI SDK chat's client-side tool calls (`useChat`, `Chat`: `onToolCall` and
  * `addToolOutput`) through a toolctx run, so each gets its `ctx.signal`, progress in the run's
  * events (and `attachStatus`), artifacts, approval and the run's policy. The chat's `toolCallId`
- * names the call in the run's events. A failure answers `state: 'output-error'` with the
+ * names the call in the run's events and its handle (so chats that share a run need distinct
+ * ids, as a provider's are: a second call under a known id answers `output-error`, `conflict`).
+ * A failure answers `state: 'output-error'` with the
  * ErrorInfo's `message` (written for a model): an unknown tool or arguments that fail the schema
  * run nothing and say what was wrong. A call waiting for approval is answered once a person decides
  * through `resume`. `chat.stop` is replaced by {@link ChatTools.stop}: a pending client tool
