@@ -36,7 +36,7 @@ class Chat extends AbstractChat<UIMessage> {
 }
 
 // Each chat's call has an id of its own, as a provider's are: a call's id names its handle in the run.
-const callIdOf = (toolName: string) => `tc_${toolName}`;
+const callIdOf = (toolName: string) => 'tc_' + toolName;
 
 function scripted(toolName: string): { transport: ChatTransport<UIMessage>; requests: () => number } {
   let requests = 0;
