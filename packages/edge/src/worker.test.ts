@@ -119,7 +119,7 @@ describe('the example Worker: identity from the token', () => {
     );
     expect(response.headers.get('access-control-allow-origin')).toBe(origin);
     expect(response.headers.get('access-control-allow-headers')).toBe(
-      'authorization,content-type,last-event-id,accept',
+      'authorization,content-type,last-event-id,accept,prefer',
     );
   });
 });
