@@ -189,6 +189,21 @@ describe('call handles: every call has a status and, settled, its result', () =>
     expect(other.callStatus('r')?.status).toBe('cancelled');
   });
 
+  it('openCalls lists the calls not settled, the oldest first, whatever order their store keeps', async () => {
+    const { runtime, release } = setup();
+    const listed: string[] = [];
+    const calls = createMemoryCallStore();
+    // A store that lists in reverse, as a key-ordered one may.
+    const reversed = { ...calls, open: () => [...calls.open()].reverse() };
+    const run = runtime().startRun({ runId: 'run_1', identity, calls: reversed });
+    await run.call({ tool: 'pay', args: { amount: 1 }, toolCallId: 'z_first' });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    void run.call({ tool: 'slow', args: {}, toolCallId: 'a_second' });
+    for (const handle of run.openCalls()) listed.push(`${handle.toolCallId} ${handle.status}`);
+    expect(listed).toEqual(['z_first input_required', 'a_second working']);
+    release();
+  });
+
   it('a second call under a known id is refused without touching the first', async () => {
     const { runtime, release } = setup();
     const run = runtime().startRun({ runId: 'run_1', identity });

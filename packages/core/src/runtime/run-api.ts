@@ -156,7 +156,7 @@ export interface Run extends CallableRun {
    * memory, every open call and the newest 1,000 settled ones). `undefined` for an unknown id.
    */
   callStatus(toolCallId: string): CallHandle | undefined;
-  /** The handles of the calls not settled yet (`working`, `input_required`), in no particular order. */
+  /** The handles of the calls not settled yet (`working`, `input_required`), the oldest first. */
   openCalls(): CallHandle[];
   /** Cancels every call in flight, then finishes the run as aborted. */
   abort(reason?: string): Promise<void>;

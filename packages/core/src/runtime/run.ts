@@ -187,7 +187,8 @@ export class RunImpl implements CallingRun {
   }
 
   openCalls(): CallHandle[] {
-    return this.book ? Array.from(this.book.open(), handleOf) : [];
+    if (!this.book) return [];
+    return Array.from(this.book.open(), handleOf).sort((a, b) => a.startedAt - b.startedAt);
   }
 
   resume(approvalId: string, decision: ApprovalDecision, options: ResumeOptions = {}): Promise<ToolResult> {
