@@ -272,35 +272,40 @@ describe('the page as a person sees it', () => {
 });
 
 describe('a reload of the demo', () => {
-  it('keeps the Worker run: a call mid-way keeps its line, finishes live, and earlier artifacts are listed', async () => {
-    await column('worker').locator('[data-field="steps"]').fill('20');
-    await action('worker', 'build').click();
-    await lines('worker', /Checked item [2-9] of 20/).waitFor({ timeout: budget(20_000) });
-    const runId = await column('worker').locator('[data-role="run-id"]').textContent();
-    const pageBefore = await artifactNames('page');
+  it(
+    'keeps the Worker run: a call mid-way keeps its line, finishes live, and earlier artifacts are listed',
+    async () => {
+      await column('worker').locator('[data-field="steps"]').fill('20');
+      await action('worker', 'build').click();
+      await lines('worker', /Checked item [2-9] of 20/).waitFor({ timeout: budget(20_000) });
+      const runId = await column('worker').locator('[data-role="run-id"]').textContent();
+      const pageBefore = await artifactNames('page');
 
-    await page.reload();
-    await column('worker').locator('[data-role="run-id"]').waitFor();
-    expect(await column('worker').locator('[data-role="run-id"]').textContent()).toBe(runId);
-    // The call started before the reload is still running, and its line carries on live.
-    await lines('worker', /Checked item \d+ of 20/)
-      .and(column('worker').locator('[data-state="running"]'))
-      .waitFor({ timeout: budget(10_000) });
-    await shoot('worker-after-reload');
-    await expect
-      .poll(() => artifactNames('worker'), { timeout: budget(30_000) })
-      .toEqual(expect.arrayContaining(['note.txt', 'report-4-steps.txt', 'report-20-steps.txt']));
-    // It finished as done, not cancelled: the agent's build and this one, nothing left running.
-    await expect
-      .poll(() =>
-        lines('worker', 'build_report').and(column('worker').locator('[data-state="done"]')).count(),
-      )
-      .toBe(2);
-    expect(await column('worker').locator('.toolctx-status__line[data-state="running"]').count()).toBe(0);
-    // The page side's artifacts come back from IndexedDB.
-    await expect.poll(() => artifactNames('page')).toEqual(expect.arrayContaining(pageBefore));
-    expect(pageBefore).toContain('note.txt');
-  });
+      await page.reload();
+      await column('worker').locator('[data-role="run-id"]').waitFor();
+      expect(await column('worker').locator('[data-role="run-id"]').textContent()).toBe(runId);
+      // The call started before the reload is still running, and its line carries on live.
+      await lines('worker', /Checked item \d+ of 20/)
+        .and(column('worker').locator('[data-state="running"]'))
+        .waitFor({ timeout: budget(10_000) });
+      await shoot('worker-after-reload');
+      await expect
+        .poll(() => artifactNames('worker'), { timeout: budget(30_000) })
+        .toEqual(expect.arrayContaining(['note.txt', 'report-4-steps.txt', 'report-20-steps.txt']));
+      // It finished as done, not cancelled: the agent's build and this one, nothing left running.
+      await expect
+        .poll(() =>
+          lines('worker', 'build_report').and(column('worker').locator('[data-state="done"]')).count(),
+        )
+        .toBe(2);
+      expect(await column('worker').locator('.toolctx-status__line[data-state="running"]').count()).toBe(0);
+      // The page side's artifacts come back from IndexedDB.
+      await expect.poll(() => artifactNames('page')).toEqual(expect.arrayContaining(pageBefore));
+      expect(pageBefore).toContain('note.txt');
+    },
+    // Its waits add up to more than the project's per-test limit on a loaded machine: room for them.
+    budget(120_000),
+  );
 });
 
 describe('the images in docs/', () => {
