@@ -6,13 +6,14 @@
 //
 // `/run-test/…` is the door (its routes as the edge README's table says: `POST /runs`,
 // `POST /runs/:runId/calls` with or without `Prefer: respond-async`, the call handles, cancel,
-// `POST /approvals/:id`, `GET /runs/:runId/events`); `/run-test-trimmed/…` is a second door whose
+// `POST /approvals/:id`, `GET /runs/:runId/events`, `GET /artifacts/:ref`); `/run-test-trimmed/…` is a second door whose
 // runs keep only their last 4 events (`410 events-trimmed` before them). For the tests alone,
 // outside both doors: `POST /run-test-gates/:key` lets a `gate` tool finish. What a crash does to
 // a run (its calls settled as `interrupted` when its host wakes) has no stand-in here: it is
 // tested under `wrangler dev` (test/e2e/reload-after-crash.test.ts).
 import { getRequestListener } from '@hono/node-server';
 import { createRuntime, defineTool } from '@toolctx/core';
+import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { createMemoryRunDirectory, createToolServer } from '@toolctx/edge';
 import { z } from 'zod';
 
@@ -56,12 +57,22 @@ const tools = [
     needsApproval: true,
     execute: ({ amount }) => ({ paid: amount }),
   }),
+  defineTool({
+    name: 'rows',
+    description: 'Returns n rows: past about 700 its value is over the output budget, and spills.',
+    inputSchema: z.object({ n: z.number() }),
+    execute: ({ n }) => Array.from({ length: n }, (_, i) => ({ i, name: `row ${i}` })),
+  }),
 ];
 
 /** @returns {import('vite').Plugin} */
 export function runTestServer() {
   // Approvals always wait: the door's POST /approvals/:id decides them.
-  const runtime = createRuntime({ tools, approval: { request: async () => 'pending' } });
+  const runtime = createRuntime({
+    tools,
+    approval: { request: async () => 'pending' },
+    artifacts: createMemoryArtifactStore(),
+  });
   // The test page is the one caller: it sends no credentials, and every request is its identity.
   const authenticate = () => ({ tenant: 'browser-tests', principal: 'page' });
   const door = (runs) =>

@@ -92,7 +92,14 @@ export type { Effect, Phase } from './policy/phase.js';
 export type { ResultTaint, Taint, TaintLeg, TaintReads } from './policy/taint.js';
 export type { TrifectaMode } from './policy/trifecta.js';
 export { plainDataLimits } from './progress/plain-data.js';
-export type { CallHandle, CallRecord, CallStatus, CallStore } from './runtime/call-book.js';
+export type {
+  CallHandle,
+  CallRecord,
+  CallStatus,
+  CallStore,
+  KeptResult,
+  LinkedResult,
+} from './runtime/call-book.js';
 export {
   type CallOnceRequest,
   createRuntime,

@@ -207,6 +207,18 @@ describe("connectRun's calls and handles", () => {
     expect(await waited).toMatchObject({ ok: true, value: `released ${still}` });
   });
 
+  it('delivers a result over the output budget whole, from the artifact its handle links', async () => {
+    const run = connectRun(base, await startRun());
+    const rows = Array.from({ length: 3_000 }, (_, i) => ({ i, name: `row ${i}` }));
+    const result = await run.call({ tool: 'rows', args: { n: 3_000 }, toolCallId: 'big', detached: true });
+    expect(result).toMatchObject({ ok: true, value: rows, spilled: { ref: expect.any(String) } });
+    // The handle keeps the transcript copy and the link, not the value a second time.
+    const handle = await run.callStatus('big');
+    expect(handle?.result).toMatchObject({ ok: true, linked: true, spilled: { ref: expect.any(String) } });
+    expect(handle?.result).not.toHaveProperty('value');
+    expect(await run.result('big')).toEqual(result);
+  });
+
   it('answers result for an unknown call as not-found, and stops waiting when its signal fires', async () => {
     const runId = await startRun();
     const controller = new AbortController();

@@ -3,6 +3,7 @@ import type {
   CallHandle,
   CallRequest,
   ErrorInfo,
+  LinkedResult,
   ToolEvent,
   ToolResult,
 } from '@toolctx/core';
@@ -32,7 +33,8 @@ export interface RemoteRunCalls {
   /**
    * The result of a call of the run, by id: at once if it has settled (while the page was away,
    * say), else when it settles; `approval-pending` while it waits for a person, as `call`
-   * answers. A call the run does not know is a `not-found` failure. Waits on the run's events,
+   * answers. A result its handle keeps as a link (a value over the output budget) is made whole
+   * from its artifact (`GET /artifacts/:ref`). A call the run does not know is a `not-found` failure. Waits on the run's events,
    * read from the last one this run delivered.
    */
   result(toolCallId: string): Promise<ToolResult>;
@@ -209,11 +211,23 @@ export function createRunCalls(wire: RunCallsWire): RemoteRunCalls {
   async function outcome(toolCallId: string): Promise<ToolResult | undefined> {
     const handle = await calls.callStatus(toolCallId);
     if (!handle) return { ok: false, error: unknownCall(toolCallId) };
-    if (handle.result) return handle.result;
+    if (handle.result) return 'linked' in handle.result ? whole(handle.result) : handle.result;
     if (handle.status === 'input_required' && handle.approvalId) {
       return { ok: false, error: approvalPending(handle.tool, handle.approvalId, toolCallId, wire.runId) };
     }
     return undefined;
+  }
+  /** A result its handle keeps as a link, made whole again from the artifact holding its value. */
+  async function whole({ content, spilled }: LinkedResult): Promise<ToolResult> {
+    const response = await send(`${wire.base}/artifacts/${encodeURIComponent(spilled.ref)}`);
+    if (response.status === 404) {
+      await drain(response);
+      return { ok: false, error: resultGone(spilled.ref) };
+    }
+    if (!response.ok) return refused(response);
+    const json = response.headers.get('content-type')?.startsWith('application/json') === true;
+    const text = await response.text();
+    return { ok: true, value: json ? JSON.parse(text) : text, content, spilled };
   }
   return calls;
 }
@@ -240,6 +254,14 @@ function unknownCall(toolCallId: string): ErrorInfo {
   return {
     kind: 'not-found',
     message: `The run has no call ${JSON.stringify(toolCallId)}: check the id, or the run's retention window has passed.`,
+    retryable: false,
+  };
+}
+
+function resultGone(ref: string): ErrorInfo {
+  return {
+    kind: 'not-found',
+    message: `The call's result was kept as artifact ${ref}, which the artifact store no longer has (it expired, or was deleted).`,
     retryable: false,
   };
 }

@@ -2,6 +2,7 @@ import {
   type Decided,
   type ErrorInfo,
   inProcessDoor,
+  type KeptResult,
   type Run,
   type Runtime,
   type ToolEvent,
@@ -160,7 +161,7 @@ function announce(send: (message: FromWorker) => void): void {
   });
 }
 
-function cloneable(result: ToolResult): ToolResult {
+function cloneable<R extends KeptResult>(result: R): R | { ok: false; error: ErrorInfo } {
   try {
     structuredClone(result);
     return result;

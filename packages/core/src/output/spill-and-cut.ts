@@ -9,6 +9,8 @@ export interface SpillInput {
   text: string;
   budgetBytes: number;
   toolName: string;
+  /** The media type the whole text is saved under; `text/plain; charset=utf-8` when absent. */
+  mediaType?: string;
   store?: {
     /** Saves the whole output as an artifact of the run's scope. */
     put(input: ArtifactPut): Promise<ArtifactMeta>;
@@ -42,7 +44,13 @@ function marker(kept: number, total: number, lost: number, ref: string | undefin
  * the marker says how many bytes were lost instead: the call itself is never lost. The marker is
  * never cut: with a budget smaller than the marker, the content is the marker alone.
  */
-export async function spillAndCut({ text, budgetBytes, toolName, store }: SpillInput): Promise<SpillResult> {
+export async function spillAndCut({
+  text,
+  budgetBytes,
+  toolName,
+  mediaType = 'text/plain; charset=utf-8',
+  store,
+}: SpillInput): Promise<SpillResult> {
   const total = utf8Bytes(text);
   if (total <= budgetBytes) return { content: text };
   let ref: string | undefined;
@@ -53,7 +61,7 @@ export async function spillAndCut({ text, budgetBytes, toolName, store }: SpillI
         await store.put({
           kind: `tool-result/${toolName}`,
           data: text,
-          mediaType: 'text/plain; charset=utf-8',
+          mediaType,
           label: `${toolName} result`,
         })
       ).ref;

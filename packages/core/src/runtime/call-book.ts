@@ -36,8 +36,48 @@ export interface CallHandle {
   approvalId?: string;
   /** Attempts started in all, where more than one: each run again after its host restarted counts. */
   attempts?: number;
-  /** Once settled: what the caller would have got. */
-  result?: ToolResult;
+  /**
+   * Once settled: what the caller got, whole — or, when its value was over the call's output
+   * budget and saved as an artifact, a {@link LinkedResult} naming that artifact.
+   */
+  result?: KeptResult;
+}
+
+/**
+ * A settled result as a call's handle keeps it: the `ToolResult` whole, or linked. A result whose
+ * value was over the call's output budget was saved whole as an artifact (`spilled.ref`, kind
+ * `tool-result/<tool>`) before its transcript copy was cut; the handle keeps that copy and the
+ * link, not the value a second time. The artifact is the value's JSON (`application/json`) or,
+ * for a string value, the string (`text/plain`), readable by the call's identity as any of its
+ * artifacts are, for as long as the artifact store keeps it. Nothing is cut silently: without an
+ * artifact store, or for a result with content parts, the handle keeps the result whole.
+ *
+ * @example
+ * ```ts
+ * import type { KeptResult } from '@toolctx/core';
+ * declare const kept: KeptResult;
+ * if (kept.ok && 'linked' in kept) console.log(`the value is artifact ${kept.spilled.ref}`);
+ * else if (kept.ok) console.log(kept.value);
+ * ```
+ */
+export type KeptResult = ToolResult | LinkedResult;
+
+/** A settled result kept as a link to the artifact holding its value: see {@link KeptResult}. */
+export interface LinkedResult {
+  ok: true;
+  /** The value is not kept here: it is the artifact `spilled.ref`. */
+  linked: true;
+  /** The transcript copy the caller got, cut to the budget, its marker naming the artifact. */
+  content: string;
+  spilled: { ref: string; bytes: number; keptBytes: number };
+}
+
+/** What a call's record keeps of its result: see {@link KeptResult}. */
+export function keptResult(result: ToolResult): KeptResult {
+  const ref = result.ok ? result.spilled?.ref : undefined;
+  if (!result.ok || ref === undefined || result.parts) return result;
+  const { bytes, keptBytes } = result.spilled!;
+  return { ok: true, linked: true, content: result.content, spilled: { ref, bytes, keptBytes } };
 }
 
 /**

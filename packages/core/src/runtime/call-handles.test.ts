@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createMemoryApprovalPort } from '../approval/memory-approval-port.js';
 import { createMemoryPendingApprovals } from '../approval/pending-approvals.js';
+import { createMemoryArtifactStore } from '../artifacts/memory-store.js';
+import { withParts } from '../content/content-part.js';
 import type { ToolResult } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
 import { defineTool } from '../tools/define-tool.js';
@@ -340,5 +342,76 @@ describe('honest recovery: calls a restart cut off are settled when the run is t
     const decided = again.decide(approvalId, { approved: true });
     expect(decided.taken && (await decided.result)).toMatchObject({ ok: true, value: { paid: 9 } });
     expect(again.callStatus('p')?.status).toBe('completed');
+  });
+
+  it('keeps a result over the output budget as the artifact holding its value, and links it', async () => {
+    const rows = defineTool({
+      name: 'rows',
+      description: 'Returns many rows.',
+      inputSchema: z.object({ n: z.number() }),
+      execute: ({ n }) => Array.from({ length: n }, (_, i) => ({ i, name: `row ${i}` })),
+    });
+    const text = defineTool({
+      name: 'text',
+      description: 'Returns a long text.',
+      inputSchema: z.object({ n: z.number() }),
+      execute: ({ n }) => 'é'.repeat(n),
+    });
+    const picture = defineTool({
+      name: 'picture',
+      description: 'Returns a big image part.',
+      inputSchema: z.object({}),
+      execute: () =>
+        withParts([{ type: 'image', mediaType: 'image/png', data: 'A'.repeat(40_000) }], { w: 1 }),
+    });
+    const store = createMemoryArtifactStore();
+    const scope = { ...identity, conversation: '' };
+    const runtime = createRuntime({
+      tools: [rows, text, picture],
+      artifacts: store,
+      outputBudgetBytes: 1_000,
+    });
+    const run = runtime.startRun({ runId: 'run_big', identity });
+
+    const many = await run.call({ tool: 'rows', args: { n: 500 }, toolCallId: 'r' });
+    if (!many.ok) throw new Error('expected a result');
+    const kept = run.callStatus('r')?.result;
+    // The handle keeps the transcript copy and the link, not the value a second time.
+    expect(kept).toEqual({ ok: true, linked: true, content: many.content, spilled: many.spilled });
+    const saved = await store.get(scope, many.spilled!.ref!);
+    expect(saved?.meta).toMatchObject({ kind: 'tool-result/rows', mediaType: 'application/json' });
+    expect(JSON.parse(saved!.data as string)).toEqual(many.value);
+
+    // A string value is kept as its text.
+    const long = await run.call({ tool: 'text', args: { n: 2_000 }, toolCallId: 't' });
+    const link = run.callStatus('t')?.result;
+    if (!long.ok || !link?.ok || !('linked' in link)) throw new Error('expected a linked result');
+    const savedText = await store.get(scope, link.spilled.ref);
+    expect(savedText?.meta.mediaType).toMatch(/^text\/plain/);
+    expect(savedText?.data).toBe(long.value);
+
+    // A small result, or one with content parts, is kept whole.
+    await run.call({ tool: 'rows', args: { n: 1 }, toolCallId: 'small' });
+    expect(run.callStatus('small')?.result).toEqual({
+      ok: true,
+      value: [{ i: 0, name: 'row 0' }],
+      content: expect.any(String),
+    });
+    const withImage = await run.call({ tool: 'picture', args: {}, toolCallId: 'p' });
+    expect(run.callStatus('p')?.result).toEqual(withImage);
+  });
+
+  it('keeps a result over the budget whole when there is no artifact store to link it to', async () => {
+    const text = defineTool({
+      name: 'text',
+      description: 'Returns a long text.',
+      inputSchema: z.object({}),
+      execute: () => 'x'.repeat(5_000),
+    });
+    const run = createRuntime({ tools: [text], outputBudgetBytes: 1_000 }).startRun({ identity });
+    const result = await run.call({ tool: 'text', args: {}, toolCallId: 'x' });
+    expect(result).toMatchObject({ ok: true, spilled: { bytes: 5_000 } });
+    expect(run.callStatus('x')?.result).toEqual(result);
+    expect(run.callStatus('x')?.result).toMatchObject({ value: 'x'.repeat(5_000) });
   });
 });

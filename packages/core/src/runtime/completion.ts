@@ -53,7 +53,7 @@ export async function completeCall(
     };
   }
   raiseTaint(run, tool, value);
-  if (parts) return carrying(await fitted(run, call, value, parts.text), parts.parts);
+  if (parts) return carrying(await fitted(run, call, value, parts.text, false), parts.parts);
   let text: string;
   try {
     text = transcriptText(value);
@@ -65,17 +65,23 @@ export async function completeCall(
       retryable: false,
     };
   }
-  return fitted(run, call, value, text);
+  return fitted(run, call, value, text, typeof value !== 'string');
 }
 
-/** The result with its transcript text, spilled and cut when over the call's budget. */
+/**
+ * The result with its transcript text, spilled and cut when over the call's budget. `json`: the
+ * text is the value's JSON, so the spilled artifact is the value itself (`application/json`).
+ */
 function fitted(
   run: RunFacts,
   call: CallState,
   value: unknown,
   text: string,
+  json: boolean,
 ): ToolResult | Promise<ToolResult> {
-  return fits(text, call.budgetBytes) ? { ok: true, value, content: text } : spill(run, call, value, text);
+  return fits(text, call.budgetBytes)
+    ? { ok: true, value, content: text }
+    : spill(run, call, value, text, json);
 }
 
 /** The result with the checked parts beside its transcript text. */
@@ -123,7 +129,13 @@ const transcriptText = (value: unknown): string =>
 // may still fit; spillAndCut measures exactly.
 const fits = (text: string, budgetBytes: number): boolean => text.length * 3 <= budgetBytes;
 
-async function spill(run: RunFacts, call: CallState, value: unknown, text: string): Promise<ToolResult> {
+async function spill(
+  run: RunFacts,
+  call: CallState,
+  value: unknown,
+  text: string,
+  json: boolean,
+): Promise<ToolResult> {
   const store = run.services.artifacts;
   const { toolCallId, parentId, toolName } = call;
   // Loaded on the first result over budget: most results fit and never need it.
@@ -132,6 +144,7 @@ async function spill(run: RunFacts, call: CallState, value: unknown, text: strin
     text,
     budgetBytes: call.budgetBytes,
     toolName,
+    mediaType: json ? 'application/json' : 'text/plain; charset=utf-8',
     // The runtime's own write, made after the tool returned: through the same bound store as
     // ctx.artifacts.put (scope, origin, artifact.put event), with no settled guard.
     store:

@@ -25,6 +25,7 @@ import {
   type CallStore,
   createMemoryCallStore,
   interrupted,
+  keptResult,
   statusOf,
 } from './call-book.js';
 import { fail, pipeline, startCall } from './call-pipeline.js';
@@ -282,7 +283,7 @@ export class RunImpl implements CallingRun {
     if (record.status === 'input_required') {
       const approvalId = result.ok ? undefined : result.error.details?.approvalId;
       if (typeof approvalId === 'string') record.approvalId = approvalId;
-    } else record.result = result;
+    } else record.result = keptResult(result);
     this.book.put(record);
     return result;
   }
