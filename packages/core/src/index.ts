@@ -54,6 +54,25 @@ export type {
   ArtifactStreamPut,
   JsonValue,
 } from './artifacts/types.js';
+export type {
+  Answered,
+  AnswerRefusal,
+  AskAnswer,
+  AskBooleanField,
+  AskChoiceField,
+  AskField,
+  AskForm,
+  AskFormAnswer,
+  AskMultiChoiceField,
+  AskNumberField,
+  AskRequest,
+  AskSchema,
+  AskTextField,
+  AskUrl,
+  AskUser,
+  AskValue,
+  OpenAsk,
+} from './ask/ask.js';
 export type { CachePort } from './cache/cache-port.js';
 export { type ContentPart, type ToolParts, withParts } from './content/content-part.js';
 export type { ToolArtifacts } from './context/bound-artifacts.js';

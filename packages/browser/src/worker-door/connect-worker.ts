@@ -1,4 +1,4 @@
-import type { CallHandle, ErrorInfo, StartRunOptions, ToolResult } from '@toolctx/core';
+import type { Answered, CallHandle, ErrorInfo, OpenAsk, StartRunOptions, ToolResult } from '@toolctx/core';
 import {
   type Envelope,
   type FromWorker,
@@ -180,6 +180,16 @@ export function connectWorker(worker: Worker): WorkerConnection {
           ask<CallHandle[]>(
             (id) => ({ t: 'open-calls', id, runId }),
             () => [],
+          ),
+        asks: () =>
+          ask<OpenAsk[]>(
+            (id) => ({ t: 'asks', id, runId }),
+            () => [],
+          ),
+        answer: (askId, answer) =>
+          ask<Answered>(
+            (id) => ({ t: 'answer-ask', id, runId, askId, answer }),
+            (error) => ({ taken: false, reason: 'unknown', error }),
           ),
         finish: (how, reason) =>
           request<void>(

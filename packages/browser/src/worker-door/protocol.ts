@@ -1,5 +1,6 @@
 import type {
   ApprovalDecision,
+  AskAnswer,
   Decided,
   ErrorInfo,
   Identity,
@@ -48,6 +49,8 @@ export type ToWorker =
   | { t: 'cancel'; id: number; runId: string; toolCallId: string; reason?: string }
   | { t: 'status'; id: number; runId: string; toolCallId: string }
   | { t: 'open-calls'; id: number; runId: string }
+  | { t: 'asks'; id: number; runId: string }
+  | { t: 'answer-ask'; id: number; runId: string; askId: string; answer: AskAnswer }
   | { t: 'abort'; id: number; runId: string; reason?: string }
   | { t: 'end'; id: number; runId: string };
 

@@ -1,4 +1,5 @@
 import {
+  type Answered,
   type Decided,
   type ErrorInfo,
   inProcessDoor,
@@ -124,6 +125,16 @@ export function serveInWorker(
       case 'open-calls':
         send({ t: 'answer', id: message.id, value: run?.openCalls() ?? [] });
         return;
+      case 'asks':
+        send({ t: 'answer', id: message.id, value: run?.asks() ?? [] });
+        return;
+      case 'answer-ask': {
+        const answered: Answered = run
+          ? await run.answer(message.askId, message.answer)
+          : { taken: false, reason: 'unknown', error: runGone(message.runId) };
+        send({ t: 'answer', id: message.id, value: answered });
+        return;
+      }
       case 'abort':
       case 'end': {
         if (run) await (message.t === 'abort' ? run.abort(message.reason) : run.end());

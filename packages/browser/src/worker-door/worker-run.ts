@@ -1,8 +1,11 @@
 import type {
+  Answered,
   ApprovalDecision,
+  AskAnswer,
   CallHandle,
   Decided,
   ErrorInfo,
+  OpenAsk,
   ResumeOptions,
   Run,
   ToolEvent,
@@ -13,13 +16,14 @@ import type { WireCall, WireStats } from './protocol.js';
 
 /**
  * A run whose tools execute in a Worker: core's `Run` with the verbs the Worker answers made
- * asynchronous, since they cross `postMessage` — `cancel`, `decide`, `callStatus` and `openCalls`
- * resolve to what the Worker's run answers (the same as a local run's, a message later). So
+ * asynchronous, since they cross `postMessage` — `cancel`, `decide`, `callStatus`, `openCalls`
+ * and `asks` (`answer` is asynchronous everywhere) resolve to what the Worker's run answers (the same as a local run's, a message later). So
  * `attachStatus`, `chatTools` and code that awaits those verbs take it as it is. `listTools` is left
  * out: the tool list lives in the Worker. Once the run has ended the Worker keeps nothing of it:
  * `callStatus` then answers `undefined`.
  */
-export interface WorkerRun extends Omit<Run, 'listTools' | 'decide' | 'cancel' | 'callStatus' | 'openCalls'> {
+export interface WorkerRun
+  extends Omit<Run, 'listTools' | 'decide' | 'cancel' | 'callStatus' | 'openCalls' | 'asks'> {
   /** `run.decide` in the Worker: whether the decision was taken, then the resumed call's result. */
   decide(approvalId: string, decision: ApprovalDecision, options?: ResumeOptions): Promise<Decided>;
   /** `run.cancel` in the Worker: whether there was such a call to cancel. */
@@ -28,6 +32,8 @@ export interface WorkerRun extends Omit<Run, 'listTools' | 'decide' | 'cancel' |
   callStatus(toolCallId: string): Promise<CallHandle | undefined>;
   /** `run.openCalls` in the Worker: the handles of the calls not settled yet. */
   openCalls(): Promise<CallHandle[]>;
+  /** `run.asks` in the Worker: the asks of its calls waiting for an answer. */
+  asks(): Promise<OpenAsk[]>;
 }
 
 /** How a Worker run reaches its Worker; supplied by `connectWorker`. */
@@ -37,6 +43,8 @@ export interface WorkerRunWire {
   cancel(toolCallId: string, reason?: string): Promise<boolean>;
   callStatus(toolCallId: string): Promise<CallHandle | undefined>;
   openCalls(): Promise<CallHandle[]>;
+  asks(): Promise<OpenAsk[]>;
+  answer(askId: string, answer: AskAnswer): Promise<Answered>;
   finish(how: 'abort' | 'end', reason?: string): Promise<void>;
   forget(): void;
 }
@@ -133,6 +141,8 @@ export function createWorkerRun(runId: string, wire: WorkerRunWire): WorkerRunLi
     cancel: (toolCallId, reason) => (finished ? Promise.resolve(false) : wire.cancel(toolCallId, reason)),
     callStatus: (toolCallId) => wire.callStatus(toolCallId),
     openCalls: () => wire.openCalls(),
+    asks: () => wire.asks(),
+    answer: (askId, answer) => wire.answer(askId, answer),
     abort(reason) {
       finishing ??= wire.finish('abort', reason);
       controller.abort();

@@ -1,4 +1,5 @@
 import type { ArtifactMeta } from '../artifacts/types.js';
+import type { AskAnswer, AskForm, AskFormAnswer, AskUrl } from '../ask/ask.js';
 import type { CachePort } from '../cache/cache-port.js';
 import type { ContentPart } from '../content/content-part.js';
 import type { Credential } from '../credentials/credential.js';
@@ -179,6 +180,44 @@ export interface ToolExecutionContext {
 
   /** The one-use approval that covers this call only, when it needed one. */
   readonly approval?: { readonly approvalId: string; readonly reason?: string };
+
+  /**
+   * Asks the call's user mid-call and waits for the answer: a form (`{ message, schema }`, flat
+   * fields an MCP form can show; the values are checked against it before the tool sees them) or
+   * a page to visit (`{ message, url }`, for anything sensitive; `accept` says only that they
+   * finished). While it waits the call is `input_required`, its `timeoutMs` does not run (the
+   * ask's `windowMs` does: when it passes, the answer is `cancel`) and `ctx.signal` still cancels
+   * it. One ask at a time. Throws `invalid-argument` for a form no door can show, `unsupported`
+   * where there is no one to ask (a call outside a run, an MCP client without elicitation, an AI
+   * SDK loop with no person), and `call-settled` once the call has ended.
+   *
+   * @example
+   * ```ts
+   * import { defineTool } from '@toolctx/core';
+   * import { z } from 'zod';
+   *
+   * const transfer = defineTool({
+   *   name: 'transfer',
+   *   description: 'Moves money between two of the user’s accounts.',
+   *   inputSchema: z.object({ amount: z.number() }),
+   *   effect: 'write',
+   *   async execute({ amount }, ctx) {
+   *     const answer = await ctx.ask({
+   *       message: `Move ${amount} EUR from which account?`,
+   *       schema: {
+   *         type: 'object',
+   *         properties: { from: { type: 'string', title: 'Account', enum: ['checking', 'savings'] } },
+   *         required: ['from'],
+   *       },
+   *     });
+   *     if (answer.action !== 'accept') return { moved: false, why: answer.action };
+   *     return { moved: true, from: answer.values.from };
+   *   },
+   * });
+   * ```
+   */
+  ask(request: AskForm): Promise<AskFormAnswer>;
+  ask(request: AskUrl): Promise<AskAnswer>;
 
   /**
    * Registers a cleanup for the end of a scope: `call`, `run`, `session` or `shutdown`, as far as

@@ -104,6 +104,13 @@ const tools = [
     inputSchema: z.object({ id: z.string(), usd: z.number() }),
     execute: ({ id, usd }, ctx) => ctx.ledger!.record({ entryId: id, usd }),
   }),
+  defineTool({
+    name: 'confirm',
+    description: 'Asks its user to confirm.',
+    inputSchema: z.object({}),
+    execute: (_args, ctx) =>
+      ctx.ask({ message: 'Sure?', schema: { type: 'object', properties: { sure: { type: 'boolean' } } } }),
+  }),
 ];
 
 function refOf(result: ToolResult): string {
@@ -138,6 +145,10 @@ async function runEveryScenario(): Promise<Set<string>> {
   await run.call({ tool: 'summarize', args: { note: ref } });
   await run.call({ tool: 'summarize', args: { note: 'not a ref' } });
   await run.call({ tool: 'big', args: {} });
+  const confirming = run.call({ tool: 'confirm', args: {} });
+  while (run.asks().length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  await run.answer(run.asks()[0]!.askId, { action: 'decline' });
+  await confirming;
   await run.call({ tool: 'spend', args: { id: 'a', usd: 0.9 } });
   await run.call({ tool: 'spend', args: { id: 'b', usd: 0.2 } });
   await run.call({ tool: 'spend', args: { id: 'c', usd: 0.1 } });

@@ -1,3 +1,4 @@
+import type { AskAnswer, AskSchema } from '../ask/ask.js';
 import type { LogEntry } from '../context/log-entry.js';
 import type { ErrorInfo } from '../errors.js';
 
@@ -19,6 +20,15 @@ export interface EventDataMap {
   'tool.pending': { tool: string; reason: 'approval' | 'authorization'; id: string };
   'approval.requested': { tool: string; approvalId: string };
   'approval.decided': { tool: string; approvalId: string; approved: boolean };
+  'ask.requested': {
+    tool: string;
+    askId: string;
+    message: string;
+    schema?: AskSchema;
+    url?: string;
+    expiresAt: number;
+  };
+  'ask.answered': { tool: string; askId: string; action: AskAnswer['action'] };
   'credential.requested': { tool: string; credential: string };
   'credential.acquired': { tool: string; credential: string };
   'credential.failed': { tool: string; credential: string; reason: string };
@@ -72,6 +82,8 @@ export const eventCatalogue: { readonly [T in CatalogueEventType]: readonly (key
   'tool.pending': ['tool', 'reason', 'id'],
   'approval.requested': ['tool', 'approvalId'],
   'approval.decided': ['tool', 'approvalId', 'approved'],
+  'ask.requested': ['tool', 'askId', 'message', 'expiresAt'],
+  'ask.answered': ['tool', 'askId', 'action'],
   'credential.requested': ['tool', 'credential'],
   'credential.acquired': ['tool', 'credential'],
   'credential.failed': ['tool', 'credential', 'reason'],

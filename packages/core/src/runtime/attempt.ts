@@ -19,20 +19,42 @@ export class Attempt {
   private controller: AbortController | undefined;
   private abortedWith: ErrorInfo | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timeout fires, ms since the epoch; set while it runs. */
+  private deadline: number | undefined;
   private resolve: ((outcome: Outcome) => void) | undefined;
 
-  constructor(timeoutMs: number | undefined, toolName: string) {
-    if (timeoutMs !== undefined) {
-      this.timer = setTimeout(
-        () =>
-          this.abort({
-            kind: 'timeout',
-            message: `"${toolName}" did not finish within its ${timeoutMs} ms timeout.`,
-            retryable: true,
-          }),
-        timeoutMs,
-      );
-    }
+  constructor(
+    private readonly timeoutMs: number | undefined,
+    private readonly timedTool: string,
+  ) {
+    if (timeoutMs !== undefined) this.startTimer(timeoutMs);
+  }
+
+  private startTimer(ms: number): void {
+    this.deadline = Date.now() + ms;
+    this.timer = setTimeout(
+      () =>
+        this.abort({
+          kind: 'timeout',
+          message: `"${this.timedTool}" did not finish within its ${this.timeoutMs} ms timeout.`,
+          retryable: true,
+        }),
+      ms,
+    );
+  }
+
+  /**
+   * Stops the timeout while the call waits for a person (an ask); the returned function starts it
+   * again with the time that was left.
+   */
+  holdTimeout(): () => void {
+    if (this.deadline === undefined) return () => {};
+    const left = Math.max(0, this.deadline - Date.now());
+    clearTimeout(this.timer);
+    this.deadline = undefined;
+    return () => {
+      if (!this.settled) this.startTimer(left);
+    };
   }
 
   get signal(): AbortSignal {

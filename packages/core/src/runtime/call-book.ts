@@ -1,3 +1,4 @@
+import type { AskAnswer, OpenAsk } from '../ask/ask.js';
 import type { ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 
@@ -34,6 +35,8 @@ export interface CallHandle {
   updatedAt: number;
   /** While it is `input_required` for an approval: the approval to decide. */
   approvalId?: string;
+  /** While it is `input_required` for an ask (`ctx.ask`): the question, to answer with `run.answer`. */
+  ask?: OpenAsk;
   /** Attempts started in all, where more than one: each run again after its host restarted counts. */
   attempts?: number;
   /**
@@ -89,6 +92,10 @@ export interface CallRecord extends CallHandle {
   iteration: number;
   /** While `working`: its arguments as asked, for running it again after a restart. */
   args?: unknown;
+  /** Which of the call's asks `ask` is (0 for its first). */
+  askIndex?: number;
+  /** The answers its asks got so far, in the order asked: a call run again gets them back. */
+  answers?: AskAnswer[];
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ApprovalPort } from '../approval/approval.js';
 import type { ArtifactStore } from '../artifacts/types.js';
+import type { AskUser } from '../ask/ask.js';
 import type { CallRequest, Identity, ToolResult } from '../context/types.js';
 import {
   EventLog,
@@ -80,6 +81,12 @@ export interface CallOnceRequest
    * pending. A call cancelled while it waits ends as cancelled, whatever the answer.
    */
   decidePending?: ApprovalPort;
+  /**
+   * Puts the call's asks (`ctx.ask`) to its user, for a door that can reach them while the call
+   * runs (MCP's `elicitation/create`). Its answer is checked against the ask before the tool sees
+   * it. Without it the call's asks fail as `unsupported`: a call outside a run has no one to ask.
+   */
+  askUser?: AskUser;
 }
 
 /**

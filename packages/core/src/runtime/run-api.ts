@@ -1,5 +1,6 @@
 import type { ApprovalDecision } from '../approval/approval-decision.js';
 import type { PendingApprovalStore } from '../approval/pending-approvals.js';
+import type { Answered, AskAnswer, OpenAsk } from '../ask/ask.js';
 import type { CallRequest, Identity, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import type { EventSink, RunEvents } from '../events/event-log.js';
@@ -158,6 +159,22 @@ export interface Run extends CallableRun {
   callStatus(toolCallId: string): CallHandle | undefined;
   /** The handles of the calls not settled yet (`working`, `input_required`), the oldest first. */
   openCalls(): CallHandle[];
+  /** The asks of the run's calls waiting for their answer (`ctx.ask`), the oldest first. */
+  asks(): OpenAsk[];
+  /**
+   * Answers an open ask: checked against it (a form's values against its schema), taken once,
+   * and the asking call goes on with it. Not taken: `unknown` (no open ask by that id: answered
+   * already, withdrawn, another run's) or `invalid` (the ask stays open for a corrected answer).
+   *
+   * @example
+   * ```ts
+   * import type { Run } from '@toolctx/core';
+   * declare const run: Run;
+   * const [open] = run.asks();
+   * if (open) await run.answer(open.askId, { action: 'accept', values: { from: 'savings' } });
+   * ```
+   */
+  answer(askId: string, answer: AskAnswer): Promise<Answered>;
   /** Cancels every call in flight, then finishes the run as aborted. */
   abort(reason?: string): Promise<void>;
   /** Finishes the run: cancels what is still in flight, fires run teardown, emits `run.finished`. */

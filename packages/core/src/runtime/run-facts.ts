@@ -2,6 +2,8 @@
 // by the run (run.ts) and the call's state (call-state.ts); and the small facts every call shares:
 // scope, ids, errors. Kept apart from the run, so neither the context nor the pipeline imports it.
 import type { ArtifactMeta, ArtifactScope } from '../artifacts/types.js';
+import type { AskAnswer } from '../ask/ask.js';
+import type { CheckedAsk } from '../ask/check-ask.js';
 import type { Identity, RunLedger } from '../context/types.js';
 import type { Credential } from '../credentials/credential.js';
 import type { ErrorInfo } from '../errors.js';
@@ -30,6 +32,8 @@ export interface RunFacts {
   readonly teardown: TeardownRegistry;
   readonly ledger: RunLedger | undefined;
   readonly workspace: Workspace | undefined;
+  /** Puts a call's `index`th ask to its user (`ctx.ask`); rejects when `signal` fires. */
+  ask(call: CallFacts, index: number, request: CheckedAsk, signal: AbortSignal): Promise<AskAnswer>;
 }
 
 /** Counters a run keeps of what it dropped. */

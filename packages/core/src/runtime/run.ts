@@ -7,6 +7,8 @@ import {
 } from '../approval/pending-approvals.js';
 import { scopeKey } from '../artifacts/scope-key.js';
 import type { ArtifactScope } from '../artifacts/types.js';
+import type { Answered, AskAnswer, AskUser, OpenAsk } from '../ask/ask.js';
+import type { CheckedAsk } from '../ask/check-ask.js';
 import { callSettled } from '../context/settled-guard.js';
 import type { CallRequest, Identity, RunLedger, ToolDispatch, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
@@ -83,15 +85,19 @@ export class RunImpl implements CallingRun {
   /** For the frame of one call at a door that can ask a person (`callOnce`'s `decidePending`). */
   readonly decidePending: ApprovalPort | undefined;
   /** Every call's record, the one owner of call handles; none for the frame of one call. */
-  private readonly book: CallStore | undefined;
+  readonly book: CallStore | undefined;
+  /** For the frame of one call at a door that can ask a person (`callOnce`'s `askUser`). */
+  readonly askUser: AskUser | undefined;
+  private waitingAsks: Map<string, (answer: AskAnswer) => void> | undefined;
 
   constructor(
     readonly services: RuntimeServices,
     readonly runId: string | undefined,
     readonly log: EventLog,
-    options: StartRunOptions & { anonymousScope?: string; decidePending?: ApprovalPort },
+    options: StartRunOptions & { anonymousScope?: string; decidePending?: ApprovalPort; askUser?: AskUser },
   ) {
     this.decidePending = options.decidePending;
+    this.askUser = options.askUser;
     this.phase = options.phase ?? 'act';
     this.sessionId = options.sessionId;
     this.identity = options.identity ? Object.freeze({ ...options.identity }) : undefined;
@@ -124,6 +130,31 @@ export class RunImpl implements CallingRun {
     const outer = options.signal;
     if (outer?.aborted) void this.abort('the run signal was already aborted');
     else outer?.addEventListener('abort', () => void this.abort('the run signal fired'), { once: true });
+  }
+
+  /** The asks of this run's calls waiting in this process, by id: what `answer` wakes. */
+  get askWaiters(): Map<string, (answer: AskAnswer) => void> {
+    this.waitingAsks ??= new Map();
+    return this.waitingAsks;
+  }
+  get doorName(): string {
+    return this.services.door.name;
+  }
+
+  /** A call's ask (`ctx.ask`): loaded with the first, as most runs never ask. */
+  ask(call: CallFacts, index: number, request: CheckedAsk, signal: AbortSignal): Promise<AskAnswer> {
+    return import('./run-asks.js').then((asks) => asks.ask(this, call, index, request, signal));
+  }
+
+  asks(): OpenAsk[] {
+    const open: OpenAsk[] = [];
+    for (const record of this.book?.open() ?? []) if (record.ask) open.push(record.ask);
+    return open.sort((a, b) => a.askedAt - b.askedAt);
+  }
+
+  async answer(askId: string, answer: AskAnswer): Promise<Answered> {
+    const { answerAsk } = await import('./run-asks.js');
+    return answerAsk(this, askId, answer);
   }
 
   /** Made on first use: most calls neither read nor raise the conversation's taint. */
@@ -280,6 +311,9 @@ export class RunImpl implements CallingRun {
     record.status = statusOf(result);
     record.updatedAt = Date.now();
     delete record.args;
+    delete record.ask;
+    delete record.askIndex;
+    delete record.answers;
     if (record.status === 'input_required') {
       const approvalId = result.ok ? undefined : result.error.details?.approvalId;
       if (typeof approvalId === 'string') record.approvalId = approvalId;
@@ -295,7 +329,8 @@ export class RunImpl implements CallingRun {
    */
   private recover(): void {
     if (!this.book) return;
-    const cut = [...this.book.open()].filter((record) => record.status === 'working');
+    // A call waiting for an answer was running too: its ask stays open for the call run again.
+    const cut = [...this.book.open()].filter((record) => record.status === 'working' || record.ask);
     for (const record of cut) {
       const tool = this.services.tools.get(record.tool);
       const attempts = (record.attempts ?? 1) + 1;
@@ -436,7 +471,7 @@ export class RunImpl implements CallingRun {
 
 /** The handle of a record: what a caller may see (not the arguments kept for running it again). */
 function handleOf(record: CallRecord): CallHandle {
-  const { iteration: _iteration, args: _args, ...handle } = record;
+  const { iteration: _i, args: _args, askIndex: _n, answers: _answers, ...handle } = record;
   return handle;
 }
 

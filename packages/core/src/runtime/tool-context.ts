@@ -1,4 +1,5 @@
 import type { ArtifactMeta } from '../artifacts/types.js';
+import type { AskAnswer, AskForm, AskFormAnswer, AskRequest, AskUrl } from '../ask/ask.js';
 import type { CachePort } from '../cache/cache-port.js';
 import { bindArtifacts, missingArtifacts, type ToolArtifacts } from '../context/bound-artifacts.js';
 import { guardCache, guardLedger, guardWorkspace } from '../context/guarded-ports.js';
@@ -86,6 +87,9 @@ interface MadeParts {
 
 class ToolContext extends Attempt implements ToolExecutionContext {
   private reports = 0;
+  /** Asks made by this attempt, and whether one is open (run-asks.ts). */
+  askCount = 0;
+  asking = false;
   private madeParts: MadeParts | undefined;
 
   constructor(
@@ -271,6 +275,14 @@ class ToolContext extends Attempt implements ToolExecutionContext {
     }
     this.run.services.sessions.registry.register(registration);
     return key;
+  }
+
+  ask(request: AskForm): Promise<AskFormAnswer>;
+  ask(request: AskUrl): Promise<AskAnswer>;
+  ask(request: AskRequest): Promise<AskAnswer> {
+    if (this.settled) return Promise.reject(this.guard.refusal('ctx.ask'));
+    // Loaded on the first ask: most calls never ask.
+    return import('./run-asks.js').then((asks) => asks.askFrom(this, this.run, this.call, request));
   }
 
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
