@@ -119,6 +119,7 @@ export type {
   KeptResult,
   LinkedResult,
 } from './runtime/call-book.js';
+export { callHandleOf } from './runtime/call-book.js';
 export {
   type CallOnceRequest,
   createRuntime,

@@ -40,6 +40,7 @@ export {
 export {
   type CallAnswer,
   type CallFormat,
+  type AskTaken,
   type CancelInfo,
   createMemoryRunDirectory,
   type DoorCall,

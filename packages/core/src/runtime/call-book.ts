@@ -125,6 +125,22 @@ export interface CallStore {
   open(): Iterable<CallRecord>;
 }
 
+/**
+ * A record's handle: what a caller may see of it (not its arguments, nor the answers its asks
+ * got). The one place a record becomes a handle, for the run and for a host reading its store.
+ *
+ * @example
+ * ```ts
+ * import { type CallRecord, callHandleOf } from '@toolctx/core';
+ * declare const record: CallRecord;
+ * const { status, result } = callHandleOf(record);
+ * ```
+ */
+export function callHandleOf(record: CallRecord): CallHandle {
+  const { iteration: _i, args: _args, askIndex: _n, answers: _answers, ...handle } = record;
+  return handle;
+}
+
 /** Whether a call in this status is over. */
 export function isSettled(status: CallStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';

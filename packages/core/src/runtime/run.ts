@@ -25,6 +25,7 @@ import {
   type CallHandle,
   type CallRecord,
   type CallStore,
+  callHandleOf,
   createMemoryCallStore,
   interrupted,
   keptResult,
@@ -215,12 +216,12 @@ export class RunImpl implements CallingRun {
 
   callStatus(toolCallId: string): CallHandle | undefined {
     const record = this.book?.get(toolCallId);
-    return record && handleOf(record);
+    return record && callHandleOf(record);
   }
 
   openCalls(): CallHandle[] {
     if (!this.book) return [];
-    return Array.from(this.book.open(), handleOf).sort((a, b) => a.startedAt - b.startedAt);
+    return Array.from(this.book.open(), callHandleOf).sort((a, b) => a.startedAt - b.startedAt);
   }
 
   resume(approvalId: string, decision: ApprovalDecision, options: ResumeOptions = {}): Promise<ToolResult> {
@@ -470,10 +471,6 @@ export class RunImpl implements CallingRun {
 }
 
 /** The handle of a record: what a caller may see (not the arguments kept for running it again). */
-function handleOf(record: CallRecord): CallHandle {
-  const { iteration: _i, args: _args, askIndex: _n, answers: _answers, ...handle } = record;
-  return handle;
-}
 
 function duplicateCall(toolCallId: string): ErrorInfo {
   return {

@@ -149,4 +149,60 @@ export const publishNote = defineTool({
   },
 });
 
-export const exampleTools = [countSteps, alwaysFails, slowWait, saveNote, publishNote, saveGenerated];
+/**
+ * Asks its user mid-call (`ctx.ask`): which day, how long, and any notes. Safe to run again: a
+ * call its host's restart cut off while it waited runs again and finds the answer it had.
+ */
+export const scheduleMeeting = defineTool({
+  name: 'schedule_meeting',
+  title: 'Schedule a meeting',
+  description: 'Proposes a meeting about `topic`, asking the user for the day, its length and any notes.',
+  inputSchema: z.object({
+    topic: z.string().min(1).max(200),
+    windowMs: z.number().int().min(1000).max(86_400_000).optional(),
+  }),
+  idempotent: true,
+  async execute({ topic, windowMs }, ctx) {
+    const answer = await ctx.ask({
+      message: `When should we meet about “${topic}”?`,
+      ...(windowMs === undefined ? {} : { windowMs }),
+      schema: {
+        type: 'object',
+        properties: {
+          day: { type: 'string', title: 'Day', enum: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'] },
+          minutes: { type: 'integer', title: 'Length (minutes)', minimum: 15, maximum: 120, default: 30 },
+          notes: { type: 'string', title: 'Notes', maxLength: 200 },
+        },
+        required: ['day', 'minutes'],
+      },
+    });
+    if (answer.action !== 'accept') return { scheduled: false, answer: answer.action };
+    return { scheduled: true, topic, ...answer.values };
+  },
+});
+
+/** Sends its user to a page (a URL ask): what they enter there never passes through the call. */
+export const connectCalendar = defineTool({
+  name: 'connect_calendar',
+  title: 'Connect a calendar',
+  description: 'Asks the user to connect their calendar on the calendar’s own page.',
+  inputSchema: z.object({}),
+  async execute(_args, ctx) {
+    const answer = await ctx.ask({
+      message: 'Connect your calendar, then come back and say you are done.',
+      url: 'https://calendar.example.com/connect',
+    });
+    return { connected: answer.action === 'accept' };
+  },
+});
+
+export const exampleTools = [
+  countSteps,
+  alwaysFails,
+  slowWait,
+  saveNote,
+  publishNote,
+  saveGenerated,
+  scheduleMeeting,
+  connectCalendar,
+];

@@ -332,6 +332,20 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     return c.json(unwrap(await runsOf(c.env).get(runId).cancel(c.get('identity'), callId)));
   });
 
+  app.get('/runs/:runId/asks', async (c) => {
+    const runId = idOf(c.req.param('runId'), 'runId');
+    return c.json(unwrap(await runsOf(c.env).get(runId).asks(c.get('identity'))));
+  });
+
+  // The person's answer to a call's ask: `{ action: 'accept', values }`, `{ action: 'decline' }` or
+  // `{ action: 'cancel' }`. Core checks it against the ask and takes it once.
+  app.post('/runs/:runId/asks/:askId', async (c) => {
+    const runId = idOf(c.req.param('runId'), 'runId');
+    const askId = idOf(c.req.param('askId'), 'askId');
+    const answer = await readBody(c);
+    return c.json(unwrap(await runsOf(c.env).get(runId).answerAsk(c.get('identity'), askId, answer)));
+  });
+
   app.delete('/runs/:runId', async (c) => {
     const runId = idOf(c.req.param('runId'), 'runId');
     return c.json(unwrap(await runsOf(c.env).get(runId).end(c.get('identity'))));

@@ -9,4 +9,4 @@ export {
 } from './run-directory.js';
 export type { DoorRun } from './run-state.js';
 export type { RunStorage, RunStorageListOptions } from './run-storage.js';
-export type { CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+export type { AskTaken, CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';

@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { ApprovalDecision, CallHandle, Identity, Runtime } from '@toolctx/core';
+import type { ApprovalDecision, CallHandle, Identity, OpenAsk, Runtime } from '@toolctx/core';
 import type { Reply } from '../door-error.js';
 import { runtimeOf } from '../runtime-for.js';
 import { durableObjectDoor } from './doors.js';
@@ -8,7 +8,7 @@ import { releaseOnFinish } from './identity-slots.js';
 import type { RunLimits } from './limits.js';
 import { RunLog, type RunRecord } from './run-log.js';
 import { type DoorRun, RunState } from './run-state.js';
-import type { CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { AskTaken, CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /**
  * Options of {@link createRunHost}.
@@ -146,6 +146,16 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
   /** The run's open calls (see {@link index!DoorRun.openCalls}). */
   async openCalls(caller: Identity): Promise<Reply<{ calls: CallHandle[] }>> {
     return this.run.openCalls(caller);
+  }
+
+  /** The run's open asks (see {@link index!DoorRun.asks}). */
+  async asks(caller: Identity): Promise<Reply<{ asks: OpenAsk[] }>> {
+    return this.run.asks(caller);
+  }
+
+  /** Answers an open ask (see {@link index!DoorRun.answerAsk}). */
+  async answerAsk(caller: Identity, askId: string, answer: unknown): Promise<Reply<AskTaken>> {
+    return this.run.answerAsk(caller, askId, answer);
   }
 
   /** This run's events after `after` as SSE bytes, then live ones (see {@link index!DoorRun.events}). */

@@ -1,9 +1,13 @@
 import {
   type ApprovalDecision,
+  type AskAnswer,
   type CallHandle,
+  type CallRecord,
+  callHandleOf,
   type Decided,
   type Identity,
   mayAskApproval,
+  type OpenAsk,
   type Run,
   type Runtime,
   type ToolEvent,
@@ -17,7 +21,7 @@ import { answerCall, type CallAnswerOf } from '../wire/call-answer.js';
 import { eventMessage } from '../wire/wire-format.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import type { RunLog, RunRecord } from './run-log.js';
-import type { CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { AskTaken, CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /** A reader of the run's events; `message` is the event as SSE bytes, encoded once for all readers. */
 type Listener = (event: ToolEvent, message: Uint8Array) => void;
@@ -76,6 +80,13 @@ export interface DoorRun {
   ): Promise<Reply<CallAnswer>>;
   /** Cancels one call (running, waiting for approval, or resumed by the approval of this id). */
   cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>>;
+  /** The asks of the run's calls waiting for their answer, the oldest first. */
+  asks(caller: Identity): Promise<Reply<{ asks: OpenAsk[] }>>;
+  /**
+   * Answers an open ask of the run (core checks it and takes it once): no open ask by that id is a
+   * 404, an answer that does not fit the ask a 400 naming each problem (the ask stays open).
+   */
+  answerAsk(caller: Identity, askId: string, answer: unknown): Promise<Reply<AskTaken>>;
   /** Ends the run, cancelling its calls in flight; ending it again is a no-op. */
   end(caller: Identity): Promise<Reply<RunInfo>>;
 }
@@ -210,7 +221,7 @@ export class RunState implements DoorRun {
     const owned = this.owned(caller);
     if (!owned.ok) return owned;
     const handle = owned.value.ended
-      ? handleOf(this.log.calls.get(callId))
+      ? callHandleOfRecord(this.log.calls.get(callId))
       : this.ensureLive(owned.value).callStatus(callId);
     if (!handle) return refuse(404, 'not-found', `This run has no call ${JSON.stringify(callId)}.`);
     return ok(handle);
@@ -325,6 +336,29 @@ export class RunState implements DoorRun {
     if (!owned.value.ended && this.ensureLive(owned.value).cancel(callId))
       return ok({ callId, cancelled: true });
     return refuse(404, 'not-found', `No call ${JSON.stringify(callId)} is running or waiting in this run.`);
+  }
+
+  /** The asks of the run's calls waiting for their answer, the oldest first. */
+  async asks(caller: Identity): Promise<Reply<{ asks: OpenAsk[] }>> {
+    const owned = this.owned(caller);
+    if (!owned.ok) return owned;
+    return ok({ asks: owned.value.ended ? [] : this.ensureLive(owned.value).asks() });
+  }
+
+  /**
+   * Answers an open ask through core, which checks it against the ask and takes it once: a
+   * second answer, or one to another run's ask, finds none open (404); values that do not fit
+   * are a 400 naming each problem, and the ask stays open for a corrected answer.
+   */
+  async answerAsk(caller: Identity, askId: string, answer: unknown): Promise<Reply<AskTaken>> {
+    const owned = this.owned(caller);
+    if (!owned.ok) return owned;
+    if (owned.value.ended) return refuse(404, 'not-found', 'The run has ended; its asks lapsed with it.');
+    const answered = await this.ensureLive(owned.value).answer(askId, answer as AskAnswer);
+    if (answered.taken) return ok({ askId, toolCallId: answered.toolCallId, taken: true });
+    const { reason, error } = answered;
+    if (reason === 'invalid') return refuse(400, 'invalid-argument', error.message, error.details);
+    return refuse(404, 'not-found', error.message, { reason });
   }
 
   /** Ends the run (its in-flight calls are cancelled). Ending an ended run changes nothing. */
@@ -482,12 +516,9 @@ export class RunState implements DoorRun {
 }
 
 /** A stored record as its handle: without what is kept only for running it again. */
-function handleOf(
-  record: (CallHandle & { iteration?: number; args?: unknown }) | undefined,
-): CallHandle | undefined {
-  if (!record) return undefined;
-  const { iteration: _iteration, args: _args, ...handle } = record;
-  return handle;
+
+function callHandleOfRecord(record: CallRecord | undefined): CallHandle | undefined {
+  return record && callHandleOf(record);
 }
 
 function* encodeEach(events: ToolEvent[]): Iterator<Uint8Array> {

@@ -73,6 +73,25 @@ export interface CancelInfo {
 }
 
 /**
+ * The body of `POST /runs/:runId/asks/:askId` once core took the answer: the asking call goes on
+ * with it.
+ *
+ * @example
+ * ```ts
+ * import type { AskTaken } from '@toolctx/edge';
+ * const headers = { authorization: 'Bearer …', 'content-type': 'application/json' };
+ * const body = JSON.stringify({ action: 'accept', values: { day: 'Tuesday', minutes: 30 } });
+ * const response = await fetch('https://tools.example.com/runs/run_1/asks/ask_1', { method: 'POST', headers, body });
+ * const taken = (await response.json()) as AskTaken; // { askId, toolCallId, taken: true }
+ * ```
+ */
+export interface AskTaken {
+  askId: string;
+  toolCallId: string;
+  taken: true;
+}
+
+/**
  * How a call's answer is sent: `'sse'`, its events then an `event: result` message; `'json'`, its
  * `ToolResult` as JSON after whitespace heartbeats (which find a client that hung up).
  */
