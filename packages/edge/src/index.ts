@@ -38,9 +38,9 @@ export {
   mountMcp,
 } from './mcp/index.js';
 export {
+  type AskTaken,
   type CallAnswer,
   type CallFormat,
-  type AskTaken,
   type CancelInfo,
   createMemoryRunDirectory,
   type DoorCall,

@@ -169,7 +169,11 @@ export const scheduleMeeting = defineTool({
       schema: {
         type: 'object',
         properties: {
-          day: { type: 'string', title: 'Day', enum: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'] },
+          day: {
+            type: 'string',
+            title: 'Day',
+            enum: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'],
+          },
           minutes: { type: 'integer', title: 'Length (minutes)', minimum: 15, maximum: 120, default: 30 },
           notes: { type: 'string', title: 'Notes', maxLength: 200 },
         },
