@@ -6,7 +6,7 @@
 //
 // `/run-test/…` is the door (its routes as the edge README's table says: `POST /runs`,
 // `POST /runs/:runId/calls` with or without `Prefer: respond-async`, the call handles, cancel,
-// `POST /approvals/:id`, `GET /runs/:runId/events`, `GET /artifacts/:ref`); `/run-test-trimmed/…` is a second door whose
+// `POST /approvals/:id`, `GET /runs/:runId/events`, `GET /artifacts/:ref`, the asks); `/run-test-trimmed/…` is a second door whose
 // runs keep only their last 4 events (`410 events-trimmed` before them). For the tests alone,
 // outside both doors: `POST /run-test-gates/:key` lets a `gate` tool finish. What a crash does to
 // a run (its calls settled as `interrupted` when its host wakes) has no stand-in here: it is
@@ -56,6 +56,20 @@ const tools = [
     effect: 'write',
     needsApproval: true,
     execute: ({ amount }) => ({ paid: amount }),
+  }),
+  defineTool({
+    name: 'pick_day',
+    description: 'Asks its user for a day.',
+    inputSchema: z.object({}),
+    execute: (_args, ctx) =>
+      ctx.ask({
+        message: 'Which day?',
+        schema: {
+          type: 'object',
+          properties: { day: { type: 'string', enum: ['mon', 'tue'] } },
+          required: ['day'],
+        },
+      }),
   }),
   defineTool({
     name: 'rows',

@@ -217,6 +217,30 @@ describe("connectRun's calls and handles", () => {
     expect(handle?.result).toMatchObject({ ok: true, linked: true, spilled: { ref: expect.any(String) } });
     expect(handle?.result).not.toHaveProperty('value');
     expect(await run.result('big')).toEqual(result);
+    await (await fetch(`${base}/runs/${run.runId}`, { method: 'DELETE' })).text();
+  });
+
+  it('lists a call’s ask and answers it: a refused answer says why, and the call goes on with a taken one', async () => {
+    const run = connectRun(base, await startRun());
+    const result = run.call({ tool: 'pick_day', args: {}, toolCallId: 'ask1', detached: true });
+    await vi.waitUntil(async () => (await run.asks()).length === 1, patience);
+    const [open] = await run.asks();
+    expect(open).toMatchObject({ toolCallId: 'ask1', message: 'Which day?' });
+    expect(await run.answer(open!.askId, { action: 'accept', values: { day: 'sun' } })).toMatchObject({
+      taken: false,
+      reason: 'invalid',
+      error: { kind: 'invalid-argument', message: expect.stringContaining('"day" must be one of') },
+    });
+    expect(await run.answer(open!.askId, { action: 'accept', values: { day: 'tue' } })).toEqual({
+      taken: true,
+      toolCallId: 'ask1',
+    });
+    expect(await result).toMatchObject({ ok: true, value: { action: 'accept', values: { day: 'tue' } } });
+    expect(await run.answer(open!.askId, { action: 'decline' })).toMatchObject({
+      taken: false,
+      reason: 'unknown',
+    });
+    expect(await run.asks()).toEqual([]);
   });
 
   it('answers result for an unknown call as not-found, and stops waiting when its signal fires', async () => {

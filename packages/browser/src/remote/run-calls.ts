@@ -1,9 +1,12 @@
 import type {
+  Answered,
   ApprovalDecision,
+  AskAnswer,
   CallHandle,
   CallRequest,
   ErrorInfo,
   LinkedResult,
+  OpenAsk,
   ToolEvent,
   ToolResult,
 } from '@toolctx/core';
@@ -46,6 +49,13 @@ export interface RemoteRunCalls {
   cancel(toolCallId: string): Promise<boolean>;
   /** Decides an approval a call of the run waits for (`POST /approvals/:id`): the resumed call's result. */
   resume(approvalId: string, decision: ApprovalDecision): Promise<ToolResult>;
+  /** The asks of the run's calls waiting for their answer (`GET /runs/:runId/asks`). */
+  asks(): Promise<OpenAsk[]>;
+  /**
+   * Answers a call's ask (`POST /runs/:runId/asks/:askId`), as `run.answer` does: taken, or not —
+   * `invalid` (the values do not fit; the ask stays open) or `unknown` (no open ask by that id).
+   */
+  answer(askId: string, answer: AskAnswer): Promise<Answered>;
 }
 
 /** How the verbs reach the server; supplied by `connectRun`. */
@@ -198,6 +208,19 @@ export function createRunCalls(wire: RunCallsWire): RemoteRunCalls {
       await drain(response);
       if (response.ok || response.status === 404) return response.ok;
       return refused(response);
+    },
+    async asks() {
+      const response = await send(`${runPath}/asks`);
+      return response.ok ? ((await response.json()) as { asks: OpenAsk[] }).asks : refused(response);
+    },
+    async answer(askId, given) {
+      const url = `${runPath}/asks/${encodeURIComponent(askId)}`;
+      const response = await send(url, { method: 'POST', body: JSON.stringify(given) });
+      if (response.status === 401 || response.status === 403) return refused(response);
+      const body = parseJson(await response.text().catch(() => ''));
+      if (response.ok) return { taken: true, toolCallId: (body as { toolCallId: string }).toolCallId };
+      if (!isErrorInfo(body)) return refused(response);
+      return { taken: false, reason: response.status === 400 ? 'invalid' : 'unknown', error: body };
     },
     async resume(approvalId, decision) {
       const body = JSON.stringify({ runId: wire.runId, ...decision });

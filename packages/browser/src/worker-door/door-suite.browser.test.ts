@@ -21,7 +21,7 @@ const worker = () => {
 afterAll(() => connection?.terminate());
 
 describeDoor('Web Worker', {
-  supplies: { ...webWorkerDoor, artifacts: true, credentials: true, events: true, handles: true },
+  supplies: { ...webWorkerDoor, artifacts: true, credentials: true, events: true, handles: true, asks: true },
   async connect(_tools, { caller }) {
     const run = worker().startRun({ identity: { tenant: doorSuiteTenant, principal: caller } });
     return runDoorClient(run, {

@@ -10,7 +10,7 @@ import { inProcessDoor } from './door.js';
 const artifacts = createMemoryArtifactStore();
 
 describeDoor('in-process', {
-  supplies: { ...inProcessDoor, artifacts: true, credentials: true, events: true, handles: true },
+  supplies: { ...inProcessDoor, artifacts: true, credentials: true, events: true, handles: true, asks: true },
   async connect(tools, { caller }) {
     const runtime = createRuntime({ tools, artifacts, credentials: doorSuiteCredentials() });
     const sessionId = `session-${crypto.randomUUID()}`;

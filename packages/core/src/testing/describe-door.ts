@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { askCases } from './door-cases-asks.js';
 import { handleCases } from './door-cases-handles.js';
 import { progressCases } from './door-cases-progress.js';
 import { resultCases } from './door-cases-results.js';
@@ -56,6 +57,8 @@ export function describeDoor(name: string, options: DoorSuiteOptions): void {
     },
   };
   describe(`door conformance: ${name}`, () => {
-    registerCases([resultCases, progressCases, scopeCases, handleCases].flatMap((make) => make(kit)));
+    registerCases(
+      [resultCases, progressCases, scopeCases, handleCases, askCases].flatMap((make) => make(kit)),
+    );
   });
 }

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { Answered, OpenAsk } from '../ask/ask.js';
 import type { ProgressPayload, ToolResult } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
 import type { CallHandle } from '../runtime/call-book.js';
@@ -25,6 +26,8 @@ export interface DoorSupplies extends DoorDeclaration {
   handles?: boolean;
   /** The door's host can be restarted mid-call keeping its storage (`DoorClient.restart`): a Durable Object. */
   restarts?: boolean;
+  /** A call can ask its user (`ctx.ask`), and the caller lists and answers asks (`DoorClient.asks`, `answer`). */
+  asks?: boolean;
 }
 
 /** What one call through a door saw. */
@@ -58,6 +61,10 @@ export interface DoorClient {
   reconnect?(): Promise<Pick<DoorClient, 'callStatus'>>;
   /** Where the door's host restarts: restarts it as a crash would, keeping its storage. */
   restart?(): Promise<void>;
+  /** Where the door carries asks: the open asks of the caller's run. */
+  asks?(): Promise<OpenAsk[]>;
+  /** Where the door carries asks: answers one, as `run.answer` does. */
+  answer?(askId: string, answer: unknown): Promise<Answered>;
   /**
    * Ends `scope` for this caller (a declared scope other than `call`): its run, its session, or the
    * host. The suite makes no more calls through this client afterwards.

@@ -1,4 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { AskSchema } from '../ask/ask.js';
 import { withParts } from '../content/content-part.js';
 import type { CredentialProvider } from '../credentials/credential-provider.js';
 import { staticCredentials } from '../credentials/static-credentials.js';
@@ -14,6 +15,17 @@ export const doorSuiteSecret = 'door-secret-7f3a9c';
 export const doorSuiteBigTextLength = 3 * 1024 * 1024;
 
 /** The credential the suite's tools ask for, and its value (which must never appear in a result). */
+/** The form `door_ask` shows. */
+export const doorSuiteAskForm: AskSchema = {
+  type: 'object',
+  properties: {
+    colour: { type: 'string', title: 'Colour', enum: ['red', 'green'] },
+    count: { type: 'integer', title: 'Count', minimum: 1, maximum: 9 },
+    note: { type: 'string', maxLength: 40 },
+  },
+  required: ['colour', 'count'],
+};
+
 export const doorSuiteCredential = { name: 'door-suite', value: 'door-secret-credential-51b2' } as const;
 
 /** The base64 image `door_parts` returns: it must reach the caller in its parts and nowhere else. */
@@ -221,6 +233,21 @@ export function doorSuiteTools(): AnyTool[] {
           });
           ctx.progress({ message: 'waiting for abort' });
         }),
+    }),
+    defineTool({
+      name: 'door_ask',
+      description:
+        'Asks its user for a colour and a count (a form), and answers what it got. Safe to run again.',
+      ...shape({}),
+      idempotent: true,
+      execute: (_args, ctx) => ctx.ask({ message: 'Pick a colour and a count.', schema: doorSuiteAskForm }),
+    }),
+    defineTool({
+      name: 'door_ask_url',
+      description: 'Sends its user to a page (a URL ask), and answers what it got.',
+      ...shape({}),
+      execute: (_args, ctx) =>
+        ctx.ask({ message: 'Finish on the page.', url: 'https://door-suite.example/finish' }),
     }),
     defineTool({
       name: 'door_ignore_signal',

@@ -1,3 +1,4 @@
+import type { Answered, AskAnswer, OpenAsk } from '../ask/ask.js';
 import type { CallRequest, ProgressPayload, ToolResult } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
 import type { CallHandle } from '../runtime/call-book.js';
@@ -17,6 +18,10 @@ export interface RunLike {
   end(): Promise<void>;
   /** A call's handle, where the run keeps them (core's `Run`; a Worker's run answers a promise). */
   callStatus?(toolCallId: string): CallHandle | undefined | Promise<CallHandle | undefined>;
+  /** The open asks of the run's calls, where it has them. */
+  asks?(): OpenAsk[] | Promise<OpenAsk[]>;
+  /** Answers an ask, where the run has them. */
+  answer?(askId: string, answer: AskAnswer): Promise<Answered>;
 }
 
 /** What a door adds to a run-shaped client: ending wider scopes, and reading artifacts back. */
@@ -90,6 +95,12 @@ export function runDoorClient(run: RunLike, hooks: RunDoorClientHooks = {}): Doo
           callStatus: async (toolCallId: string) => run.callStatus?.(toolCallId),
           // The same run, reached again: in process and in a Worker, the page holds it.
           reconnect: async () => ({ callStatus: async (toolCallId: string) => run.callStatus?.(toolCallId) }),
+        }
+      : {}),
+    ...(run.asks && run.answer
+      ? {
+          asks: async () => run.asks!(),
+          answer: (askId: string, answer: unknown) => run.answer!(askId, answer as AskAnswer),
         }
       : {}),
     readArtifact(ref) {

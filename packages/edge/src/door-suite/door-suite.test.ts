@@ -20,6 +20,7 @@ describeDoor('HTTP+SSE through the Worker, runs in Durable Objects', {
     credentials: true,
     events: true,
     handles: true,
+    asks: true,
     restarts: true,
   },
   // The run's idle alarm is what ends its session: run it now instead of waiting 15 minutes.

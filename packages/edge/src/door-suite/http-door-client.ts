@@ -1,5 +1,5 @@
 // Test helper: a DoorClient over the HTTP+SSE door, through the test Worker's fetch or a server's.
-import type { CallHandle, ProgressPayload, ToolEvent, ToolResult } from '@toolctx/core';
+import type { CallHandle, ErrorInfo, OpenAsk, ProgressPayload, ToolEvent, ToolResult } from '@toolctx/core';
 import { readSse } from '@toolctx/core/sse';
 import type { DoorCallOutcome, DoorClient } from '@toolctx/core/testing';
 
@@ -114,6 +114,24 @@ export async function httpDoorClient(
     // A new connection is new requests: the handle lives with the run, not with a connection.
     reconnect: async () => ({ callStatus: (toolCallId) => handleAt(send, runId, toolCallId) }),
     ...(options.restart ? { restart: options.restart } : {}),
+    async asks() {
+      const response = await send(`/runs/${runId}/asks`);
+      if (!response.ok) throw new Error(`GET /runs/${runId}/asks answered ${response.status}.`);
+      return ((await response.json()) as { asks: OpenAsk[] }).asks;
+    },
+    async answer(askId, answer) {
+      const response = await send(`/runs/${runId}/asks/${encodeURIComponent(askId)}`, {
+        method: 'POST',
+        body: JSON.stringify(answer),
+      });
+      const body = (await response.json()) as { toolCallId: string } & ErrorInfo;
+      if (response.ok) return { taken: true, toolCallId: body.toolCallId };
+      return {
+        taken: false,
+        reason: response.status === 400 || response.status === 413 ? 'invalid' : 'unknown',
+        error: body,
+      };
+    },
     readArtifact: (ref) => readArtifactAt(send, ref),
     close: end,
   };

@@ -114,6 +114,6 @@ describe('the HTTP door served by @hono/node-server', () => {
 });
 
 describeDoor('HTTP+SSE on Node (@hono/node-server), runs in memory', {
-  supplies: { ...httpDoor, artifacts: true, credentials: true, events: true, handles: true },
+  supplies: { ...httpDoor, artifacts: true, credentials: true, events: true, handles: true, asks: true },
   connect: (_tools, { caller }) => httpDoorClient(fetch, caller, { origin }),
 });
