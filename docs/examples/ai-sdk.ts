@@ -8,7 +8,8 @@ import { tools } from './tools.js';
 
 // `summarise` saves an artifact: in memory here, for as long as the process runs.
 const runtime = createRuntime({ tools, artifacts: createMemoryArtifactStore() });
-const run = runtime.startRun({ identity: { tenant: 'acme', principal: 'ana' } });
+// No person answers in this loop: a tool's ctx.ask fails at once (unsupported) instead of waiting.
+const run = runtime.startRun({ identity: { tenant: 'acme', principal: 'ana' }, canAsk: false });
 const { text } = await generateText({
   model: 'openai/gpt-5-mini', // any AI SDK model
   tools: toAiSdkTools(run), // the run's tools; { names: [...] } narrows them

@@ -217,6 +217,19 @@ export interface ToolExecutionContext {
    * ```
    */
   ask(request: AskForm): Promise<AskFormAnswer>;
+  /**
+   * Sends the call's user to a page (a sign-in, a payment) and waits until they say they finished
+   * (`accept`), declined or cancelled; what they enter there never passes through the call. As
+   * the form ask, otherwise.
+   *
+   * @example
+   * ```ts
+   * import type { ToolExecutionContext } from '@toolctx/core';
+   * declare const ctx: ToolExecutionContext;
+   * const answer = await ctx.ask({ message: 'Connect your calendar.', url: 'https://calendar.example.com/connect' });
+   * const connected = answer.action === 'accept';
+   * ```
+   */
   ask(request: AskUrl): Promise<AskAnswer>;
 
   /**

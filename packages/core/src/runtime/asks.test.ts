@@ -39,7 +39,7 @@ async function until<T>(check: () => T | undefined): Promise<T> {
   throw new Error('never happened');
 }
 
-function setup(extra: Parameters<typeof defineTool>[0][] = []) {
+function setup() {
   const events: ToolEvent[] = [];
   const asked: AskAnswer[] = [];
   const ask = (request: AskRequest, options: { timeoutMs?: number; idempotent?: boolean } = {}) =>
@@ -55,7 +55,7 @@ function setup(extra: Parameters<typeof defineTool>[0][] = []) {
       },
     });
   const form = ask({ message: 'Which account?', schema: accountForm });
-  const runtime = createRuntime({ tools: [form, ...extra], sinks: [(event) => void events.push(event)] });
+  const runtime = createRuntime({ tools: [form], sinks: [(event) => void events.push(event)] });
   return { events, asked, runtime, ask };
 }
 
@@ -92,9 +92,12 @@ describe('ctx.ask: a tool asks its user mid-call', () => {
       'ask.answered',
       'tool.finished',
     ]);
-    expect(events.find((event) => event.type === 'ask.answered')).toMatchObject({
-      callId: 'c1',
-      data: { tool: 'ask_plain', askId: open!.askId, action: 'accept' },
+    // The log says what was answered, never the values.
+    expect(events.find((event) => event.type === 'ask.answered')).toMatchObject({ callId: 'c1' });
+    expect(events.find((event) => event.type === 'ask.answered')?.data).toEqual({
+      tool: 'ask_plain',
+      askId: open!.askId,
+      action: 'accept',
     });
   });
 
@@ -316,6 +319,27 @@ describe('ctx.ask: a tool asks its user mid-call', () => {
       askUser: async () => ({ action: 'accept', values: { from: 'nowhere' } }),
     });
     expect(bad).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } });
+  });
+
+  it('a run with no person to ask (canAsk: false) fails an ask at once, as unsupported, which the tool can catch', async () => {
+    const careful = defineTool({
+      name: 'careful',
+      description: 'Asks, and goes on without an answer when nobody can give one.',
+      inputSchema: z.object({}),
+      async execute(_args, ctx) {
+        try {
+          return await ctx.ask({ message: 'Which account?', schema: accountForm });
+        } catch (error) {
+          return { fallback: (error as { kind?: string }).kind };
+        }
+      },
+    });
+    const run = createRuntime({ tools: [careful] }).startRun({ identity, canAsk: false });
+    expect(await run.call({ tool: 'careful', args: {} })).toMatchObject({
+      ok: true,
+      value: { fallback: 'unsupported' },
+    });
+    expect(run.asks()).toEqual([]);
   });
 
   it('after a restart the ask is still open under its id; the call run again gets the answers it had without asking twice', async () => {

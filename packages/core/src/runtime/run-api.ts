@@ -27,6 +27,12 @@ export interface StartRunOptions {
   runId?: string;
   /** Spending cap of the run, in US dollars, counted by the runtime's ledger. */
   maxUsd?: number;
+  /**
+   * Whether a person can answer this run's asks (`ctx.ask`; default `true`). A run driven by a loop
+   * with no person in it — `generateText` in a script, a batch job — passes `false`: a tool's ask
+   * then fails at once as `unsupported`, which the tool can catch, instead of waiting out its window.
+   */
+  canAsk?: boolean;
   /** A workspace for this run instead of the runtime's (see `withWorkspace`). */
   workspace?: Workspace;
   /** Receives every event of the run from `run.started` on (a subscription made before it exists). */

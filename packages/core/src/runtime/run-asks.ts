@@ -15,6 +15,7 @@ export interface AskingRun {
   readonly book: CallStore | undefined;
   readonly log: EventLog;
   readonly askUser: AskUser | undefined;
+  readonly canAsk: boolean;
   /** The doors's name, for the error of a door that cannot ask. */
   readonly doorName: string;
   /** Wakes each ask waiting in this process, by its id. */
@@ -33,7 +34,7 @@ export function ask(
   request: CheckedAsk,
   signal: AbortSignal,
 ): Promise<AskAnswer> {
-  const record = run.book?.get(call.toolCallId);
+  const record = run.canAsk ? run.book?.get(call.toolCallId) : undefined;
   if (!record) {
     if (!run.askUser) return Promise.reject(noOneToAsk(call.toolName, run.doorName));
     return run.askUser(openAsk(randomId('ask_'), call, request), signal);
@@ -197,7 +198,7 @@ function askedData({ tool, askId, message, schema, url, expiresAt }: OpenAsk) {
 function noOneToAsk(toolName: string, doorName: string): ToolctxError {
   return new ToolctxError(
     'unsupported',
-    `"${toolName}" asked its user, but this call has no one to ask: the ${doorName} door carries asks only within a run (or, over MCP, for a client that declared elicitation). Handle the refusal, or call the tool in a run.`,
+    `"${toolName}" asked its user, but this call has no one to ask: its run was started with canAsk: false, or it runs outside a run at the ${doorName} door (over MCP, only a client that declared elicitation can be asked). Handle the refusal in the tool, or call it in a run a person can answer.`,
     { details: { door: doorName } },
   );
 }

@@ -89,6 +89,8 @@ export class RunImpl implements CallingRun {
   readonly book: CallStore | undefined;
   /** For the frame of one call at a door that can ask a person (`callOnce`'s `askUser`). */
   readonly askUser: AskUser | undefined;
+  /** Whether a person can answer the run's asks (`startRun({ canAsk })`). */
+  readonly canAsk: boolean;
   private waitingAsks: Map<string, (answer: AskAnswer) => void> | undefined;
 
   constructor(
@@ -99,6 +101,7 @@ export class RunImpl implements CallingRun {
   ) {
     this.decidePending = options.decidePending;
     this.askUser = options.askUser;
+    this.canAsk = options.canAsk !== false;
     this.phase = options.phase ?? 'act';
     this.sessionId = options.sessionId;
     this.identity = options.identity ? Object.freeze({ ...options.identity }) : undefined;
