@@ -2,7 +2,7 @@
 // made with `Prefer: respond-async` goes on when its client hangs up and its result waits at its
 // handle; a crash of the whole workerd process group in the middle of calls leaves no call running
 // forever — each is settled when its run's object wakes (`interrupted`, or run again for an
-// idempotent tool) — and the run's log has no gap or repeat by `seq`.
+// idempotent tool) — and the run's log has no gap or repeat by `seq`; an open ask survives it.
 import type { CallHandle, ToolEvent } from '@toolctx/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budget } from '../slowdown.js';
@@ -91,5 +91,36 @@ describe('durable calls under wrangler dev', () => {
     }
     const retry = events.find((e) => e.type === 'tool.retry' && e.callId === 'again');
     expect(retry?.data).toMatchObject({ attempt: 2, error: { kind: 'interrupted' } });
+  });
+
+  it('an ask open when the process group is killed is still open under its id after, and answered, the call completes', async () => {
+    const runId = await worker.startRun();
+    await startAsync(runId, { tool: 'schedule_meeting', args: { topic: 'the launch' }, toolCallId: 'meet' });
+    const asks = async () =>
+      ((await (await worker.send(`/runs/${runId}/asks`)).json()) as { asks: { askId: string }[] }).asks;
+    const until = performance.now() + budget(15_000);
+    while ((await asks()).length === 0) {
+      if (performance.now() > until) throw new Error('the call never asked');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const [ask] = await asks();
+
+    await worker.dev.crash();
+
+    expect((await asks()).map((open) => open.askId)).toEqual([ask!.askId]);
+    const answered = await worker.post(`/runs/${runId}/asks/${ask!.askId}`, {
+      action: 'accept',
+      values: { day: 'Wednesday', minutes: 30, notes: 'bring the numbers' },
+    });
+    expect(answered.status).toBe(200);
+    expect(await settled(runId, 'meet')).toMatchObject({
+      status: 'completed',
+      attempts: 2,
+      result: { ok: true, value: { scheduled: true, day: 'Wednesday', minutes: 30 } },
+    });
+    // Taken once: the same answer again finds no open ask.
+    const replay = await worker.post(`/runs/${runId}/asks/${ask!.askId}`, { action: 'decline' });
+    expect(replay.status).toBe(404);
+    await (await worker.send(`/runs/${runId}`, { method: 'DELETE' })).text();
   });
 });
