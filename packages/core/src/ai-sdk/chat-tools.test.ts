@@ -45,6 +45,33 @@ function setUp() {
 }
 
 describe('chatTools', () => {
+  it('a chat call that asks its user waits for the answer the run is given (the status form’s), then answers the chat', async () => {
+    const pick = defineTool({
+      name: 'pick',
+      description: 'Asks which.',
+      inputSchema: z.object({}),
+      execute: (_args, ctx) =>
+        ctx.ask({
+          message: 'Which?',
+          schema: { type: 'object', properties: { which: { type: 'string', enum: ['a', 'b'] } } },
+        }),
+    });
+    const run = createRuntime({ tools: [pick] }).startRun();
+    const { chat, answers } = recordingChat();
+    chatTools(chat, run).onToolCall({ toolCall: { toolCallId: 'tc_ask', toolName: 'pick', input: {} } });
+    await until(() => run.asks().length > 0);
+    expect(answers).toEqual([]);
+    const [open] = run.asks();
+    expect(open).toMatchObject({ toolCallId: 'tc_ask', message: 'Which?' });
+    expect(await run.answer(open!.askId, { action: 'accept', values: { which: 'b' } })).toMatchObject({
+      taken: true,
+    });
+    await until(() => answers.length > 0);
+    expect(answers).toEqual([
+      { tool: 'pick', toolCallId: 'tc_ask', output: { action: 'accept', values: { which: 'b' } } },
+    ]);
+  });
+
   it('runs a call once when a replayed stream hands it over again', async () => {
     const { run, runs } = setUp();
     const { chat, answers } = recordingChat();
