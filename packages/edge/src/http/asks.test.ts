@@ -1,8 +1,8 @@
-import { abortAllDurableObjects } from 'cloudflare:test';
+import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import type { CallHandle, OpenAsk, ToolEvent } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
 import { allMessages, eventsOf } from '../test-utils/sse.js';
-import { post, send, startRun } from '../test-utils/worker.js';
+import { hostOf, post, send, startRun } from '../test-utils/worker.js';
 
 // A call that asks its user (`ctx.ask`), over HTTP in the run's Durable Object: the handle shows
 // the ask, GET /runs/:runId/asks lists it, POST /runs/:runId/asks/:askId answers it — checked by
@@ -159,6 +159,19 @@ describe('asks over HTTP', () => {
       attempts: 2,
       result: { ok: true, value: { scheduled: true, day: 'Thursday', minutes: 60 } },
     });
+  });
+
+  it('a call waiting for its user keeps its object alive: the alarm stays within keepAliveMs while the ask is open', async () => {
+    const runId = await startRun();
+    await post(`/runs/${runId}/calls`, meeting('m5'), { headers: { prefer: 'respond-async' } });
+    const ask = await openAsk(runId);
+    // The idle alarm would be 15 minutes ahead; a waiting ask holds it within the keep-alive time.
+    await runDurableObjectAlarm(hostOf(runId));
+    const alarm = await runInDurableObject(hostOf(runId), (_host, state) => state.storage.getAlarm());
+    expect(alarm).not.toBeNull();
+    expect(alarm!).toBeLessThanOrEqual(Date.now() + 31_000);
+    expect((await asksOf(runId)).body.asks.map((open) => open.askId)).toEqual([ask.askId]);
+    expect((await answer(runId, ask.askId, { action: 'cancel' })).status).toBe(200);
   });
 
   it('a URL ask shows its page and answers only whether the person finished', async () => {

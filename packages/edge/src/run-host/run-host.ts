@@ -235,13 +235,16 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
   }
 
   /**
-   * While a call runs within its bound (its tool's `timeoutMs` and a minute, or `maxCallMs`), sets
+   * While a call runs within its bound (its tool's `timeoutMs` and a minute, or `maxCallMs`; for a
+   * call waiting for its user's answer, its ask's window), sets
    * the alarm at most `keepAliveMs` ahead, so the object is woken (and kept) while no request is
    * open. Whether a call holds the object alive.
    */
   private async keepAlive(): Promise<boolean> {
     const now = Date.now();
     const held = this.run.working().some((handle) => {
+      // A call waiting for its user holds the object until its ask's window closes.
+      if (handle.ask) return now < handle.ask.expiresAt;
       const timeoutMs = this.runtime.tools.get(handle.tool)?.timeoutMs;
       const bound = timeoutMs === undefined ? this.maxCallMs : Math.min(this.maxCallMs, timeoutMs + 60_000);
       // From when it last began running: a call resumed by an approval runs from its decision.

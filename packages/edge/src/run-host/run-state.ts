@@ -123,9 +123,11 @@ export class RunState implements DoorRun {
     return this.listeners.size;
   }
 
-  /** The calls running now (not those waiting for a person); none for a run that has ended. */
+  /** The calls running now, a call waiting for its user's answer included (not one waiting for approval); none for a run that has ended. */
   working(): CallHandle[] {
-    return this.openHandles().filter((handle) => handle.status === 'working');
+    // A call waiting for its user's answer (an ask) runs in this isolate too, unlike one waiting
+    // for approval, which holds nothing but its record.
+    return this.openHandles().filter((handle) => handle.status === 'working' || handle.ask !== undefined);
   }
 
   /**
