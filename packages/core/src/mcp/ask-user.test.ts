@@ -308,8 +308,8 @@ describe("serveMcp carries a tool's ask as elicitation/create", () => {
     controller.abort();
     await expect(cancelled).rejects.toThrow();
     // The server's `notifications/cancelled` for the question fired the client handler's signal.
-    await vi.waitFor(() => expect(withdrawn()).toBe(1));
-    await vi.waitFor(() => expect(seen).toEqual([{ threw: 'aborted', message: expect.any(String) }]));
+    await expect.poll(withdrawn).toBe(1);
+    await expect.poll(() => seen).toEqual([{ threw: 'aborted', message: expect.any(String) }]);
     expect(Date.now() - started).toBeLessThan(1_000);
     late.resolve({ action: 'accept', content: { from: 'savings', amount: 5 } });
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -383,7 +383,8 @@ describe('serveMcp refuses a hostile answer to an ask, bounded', () => {
     expect(error.details.problems).toHaveLength(20);
     expect(JSON.stringify(result).length).toBeLessThan(4_000);
     expect(seen).toHaveLength(1);
-    // Measured about 40 ms here; the bound is what a refusal may cost, not a benchmark.
+    // Measured 150 to 200 ms here, the SDK parsing the answer included; the bound is what a refusal
+    // may cost on a loaded machine, not a benchmark.
     expect(took).toBeLessThan(2_000);
     await client.close();
   });

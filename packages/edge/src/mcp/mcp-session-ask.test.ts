@@ -7,7 +7,7 @@ import {
   ElicitRequestSchema,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 // A tool's ctx.ask through McpSession, the Durable Object per MCP session: the test Worker's
 // /mcp-ask serves the example's schedule_meeting (a form ask) and connect_calendar (a URL ask),
@@ -162,7 +162,7 @@ describe("McpSession carries a tool's ask as elicitation/create", () => {
     controller.abort();
     await expect(call).rejects.toThrow();
     // The cancel travels in a POST of its own; the ask rejects as soon as it arrives.
-    await vi.waitFor(async () => expect(await outcome('withdrawn')).toMatchObject({ threw: 'aborted' }));
+    await expect.poll(() => outcome('withdrawn')).toMatchObject({ threw: 'aborted' });
     late.answer!({ action: 'accept', content: { day: 'Monday' } });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await outcome('withdrawn')).toMatchObject({ threw: 'aborted' });
