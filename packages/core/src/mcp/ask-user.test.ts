@@ -58,6 +58,15 @@ function setUp() {
     asking('ask_page', { message: 'Connect your bank.', url: 'https://bank.example.com/connect' }),
     asking('ask_briefly', { message: 'Quick: which account?', schema: transfer, windowMs: 100 }),
     defineTool({
+      name: 'page_then_form',
+      description: 'Sends the person to a page, then asks a question.',
+      inputSchema: z.object({}),
+      async execute(_args, ctx) {
+        await ctx.ask({ message: 'Connect your bank.', url: 'https://bank.example.com/connect' });
+        return ctx.ask({ message: 'Move how much, from where?', schema: transfer });
+      },
+    }),
+    defineTool({
       name: 'ask_or_guess',
       description: 'Asks, and guesses when no one can be asked.',
       inputSchema: z.object({}),
@@ -246,6 +255,25 @@ describe("serveMcp carries a tool's ask as elicitation/create", () => {
     await call(declined.client, 'ask_page');
     expect(declined.completed).toEqual([]);
     await declined.client.close();
+  });
+
+  it('completes an accepted page as soon as the tool asks again, before the next question', async () => {
+    const { client, sent, completed } = await connect(formAndPage, (request) =>
+      request.params.mode === 'url'
+        ? { action: 'accept' }
+        : { action: 'accept', content: { from: 'checking', amount: 2 } },
+    );
+    const result = await call(client, 'page_then_form');
+    expect(result.structuredContent).toEqual({ action: 'accept', values: { from: 'checking', amount: 2 } });
+    const methods = sent.map(({ message }) => ('method' in message ? message.method : 'result'));
+    expect(methods.slice(-4)).toEqual([
+      'elicitation/create',
+      'notifications/elicitation/complete',
+      'elicitation/create',
+      'result',
+    ]);
+    expect(completed).toHaveLength(1);
+    await client.close();
   });
 
   it('fails the ask as unsupported, naming what to declare, for a client without elicitation, or without URL mode for a page', async () => {

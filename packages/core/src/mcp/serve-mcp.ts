@@ -208,8 +208,10 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
       anonymousScope: scopes.anonymousScope(extra),
       onEvent: links.watch(onEvent),
       ...(decidePending ? { decidePending } : {}),
-      askUser: (open, signal) => {
+      askUser: async (open, signal) => {
+        // The page's completion goes out before the next question.
         pagesDone();
+        await sent;
         return ask(open, signal);
       },
       [sessionTaint]: taint,
