@@ -124,7 +124,8 @@ describe('serveMcp asks for approval by elicitation', () => {
     const { message, requestedSchema, mode } = asked[0]!.params as ElicitRequest['params'] & {
       requestedSchema: { properties: Record<string, unknown> };
     };
-    expect(mode).toBe('form');
+    // This client declared elicitation bare (`{}`): form is the default, and the mode goes unsaid.
+    expect(mode).toBeUndefined();
     expect(message).toBe(
       [
         'Allow "Delete a file" (delete_file) to run?',

@@ -1,16 +1,22 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type ElicitRequestFormParams, ErrorCode, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalPort } from '../approval/approval.js';
 import type { ApprovalDecision } from '../approval/approval-decision.js';
+import type { AskSchema } from '../ask/ask.js';
+import { checkAnswer } from '../ask/check-ask.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { approvalMessage } from './approval-message.js';
+import {
+  canElicit,
+  type DeclaredElicitation,
+  type ElicitingCall,
+  elicit,
+  type Unanswered,
+  unansweredBecause,
+} from './elicit.js';
 
 /** What the approval step needs of the `tools/call` request it asks about. */
-export interface ElicitingCall {
-  /** The call's own JSON-RPC id: the question travels on its response stream. */
-  requestId: RequestId;
-  /** The call's signal (the client's cancel, the connection closing): it withdraws the question. */
-  signal: AbortSignal;
+interface ApprovingCall extends ElicitingCall {
   /** Ends the call as cancelled: the person cancelled the question. */
   cancel: () => void;
 }
@@ -29,15 +35,21 @@ export function askingPerson(
   server: Server,
   tool: AnyTool | undefined,
   extra: { requestId: RequestId; signal: AbortSignal },
+  declared: DeclaredElicitation,
 ): { signal: AbortSignal; decidePending?: ApprovalPort } {
   const { signal } = extra;
   const mayAsk = tool && (tool.needsApproval || tool.effect === 'send');
-  if (!mayAsk || !server.getClientCapabilities()?.elicitation?.form) return { signal };
+  if (!mayAsk || !canElicit(server, 'form')) return { signal };
   const stop = new AbortController();
   if (signal.aborted) stop.abort();
   else signal.addEventListener('abort', () => stop.abort(), { once: true });
   const cancel = () => stop.abort();
-  const decidePending = elicitApproval(server, tool, { requestId: extra.requestId, signal, cancel });
+  const decidePending = elicitApproval(
+    server,
+    tool,
+    { requestId: extra.requestId, signal, cancel },
+    declared,
+  );
   return { signal: stop.signal, decidePending };
 }
 
@@ -52,7 +64,7 @@ export const approvalForm = {
       maxLength: 500,
     },
   },
-} satisfies ElicitRequestFormParams['requestedSchema'];
+} satisfies AskSchema;
 
 /**
  * The port that decides an MCP call's approval by asking the person through the client
@@ -64,21 +76,35 @@ export const approvalForm = {
  * failure to ask counts as a denial (fail closed). The runtime binds the decision to this call
  * and its arguments with a one-use token, as for any approval.
  */
-function elicitApproval(server: Server, tool: AnyTool, call: ElicitingCall): ApprovalPort {
+function elicitApproval(
+  server: Server,
+  tool: AnyTool,
+  call: ApprovingCall,
+  declared: DeclaredElicitation,
+): ApprovalPort {
   const timeout = tool.timeoutMs ?? defaultApprovalWaitMs;
   return {
     async request(request): Promise<ApprovalDecision | 'pending'> {
-      let answer: Awaited<ReturnType<Server['elicitInput']>>;
+      const message = approvalMessage(tool, request.args);
+      let answer: ElicitResult;
       try {
-        answer = await server.elicitInput(
-          { mode: 'form', message: approvalMessage(tool, request.args), requestedSchema: approvalForm },
-          { relatedRequestId: call.requestId, signal: call.signal, timeout },
+        answer = await elicit(
+          server,
+          call,
+          declared,
+          { mode: 'form', message, requestedSchema: approvalForm },
+          timeout,
         );
       } catch (thrown) {
         // A withdrawn question: the call was cancelled, and ends so whatever is answered here.
         if (call.signal.aborted) return 'pending';
-        return { approved: false, reason: whyUnanswered(thrown, timeout) };
+        return { approved: false, reason: whyUnanswered(unansweredBecause(thrown), timeout) };
       }
+      const fits = checkAnswer(
+        { message, schema: approvalForm },
+        { action: answer.action, values: answer.content ?? {} },
+      );
+      if (!fits.ok) return { approved: false, reason: whyUnanswered('malformed', timeout) };
       if (answer.action === 'cancel') {
         call.cancel();
         return 'pending';
@@ -90,9 +116,8 @@ function elicitApproval(server: Server, tool: AnyTool, call: ElicitingCall): App
   };
 }
 
-function whyUnanswered(thrown: unknown, timeout: number): string {
-  const code = (thrown as { code?: unknown } | null)?.code;
-  if (code === ErrorCode.RequestTimeout) return `no answer came from the MCP client within ${timeout} ms`;
-  if (code === ErrorCode.InvalidParams) return "the MCP client's answer did not fit the approval form";
+function whyUnanswered(why: Unanswered, timeout: number): string {
+  if (why === 'timeout') return `no answer came from the MCP client within ${timeout} ms`;
+  if (why === 'malformed') return "the MCP client's answer did not fit the approval form";
   return 'the MCP client could not be asked';
 }

@@ -5,6 +5,7 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   type ContentBlock,
+  type ElicitationCompleteNotification,
   type Implementation,
   ListToolsRequestSchema,
   type LoggingMessageNotification,
@@ -25,8 +26,10 @@ import {
   mcpArtifactScopes,
   registerArtifactResources,
 } from './artifact-resources.js';
+import { mcpAskUser } from './ask-user.js';
 import { toMcpContent } from './content.js';
 import { mcpDoor } from './door.js';
+import { type DeclaredElicitation, noteDeclaredElicitation } from './elicit.js';
 import { askingPerson } from './elicit-approval.js';
 import { guardEmptyBatch } from './empty-batch.js';
 import { shareToolMethods } from './sdk-tools.js';
@@ -97,6 +100,19 @@ export interface ServeMcpOptions {
  * token bound to the call and the hash of its arguments. Without the capability the call answers
  * `approval-pending`, which no one can resume (an MCP call has no run).
  *
+ * A tool's `ctx.ask` becomes `elicitation/create` on the call's own stream, for a client that
+ * declared elicitation: a form ask as a form (`requestedSchema` is the ask's schema; `mode: 'form'`,
+ * left out for a client that declared elicitation bare), a URL ask in URL mode (only for a client
+ * that declared `elicitation.url`) with the ask's id as its `elicitationId`. The client's
+ * `{ action, content }` reaches the tool as `{ action, values }`, checked against the ask first
+ * (values that do not fit: the ask throws `invalid-argument`, naming each problem). Over MCP a URL
+ * ask's `accept` says the person agreed to open the page; the server sends
+ * `notifications/elicitation/complete` for it once the tool has gone on (it asks again, or its
+ * call ends). Any other client, or a URL ask to a client without URL mode, gets `unsupported` from
+ * the ask, naming the capability to declare; uncaught, the call's result is an `isError` result
+ * saying so. The call's cancellation, or the ask's window passing, withdraws the question
+ * (`notifications/cancelled` for it): the ask rejects, or answers `cancel` when its window passed.
+ *
  * Returns an `McpServer` to `connect()` to any MCP transport. Resources and prompts may be added
  * as usual with the SDK's `registerResource` and `registerPrompt`, next to the artifacts (with a
  * store, the SDK's own `resources/*` handlers are installed; pass `artifactResources: false` to set
@@ -133,6 +149,7 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
   // What this server's calls raised, for its later calls: one server serves one session (or one
   // stateless request), and the memory goes with it.
   const taint: SessionTaint = new Map();
+  const declared: DeclaredElicitation = { bare: false };
   const store = options.artifactResources === false ? undefined : runtime.artifacts;
   if (store) registerArtifactResources(server, store, scopes.scopeOf, options.artifactResources || {});
   // The level each session asked for. The SDK keeps one too, but only for `sendLoggingMessage`,
@@ -156,7 +173,9 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
     const progressToken = extra._meta?.progressToken;
     // Notifications are chained so the last one is on the wire before the result it precedes.
     let sent: Promise<void> = Promise.resolve();
-    const send = (notification: ProgressNotification | LoggingMessageNotification) => {
+    const send = (
+      notification: ProgressNotification | LoggingMessageNotification | ElicitationCompleteNotification,
+    ) => {
       sent = sent.then(() => extra.sendNotification(notification)).catch(() => {});
     };
     const onEvent = (event: ToolEvent) => {
@@ -171,7 +190,14 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
       }
     };
     const links = artifactLinks(server, store, scopes.scopeOf(extra));
-    const { signal, decidePending } = askingPerson(low, door.tools.get(request.params.name), extra);
+    const { signal, decidePending } = askingPerson(low, door.tools.get(request.params.name), extra, declared);
+    // Pages the person agreed to open: the tool is done waiting on one once it asks again or ends.
+    const pages: string[] = [];
+    const pagesDone = () => {
+      for (const elicitationId of pages.splice(0))
+        send({ method: 'notifications/elicitation/complete', params: { elicitationId } });
+    };
+    const ask = mcpAskUser(low, extra.requestId, declared, (elicitationId) => pages.push(elicitationId));
     const call: CallOnceRequest & RemembersTaint = {
       tool: request.params.name,
       args: request.params.arguments ?? {},
@@ -182,9 +208,16 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
       anonymousScope: scopes.anonymousScope(extra),
       onEvent: links.watch(onEvent),
       ...(decidePending ? { decidePending } : {}),
+      askUser: async (open, signal) => {
+        // The page's completion goes out before the next question.
+        pagesDone();
+        await sent;
+        return ask(open, signal);
+      },
       [sessionTaint]: taint,
     };
     const result = await door.callOnce(call);
+    pagesDone();
     await sent;
     return links.addTo(toCallToolResult(result));
   });
@@ -195,6 +228,12 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
   const connect = server.connect.bind(server);
   server.connect = async (transport) => {
     guardEmptyBatch(transport);
+    // The SDK sets the transport's `onmessage` and then starts it: the first message is seen here.
+    const start = transport.start.bind(transport);
+    transport.start = () => {
+      noteDeclaredElicitation(transport, declared);
+      return start();
+    };
     return connect(transport);
   };
   return server;

@@ -1,10 +1,11 @@
 // A Worker for the MCP interop tests only: the MCP door mounted on a hono app, serving test tools.
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createRuntime, defineTool } from '@toolctx/core';
+import { createRuntime, defineTool, ToolctxError } from '@toolctx/core';
 import { createMemoryApprovalPort } from '@toolctx/core/memory';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { connectCalendar, scheduleMeeting } from '../example/tools.js';
 import { createToolServer } from '../http/create-tool-server.js';
 import { durableObjectRuns } from '../run-host/durable-object-runs.js';
 import { IdentityRunsObject } from '../run-host/identity-runs.js';
@@ -166,6 +167,53 @@ export class ApprovalMcpSession extends createMcpSession(() => {
   return createRuntime({ tools, approval: createMemoryApprovalPort() });
 }) {}
 
+/** What each `remember_ask` call's ask gave its tool, by the call's `id`, in this isolate. */
+const askOutcomes = new Map<string, unknown>();
+
+// A session whose tools ask their user (`ctx.ask`): the example Worker's `schedule_meeting` (a
+// form) and `connect_calendar` (a page), and `remember_ask`, whose ask's outcome `ask_outcome`
+// tells (the answer, or the kind and message of what the ask threw).
+export class AskMcpSession extends createMcpSession(() => {
+  const tools = [
+    scheduleMeeting,
+    connectCalendar,
+    defineTool({
+      name: 'remember_ask',
+      description: 'Asks for a day and a note, and remembers what the ask gave it under `id`.',
+      inputSchema: z.object({ id: z.string() }),
+      async execute({ id }, ctx) {
+        askOutcomes.set(id, 'asking');
+        try {
+          const answer = await ctx.ask({
+            message: 'Which day, and any note?',
+            schema: {
+              type: 'object',
+              properties: {
+                day: { type: 'string', enum: ['Monday', 'Friday'] },
+                note: { type: 'string', maxLength: 50 },
+              },
+              required: ['day'],
+            },
+          });
+          askOutcomes.set(id, { answer });
+          return { answer };
+        } catch (thrown) {
+          const info = thrown instanceof ToolctxError ? thrown.info : { kind: 'foreign', message: '' };
+          askOutcomes.set(id, { threw: info.kind, message: info.message });
+          throw thrown;
+        }
+      },
+    }),
+    defineTool({
+      name: 'ask_outcome',
+      description: 'Tells what `remember_ask` with this id got from its ask.',
+      inputSchema: z.object({ id: z.string() }),
+      execute: ({ id }) => ({ outcome: askOutcomes.get(id) ?? null }),
+    }),
+  ];
+  return createRuntime({ tools });
+}) {}
+
 // One runtimeFor for the HTTP door, its run host and an MCP session class, as a Worker gives them
 // (src/mcp/shared-runtime.test.ts): `read_mail` raises the conversation's taint, `peek` reports it.
 const sharedTools = [
@@ -200,6 +248,7 @@ type Env = {
   ARTIFACT_META: KVNamespace;
   ARTIFACTS: R2Bucket;
   MCP_APPROVALS: DurableObjectNamespace<ApprovalMcpSession>;
+  MCP_ASKS: DurableObjectNamespace<AskMcpSession>;
   MCP_STREAM_SESSIONS: DurableObjectNamespace;
   MCP_TOKEN?: string;
   IDENTITY_RUNS: DurableObjectNamespace<TestIdentityRuns>;
@@ -209,6 +258,7 @@ type Env = {
 const app = new Hono<{ Bindings: Env }>();
 mountMcp(app, { binding: 'MCP_SESSIONS' });
 mountMcp(app, { binding: 'MCP_APPROVALS', path: '/mcp-approve' });
+mountMcp(app, { binding: 'MCP_ASKS', path: '/mcp-ask' });
 // The same door behind authentication: a bearer token `principal` or `principal@tenant` (tenant
 // `acme` by default), and an optional `x-conversation` header for the conversation.
 mountMcp(app, {
