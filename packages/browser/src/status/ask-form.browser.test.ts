@@ -472,7 +472,8 @@ describe('how the ask form looks', () => {
         reason: 'invalid',
         error: {
           kind: 'invalid-argument',
-          message: 'The answer does not fit the ask: "minutes" must be at most 120. The ask is still open: answer it again.',
+          message:
+            'The answer does not fit the ask: "minutes" must be at most 120. The ask is still open: answer it again.',
           retryable: false,
         },
       }),

@@ -173,10 +173,13 @@ export function createAskForm(
       control.required = must && field.type !== 'boolean';
       (title as HTMLLabelElement).htmlFor = key;
       if (help) control.setAttribute('aria-describedby', help.id);
-      // A box reads best with its label after it, on one row.
-      if (field.type === 'boolean') box.append(control, title);
-      else box.append(title, control);
-      if (field.type === 'boolean') box.dataset.inline = '';
+      // A box sits in its label, before the words, like a choice of a list.
+      if (field.type === 'boolean') {
+        title.classList.add('toolctx-status__choice');
+        title.prepend(control);
+      }
+      box.append(title);
+      if (field.type !== 'boolean') box.append(control);
     }
     if (help && control) box.append(help);
     form.append(box);
@@ -260,8 +263,6 @@ export function createAskForm(
  */
 export const askCss = `.toolctx-status__form{flex:1 0 100%;box-sizing:border-box;margin:.2em 0 .4em .2em;padding:.3em 0 .3em .85em;border-inline-start:2px solid var(--_warn);display:flex;flex-direction:column;align-items:flex-start;gap:.6em}
 .toolctx-status__field{display:flex;flex-direction:column;gap:.2em;margin:0;padding:0;border:0;min-inline-size:0;max-inline-size:100%}
-.toolctx-status__field[data-inline]{flex-direction:row;flex-wrap:wrap;align-items:center;column-gap:.4em}
-.toolctx-status__field[data-inline] .toolctx-status__help{flex:1 0 100%}
 .toolctx-status__label{font-weight:600;padding:0}
 .toolctx-status__required{color:var(--_failed)}
 .toolctx-status__help,.toolctx-status__new-tab{color:var(--_muted);font-size:.9em}
@@ -269,8 +270,7 @@ export const askCss = `.toolctx-status__form{flex:1 0 100%;box-sizing:border-box
 .toolctx-status__form input,.toolctx-status__form select{font:inherit;color:var(--_fg);background:var(--_bg);border:1px solid var(--_muted);border-radius:.3em;padding:.15em .4em;min-block-size:24px;box-sizing:border-box;max-inline-size:100%}
 .toolctx-status__form :is([type=text],[type=email],[type=url]){inline-size:20em}
 .toolctx-status__form input[type=checkbox]{inline-size:24px;block-size:24px;margin:0;accent-color:var(--_accent)}
-.toolctx-status__form :is(input,select):focus-visible{outline:2px solid var(--_accent);outline-offset:1px}
-.toolctx-status__question{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
-.toolctx-status__alert{margin:0;color:var(--_failed);font-weight:600}
-.toolctx-status__link{color:var(--_accent);display:inline-flex;align-items:center;min-block-size:24px}
-.toolctx-status__link:focus-visible{outline:2px solid var(--_accent);outline-offset:2px}`;
+.toolctx-status__form p{margin:0}
+.toolctx-status__question{white-space:pre-wrap;overflow-wrap:anywhere}
+.toolctx-status__alert{color:var(--_failed);font-weight:600}
+.toolctx-status__link{color:var(--_accent);display:inline-flex;align-items:center;min-block-size:24px}`;

@@ -242,4 +242,4 @@ export const actionsCss = `.toolctx-status__actions{display:flex;flex-wrap:wrap;
 .toolctx-status__action{font:inherit;min-inline-size:24px;min-block-size:24px;color:var(--_fg);background:none;border:1px solid var(--_muted);border-radius:.4em;padding:.1em .7em;cursor:pointer}
 .toolctx-status__action--approve{color:var(--_bg);background:var(--_accent);border-color:var(--_accent)}
 .toolctx-status__action[aria-disabled=true]{opacity:.6;cursor:default}
-.toolctx-status__action:focus-visible,.toolctx-status__line:focus-visible{outline:2px solid var(--_accent);outline-offset:2px}`;
+.toolctx-status__action:focus-visible,.toolctx-status__line:focus-visible,.toolctx-status__form :focus-visible{outline:2px solid var(--_accent);outline-offset:2px}`;
