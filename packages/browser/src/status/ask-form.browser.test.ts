@@ -351,9 +351,37 @@ describe('the ask form on a call’s line', () => {
       expect(form()!.querySelector('button')!.textContent).toBe('Decline');
       expect(element.querySelectorAll('a').length).toBe(0);
       expect(form()!.querySelector('.toolctx-status__alert')!.textContent).toBe(
-        'This ask names a page that cannot be opened here.',
+        'This ask cannot be shown here: decline or cancel it.',
       );
     }
+  });
+
+  it('offers Decline and Cancel for a form no browser can show, and the widget goes on', async () => {
+    const { source, element, answers, ask, form } = fakeAsk();
+    const broken = [
+      { type: 'object', properties: null },
+      { type: 'object', properties: { a: null } },
+      { type: 'object', properties: { a: { type: 'string', title: 42 } }, required: 'a' },
+      { type: 'object', properties: { a: { type: 'string', oneOf: [null] } } },
+    ];
+    for (const [n, schema] of broken.entries()) {
+      const was = form();
+      if (n) source.emit('ask.answered', 'c1', { tool: 'plan_meeting', askId: `ask_${n}`, action: 'cancel' });
+      ask({ askId: `ask_${n + 1}`, message: 'Which?', schema });
+      await until(() => form() !== null && form() !== was);
+      expect(form()!.querySelector('.toolctx-status__alert')?.textContent).toBe(
+        'This ask cannot be shown here: decline or cancel it.',
+      );
+      expect([...form()!.querySelectorAll('button')].map((b) => b.textContent)).toEqual([
+        'Decline',
+        'Cancel',
+      ]);
+    }
+    form()!.querySelector<HTMLButtonElement>('button')!.click();
+    await until(() => answers.length === 1);
+    expect(answers[0]).toEqual({ action: 'decline' });
+    source.emit('tool.progress', 'c2', { tool: 'crawl', payload: { message: 'still drawn' }, n: 1 });
+    await until(() => element.textContent!.includes('still drawn'));
   });
 
   it('shows markup in an ask as text: message, titles, help and choices', async () => {

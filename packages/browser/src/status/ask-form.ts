@@ -16,6 +16,9 @@ export type SendAnswer = (askId: string, answer: AskAnswer) => unknown;
 
 let forms = 0;
 
+/** What a form says of an ask it cannot show: a page that is not safe to open, a broken form. */
+export const cannotShow = 'This ask cannot be shown here: decline or cancel it.';
+
 /**
  * A page an ask may send a person to: `https:`, or `http:` on this machine. Core refuses any
  * other when the tool asks, but the widget reads events that may come from anywhere.
@@ -57,7 +60,8 @@ function localTime(iso: string): string {
 
 /**
  * Makes the form for `ask`, named by the line's text (`labelledBy`, an element id). `whole` shows
- * the ask's message in the form too, for when the line had to cut it.
+ * the ask's message in the form too, for when the line had to cut it. Throws on a schema no form
+ * can show (an event may come from anywhere): the caller shows the ask without it.
  */
 export function createAskForm(
   doc: Document,
@@ -194,7 +198,7 @@ export function createAskForm(
       link.rel = 'noopener noreferrer';
       link.append(make('span', 'new-tab', ' (new tab)'));
       form.append(link);
-    } else form.append(make('p', 'alert', 'This ask names a page that cannot be opened here.'));
+    } else form.append(make('p', 'alert', cannotShow));
   }
 
   const buttons = make('span', 'pair');

@@ -189,7 +189,13 @@ export function createLineActions(
         text.id ||= `toolctx-status-text-${++texts}`;
         // The line says the ask's message; the form repeats it only when the line had to cut it.
         const whole = cutMessage(ask.message, maxMessageLength) !== ask.message.trim();
-        const form = createAskForm(doc, ask, text.id, whole, can.answer);
+        let form: HTMLFormElement;
+        try {
+          form = createAskForm(doc, ask, text.id, whole, can.answer);
+        } catch {
+          // A schema no form can show: the ask is still there to decline or cancel.
+          form = createAskForm(doc, { askId: ask.askId, message: ask.message }, text.id, whole, can.answer);
+        }
         row.insertBefore(form, row.querySelector('.toolctx-status__bar'));
         shown.set(row, { key: wants, box: form });
         return;
