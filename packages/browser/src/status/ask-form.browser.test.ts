@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cdp, page, userEvent } from 'vitest/browser';
 import { z } from 'zod';
 import { attachStatus } from './attach-status.js';
+import { defineStatusElement, type StatusElement } from './status-element.js';
 import { container, fakeSource, frames } from './test-helpers.js';
 
 afterEach(async () => {
@@ -474,6 +475,41 @@ describe('the ask form on a call’s line', () => {
     await until(() => form()?.querySelector('a') != null);
     const link = form()!.querySelector('a')!.getBoundingClientRect();
     expect([link.width >= 24, link.height >= 24]).toEqual([true, true]);
+  });
+});
+
+describe('the ask form in <toolctx-status>', () => {
+  it('labels its fields and names the form inside the shadow root, and answers through options.actions', async () => {
+    defineStatusElement();
+    const status = document.createElement('toolctx-status') as StatusElement;
+    const answers: AskAnswer[] = [];
+    status.options = { actions: { answer: (_askId, answer) => answers.push(answer) } };
+    document.body.append(status);
+    const source = fakeSource();
+    status.source = source;
+    source.emit('tool.started', 'c1', { tool: 'plan_meeting' });
+    source.emit('ask.requested', 'c1', {
+      tool: 'plan_meeting',
+      askId: 'ask_1',
+      message: 'When?',
+      schema: meeting,
+      expiresAt: 1,
+    });
+    const shadow = status.shadowRoot!;
+    await until(() => shadow.querySelector('form') !== null);
+    const form = shadow.querySelector('form')!;
+    expect(shadow.getElementById(form.getAttribute('aria-labelledby')!)?.textContent).toBe(
+      'plan_meeting asks: When?',
+    );
+    const day = form.querySelector<HTMLInputElement>('input[type=date]')!;
+    expect(day.labels?.[0]?.textContent).toBe('Day *');
+    expect(shadow.getElementById(day.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Any weekday in May.',
+    );
+    expect((await axe.run(status)).violations.map((v) => v.id)).toEqual([]);
+    form.querySelector<HTMLButtonElement>('button:not([type=submit])')!.click();
+    await until(() => answers.length === 1);
+    expect(answers).toEqual([{ action: 'decline' }]);
   });
 });
 
