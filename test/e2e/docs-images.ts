@@ -5,7 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 /**
  * Every image in docs/, each the screenshot of one scene of an e2e suite, taken right after the
  * suite asserted what it depicts: these of the demo's (demo-agent.test.ts, shown in README.md),
- * and {@link widgetImages}. `pnpm docs:images` runs those suites with `TOOLCTX_DOCS_IMAGES=1`,
+ * and {@link widgetImages} (reload-after-crash.test.ts, demo-ask.test.ts). `pnpm docs:images` runs those suites with `TOOLCTX_DOCS_IMAGES=1`,
  * which writes them into docs/; a plain run writes only e2e/output.
  */
 export const docsImages = {
@@ -18,6 +18,8 @@ export const docsImages = {
 } as const;
 /** The status widget's images, each drawn by a suite of its own and shown in packages/browser/README.md. */
 export const widgetImages = {
+  'ask-form.png':
+    'A call whose tool asks its user: the form on its status line, with a label on each field, Submit, Decline and Cancel',
   'status-after-reload.png':
     'The widget on a new page after a reload and a crash of the Worker: a call waiting for approval with Approve and Deny, a count run again to its end, and a wait cut off by the restart',
 } as const;

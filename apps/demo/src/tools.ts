@@ -125,5 +125,37 @@ export const gatherSources = defineTool({
   },
 });
 
+/**
+ * A tool that asks its user mid-call (`ctx.ask`): which day, how long, online or not, and notes.
+ * While it waits the call is `input_required` and its status line shows the form; the answer
+ * reaches the tool checked against the form, or the person declines or cancels.
+ */
+export const scheduleMeeting = defineTool({
+  name: 'schedule_meeting',
+  description: 'Schedules a meeting on `topic`, asking the user for the day, the length and any notes.',
+  inputSchema: z.object({ topic: z.string().min(1).max(100) }),
+  // It would put a meeting in a calendar: not for a plan-phase run.
+  effect: 'write',
+  async execute({ topic }, ctx) {
+    ctx.progress({ message: `Looking for free days for “${topic}”…` });
+    const answer = await ctx.ask({
+      message: `When shall we meet about “${topic}”?`,
+      schema: {
+        type: 'object',
+        properties: {
+          day: { type: 'string', format: 'date', title: 'Day', description: 'Any weekday.' },
+          minutes: { type: 'integer', title: 'Length (minutes)', minimum: 15, maximum: 120, default: 30 },
+          online: { type: 'boolean', title: 'Online', default: true },
+          notes: { type: 'string', title: 'Notes', maxLength: 200 },
+        },
+        required: ['day', 'minutes'],
+      },
+    });
+    if (answer.action !== 'accept') return { topic, scheduled: false, because: answer.action };
+    const { day, minutes, online, notes } = answer.values;
+    return { topic, scheduled: true, day, minutes, online, ...(notes ? { notes } : {}) };
+  },
+});
+
 /** Every tool of the demo, for both runtimes. */
-export const demoTools = [buildReport, publishNote, signMessage, gatherSources];
+export const demoTools = [buildReport, publishNote, signMessage, gatherSources, scheduleMeeting];

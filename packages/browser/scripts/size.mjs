@@ -9,8 +9,12 @@ import { build } from 'esbuild';
 /** The browser entries with a budget, paths relative to this file. */
 export const browserBudgets = [
   // 7.22 KiB measured with the per-line actions (Cancel, Approve and Deny) and the `interrupted`
-  // template (26 bytes): 35 bytes to spare.
-  { name: 'status widget', entry: '../src/status/index.ts', maxBytes: 7.25 * 1024 },
+  // template (26 bytes). 9.59 KiB with the form of a tool's ask (issue 35): a waiting ask's words
+  // in core/status (159 bytes) and the form (2,276 bytes: a native control per field type, the
+  // URL ask's checked link, a refusal shown, a broken schema survived, their styles). Kept in the
+  // widget rather than loaded on first ask: a line shows its form the moment its tool asks.
+  // 9.65: 58 bytes to spare.
+  { name: 'status widget', entry: '../src/status/index.ts', maxBytes: 9.65 * 1024 },
 ];
 
 /**

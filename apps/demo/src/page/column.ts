@@ -26,6 +26,7 @@ export function mountColumn(parent: HTMLElement, info: ColumnInfo, side: Side): 
   const approve = button('approve', 'Approve');
   const deny = button('deny', 'Deny');
   const sign = button('sign', 'Sign message (uses a credential)');
+  const schedule = button('schedule', 'Schedule a meeting (asks you)');
   const status = el('div', { class: 'status', 'data-role': 'status' });
   const result = el('pre', { class: 'result', 'data-role': 'result' }, 'No call yet.');
   const artifacts = el('ul', { class: 'artifacts', 'data-role': 'artifacts' });
@@ -47,6 +48,8 @@ export function mountColumn(parent: HTMLElement, info: ColumnInfo, side: Side): 
       hint('needsApproval: the call waits as approval-pending until a person decides (run.resume).'),
       el('div', { class: 'controls' }, sign),
       hint('needs: { credential }: the key reaches the tool, never the page, the result or the events.'),
+      el('div', { class: 'controls' }, schedule),
+      hint('ctx.ask: the call waits as input_required until you answer the form on its status line.'),
       el('h3', {}, 'An agent'),
       agent.controls,
       el('h3', {}, 'Live status'),
@@ -58,7 +61,8 @@ export function mountColumn(parent: HTMLElement, info: ColumnInfo, side: Side): 
       artifacts,
     ),
   );
-  // Cancel on each running line (the side's own cancel), Approve and Deny on each waiting one.
+  // Cancel on each running line (the side's own cancel), Approve and Deny on each waiting one, and
+  // the form of each call that asks (the side's own answer).
   attachStatus(status, side, {
     stallAfterMs: STALL_AFTER_MS,
     actions: {
@@ -102,6 +106,7 @@ export function mountColumn(parent: HTMLElement, info: ColumnInfo, side: Side): 
     }
   });
   sign.addEventListener('click', () => void run('sign_message', { message: 'hello from the demo' }));
+  schedule.addEventListener('click', () => void run('schedule_meeting', { topic: 'the demo' }));
 
   const failed = (message: string) => {
     result.dataset.state = 'failed';

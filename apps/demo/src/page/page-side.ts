@@ -33,6 +33,7 @@ export function createPageSide(): Side {
       cancels.get(callId)?.abort();
     },
     decide: (approvalId, decision) => run.resume(approvalId, decision),
+    answer: (askId, answer) => run.answer(askId, answer),
     argsOf,
     async listArtifacts() {
       // Every artifact of this user's scope, so a reload still shows what earlier runs made.

@@ -1,4 +1,12 @@
-import type { ApprovalDecision, CallableRun, CallRequest, ToolEvent, ToolResult } from '@toolctx/core';
+import type {
+  Answered,
+  ApprovalDecision,
+  AskAnswer,
+  CallableRun,
+  CallRequest,
+  ToolEvent,
+  ToolResult,
+} from '@toolctx/core';
 
 /** An artifact as the panel lists it. */
 export interface ArtifactRow {
@@ -27,6 +35,8 @@ export interface Side {
   call(tool: string, args: unknown): CallHandle;
   cancel(callId: string): Promise<void>;
   decide(approvalId: string, decision: ApprovalDecision): Promise<ToolResult>;
+  /** Answers a call's ask: the status widget's form on the call's line calls this. */
+  answer(askId: string, answer: AskAnswer): Promise<Answered>;
   listArtifacts(): Promise<ArtifactRow[]>;
   download(ref: string): Promise<Blob>;
   /** The arguments a call of this page was made with, for the words beside Approve and Deny. */

@@ -5,6 +5,7 @@ import {
   type StatusModelOptions,
 } from '@toolctx/core/status';
 import { createAnnouncer } from './announcer.js';
+import { askCss } from './ask-form.js';
 import { actionsCss, createLineActions, type StatusActions } from './line-actions.js';
 import { createLineView, type LineClocks, type LineView } from './line-view.js';
 import { listen, type StatusSource } from './status-source.js';
@@ -21,9 +22,11 @@ export interface AttachStatusOptions extends StatusModelOptions {
   /** Whether the finished calls start unfolded. Default false. */
   expanded?: boolean;
   /**
-   * Per-line controls: Cancel on a running call, Approve and Deny on one waiting for approval.
-   * Each is shown where the source (its `cancel(callId)`, `resume(approvalId, decision)`) or these
-   * actions can do it; `false` shows none. A plain async iterable of events offers none of its own.
+   * Per-line controls: Cancel on a running call, Approve and Deny on one waiting for approval, a
+   * form (or a link to a page) with Submit, Decline and Cancel on one whose tool asks its user.
+   * Each is shown where the source (its `cancel(callId)`, `resume(approvalId, decision)`,
+   * `answer(askId, answer)`) or these actions can do it; `false` shows none. A plain async
+   * iterable of events offers none of its own.
    */
   actions?: StatusActions | false;
 }
@@ -91,7 +94,7 @@ export function attachStatus(
   const root = make('div', 'status');
   root.className = 'toolctx-status';
   const style = doc.createElement('style');
-  style.textContent = statusCss + actionsCss;
+  style.textContent = statusCss + actionsCss + askCss;
   const summary = make('div', 'summary');
   const lines = make('div', 'lines');
   const fold = make('div', 'fold');
@@ -119,7 +122,13 @@ export function attachStatus(
   element.append(root);
   const announcer = createAnnouncer(spoken, every);
   root.tabIndex = -1; // where focus goes when nothing nearer is left to take it
-  const actions = createLineActions(doc, source, options.actions, () => (fold.hidden ? root : toggle));
+  const actions = createLineActions(
+    doc,
+    source,
+    options.actions,
+    () => (fold.hidden ? root : toggle),
+    options.maxMessageLength,
+  );
 
   const entries = new Map<string, Entry>();
   const active = new Set<Entry>(); // in flight: what the ticker refreshes

@@ -1,16 +1,24 @@
-import type { ApprovalDecision, ToolEvent } from '@toolctx/core';
-import type { StatusLine } from '@toolctx/core/status';
+import type { ApprovalDecision, AskAnswer, ToolEvent } from '@toolctx/core';
+import { cutMessage, type StatusLine } from '@toolctx/core/status';
+import { type AskShown, createAskForm } from './ask-form.js';
 import type { StatusSource } from './status-source.js';
 
 /**
- * What the widget can do to a call, per line. A source that has `resume(approvalId, decision)`
- * (a local `Run`, a Worker run) or `cancel(callId)` offers it on its own; these take precedence.
+ * What the widget can do to a call, per line. A source that has `resume(approvalId, decision)`,
+ * `answer(askId, answer)` (a local `Run`, a Worker run) or `cancel(callId)` offers it on its own;
+ * these take precedence.
  */
 export interface StatusActions {
   /** Cancels a running call, e.g. by aborting the `signal` its `CallRequest` was given. */
   cancel?(callId: string): unknown;
   /** Decides an approval a call is waiting for (`run.resume`, or a request to the server). */
   resume?(approvalId: string, decision: ApprovalDecision): unknown;
+  /**
+   * Answers a call's ask from the form on its line (`run.answer`, or a request to the server).
+   * When it gives (or resolves with) `{ taken: false, error }`, the error's message is shown in the
+   * form, which stays for a corrected answer; a rejection is shown the same way.
+   */
+  answer?(askId: string, answer: AskAnswer): unknown;
   /**
    * What the page knows of a call waiting for approval, for the words beside Approve and Deny:
    * the tool's title and the arguments it was called with (events carry neither). A few argument
@@ -35,12 +43,16 @@ function abilities(source: StatusSource, given: StatusActions | false | undefine
   const can: Can = {};
   const cancel = given?.cancel ?? own.cancel;
   const resume = given?.resume ?? own.resume;
+  const answer = given?.answer ?? own.answer;
   if (typeof cancel === 'function') can.cancel = (callId) => cancel.call(given?.cancel ? given : own, callId);
   if (typeof resume === 'function')
     can.resume = (id, decision) => resume.call(given?.resume ? given : own, id, decision);
+  if (typeof answer === 'function')
+    can.answer = (id, reply) => answer.call(given?.answer ? given : own, id, reply);
   return can;
 }
 
+let texts = 0;
 const MAX_VALUE = 24;
 const MAX_ARGS = 3;
 
@@ -72,7 +84,7 @@ export function describeAsk(tool: string, details: CallDetails | undefined): str
 
 /** The per-line controls of one widget. */
 export interface LineActions {
-  /** Reads what an event says about a call's approval; called for every event, before the model. */
+  /** Reads what an event says about a call's approval or ask; called for every event, before the model. */
   see(event: ToolEvent): void;
   /** Shows the controls `line` has now in `row`, after the row was written and placed. */
   render(row: HTMLElement, line: StatusLine): void;
@@ -82,7 +94,8 @@ export interface LineActions {
 
 /**
  * Makes the controls: Cancel on a running call, Approve and Deny with a description on a call
- * waiting for approval, each a `<button>` named with its tool. When a control that has focus goes
+ * waiting for approval, each a `<button>` named with its tool, and the form of a call's open ask
+ * (`maxMessageLength` says whether the line showed the ask's message whole). When a control that has focus goes
  * away, focus moves to its line (focusable, not in the tab order), or to `fallback` when the line
  * has moved out of sight, never to `<body>`.
  */
@@ -91,10 +104,12 @@ export function createLineActions(
   source: StatusSource,
   given: StatusActions | false | undefined,
   fallback: () => HTMLElement | undefined,
+  maxMessageLength = 120,
 ): LineActions {
   const can = abilities(source, given);
   const details = given ? given.details : undefined;
   const approvals = new Map<string, string>(); // callId → the approval it waits for
+  const asks = new Map<string, AskShown>(); // callId → the ask it waits on
   const shown = new WeakMap<HTMLElement, { key: string; box: HTMLElement }>();
   const busy = new Set<string>(); // callIds whose action was asked and not yet answered
   let lost: HTMLElement | undefined; // the row whose control had focus when it went away
@@ -126,24 +141,32 @@ export function createLineActions(
     see(event) {
       const { callId } = event;
       if (!callId) return;
-      const data = event.data as { reason?: string; id?: string };
-      if (event.type === 'tool.pending' && data.reason === 'approval' && typeof data.id === 'string')
+      const data = event.data as { reason?: string; id?: string } & Partial<AskShown>;
+      const { type } = event;
+      if (type === 'tool.pending' && data.reason === 'approval' && typeof data.id === 'string')
         approvals.set(callId, data.id);
-      else if (
-        event.type === 'approval.decided' ||
-        event.type === 'tool.finished' ||
-        event.type === 'tool.failed'
-      )
+      else if (type === 'ask.requested' && typeof data.askId === 'string') {
+        const { askId, message, schema, url } = data;
+        asks.set(callId, { askId, message: typeof message === 'string' ? message : '', schema, url });
+      } else if (type === 'approval.decided') approvals.delete(callId);
+      else if (type === 'ask.answered' || type === 'tool.finished' || type === 'tool.failed') {
         approvals.delete(callId);
+        asks.delete(callId);
+      }
     },
     render(row, line) {
       const approvalId = line.endedAt === undefined ? approvals.get(line.callId) : undefined;
+      const ask = line.endedAt === undefined ? asks.get(line.callId) : undefined;
+      // One key per control set: while it stays, the controls are kept as they are (a form half
+      // filled in is never rebuilt by the frames that redraw its line).
       const wants =
-        approvalId !== undefined && can.resume
-          ? `ask:${approvalId}`
-          : line.endedAt === undefined && line.state === 'running' && can.cancel
-            ? 'cancel'
-            : '';
+        ask && can.answer
+          ? `ask:${ask.askId}`
+          : approvalId !== undefined && can.resume
+            ? `approve:${approvalId}`
+            : line.endedAt === undefined && line.state === 'running' && can.cancel
+              ? 'cancel'
+              : '';
       const was = shown.get(row);
       const same = (was?.key ?? '') === wants;
       // Called before an ended row moves to the fold: a move, like a removed control, drops focus.
@@ -161,6 +184,22 @@ export function createLineActions(
       box.className = 'toolctx-status__actions';
       box.setAttribute('part', 'actions');
       const { callId, tool } = line;
+      if (ask && can.answer) {
+        const text = row.querySelector<HTMLElement>('.toolctx-status__text')!;
+        text.id ||= `toolctx-status-text-${++texts}`;
+        // The line says the ask's message; the form repeats it only when the line had to cut it.
+        const whole = cutMessage(ask.message, maxMessageLength) !== ask.message.trim();
+        let form: HTMLFormElement;
+        try {
+          form = createAskForm(doc, ask, text.id, whole, can.answer);
+        } catch {
+          // A schema no form can show: the ask is still there to decline or cancel.
+          form = createAskForm(doc, { askId: ask.askId, message: ask.message }, text.id, whole, can.answer);
+        }
+        row.insertBefore(form, row.querySelector('.toolctx-status__bar'));
+        shown.set(row, { key: wants, box: form });
+        return;
+      }
       if (approvalId !== undefined && can.resume) {
         const resume = can.resume;
         const ask = doc.createElement('span');
@@ -209,4 +248,4 @@ export const actionsCss = `.toolctx-status__actions{display:flex;flex-wrap:wrap;
 .toolctx-status__action{font:inherit;min-inline-size:24px;min-block-size:24px;color:var(--_fg);background:none;border:1px solid var(--_muted);border-radius:.4em;padding:.1em .7em;cursor:pointer}
 .toolctx-status__action--approve{color:var(--_bg);background:var(--_accent);border-color:var(--_accent)}
 .toolctx-status__action[aria-disabled=true]{opacity:.6;cursor:default}
-.toolctx-status__action:focus-visible,.toolctx-status__line:focus-visible{outline:2px solid var(--_accent);outline-offset:2px}`;
+.toolctx-status__action:focus-visible,.toolctx-status__line:focus-visible,.toolctx-status__form :focus-visible{outline:2px solid var(--_accent);outline-offset:2px}`;

@@ -2,8 +2,8 @@
 // templates and the model (and a renderer) can all depend on them without depending on each other.
 
 /**
- * The states a call's line can be in. `pending` is a call waiting for a person (an approval, a
- * sign-in): in flight, but not running, and never stalled.
+ * The states a call's line can be in. `pending` is a call waiting for a person (an approval, an
+ * answer to its ask, a sign-in): in flight, but not running, and never stalled.
  */
 export type LineState = 'running' | 'pending' | 'done' | 'failed' | 'cancelled';
 

@@ -4,6 +4,7 @@ import type { ToolEvent } from '../events/catalogue.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createStatusModel } from './status-model.js';
+import { germanTemplates } from './templates-de.js';
 
 let seq = 0;
 function event(type: string, callId: string, data: Record<string, unknown>): ToolEvent {
@@ -180,5 +181,62 @@ describe('the status model and waiting calls', () => {
     expect(status.line('p')?.state).toBe('running');
     status.apply(event('tool.finished', 'p', { tool: 'pay', durationMs: 1 }));
     expect(status.line('p')?.state).toBe('done');
+  });
+
+  it("shows a call waiting for its user's answer with the ask's message, then what it said before", () => {
+    const status = createStatusModel({ timeoutWarningMs: 1000 });
+    status.apply({ ...event('tool.started', 'q', { tool: 'plan', timeoutMs: 5000 }), ts: 0 });
+    status.apply(
+      event('tool.progress', 'q', { tool: 'plan', payload: { message: 'Reading the diary' }, n: 1 }),
+    );
+    const asked = {
+      ...event('ask.requested', 'q', {
+        tool: 'plan',
+        askId: 'ask_1',
+        message: '  Which <b>day</b> suits you?  ',
+        schema: { type: 'object', properties: { day: { type: 'string', format: 'date' } } },
+        expiresAt: 600_000,
+      }),
+      ts: 2000,
+    };
+    status.apply(asked);
+    expect(status.line('q')).toMatchObject({
+      state: 'pending',
+      text: 'plan asks: Which <b>day</b> suits you?',
+    });
+    expect(status.line('q')?.parts[0]).toEqual({ type: 'code', text: 'plan' });
+    expect(status.summary()).toMatchObject({ running: 0, pending: 1, text: '1 waiting · 0 of 1 done' });
+    // Waiting is neither a stall nor a timeout drawing near, however long it lasts.
+    const waiting = status.clock(status.line('q')!, 60_000);
+    expect(waiting).toMatchObject({ stalled: false, nearTimeout: false, note: '' });
+    // A second ask.requested for the same wait changes nothing.
+    expect(status.apply(asked)).toBeUndefined();
+    status.apply({
+      ...event('ask.answered', 'q', { tool: 'plan', askId: 'ask_1', action: 'accept' }),
+      ts: 62_000,
+    });
+    const line = status.line('q')!;
+    expect(line).toMatchObject({ state: 'running', text: 'Reading the diary', lastReportAt: 62_000 });
+    // The timeout held for the 60 s of waiting: 3 s were left when it asked, and still are.
+    expect(line.timeoutAt).toBe(65_000);
+    expect(status.clock(line, 63_000)).toMatchObject({ remainingMs: 2000, nearTimeout: false });
+    expect(status.apply(event('ask.answered', 'q', { tool: 'plan', askId: 'ask_1', action: 'accept' }))).toBe(
+      undefined,
+    );
+  });
+
+  it('words an ask without a message, and the ask in German', () => {
+    const status = createStatusModel({ templates: germanTemplates, locale: 'de' });
+    status.apply(event('tool.started', 'a', { tool: 'plan' }));
+    status.apply(
+      event('ask.requested', 'a', { tool: 'plan', askId: 'x', message: 'Welcher Tag?', expiresAt: 1 }),
+    );
+    expect(status.line('a')?.text).toBe('plan fragt: Welcher Tag?');
+    const english = createStatusModel();
+    english.apply(event('tool.started', 'b', { tool: 'plan' }));
+    english.apply(event('ask.requested', 'b', { tool: 'plan', askId: 'y', message: '  ', expiresAt: 1 }));
+    expect(english.line('b')?.text).toBe('plan is waiting for an answer…');
+    english.apply(event('ask.answered', 'b', { tool: 'plan', askId: 'y', action: 'cancel' }));
+    expect(english.line('b')).toMatchObject({ state: 'running', text: 'plan started…' });
   });
 });

@@ -83,6 +83,9 @@ interface Said {
   /** The parts filled from the above, and their text, until the line says something new. */
   parts?: readonly StatusPart[];
   text?: string;
+  /** While the call waits for an answer: when it asked, and what the line said before. */
+  askedAt?: number;
+  before?: Said;
 }
 
 /**
@@ -171,7 +174,7 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
     const { kind } = said;
     const needs = kind === undefined ? undefined : kindValue[kind];
     const generic =
-      (said.moment === 'progress' && values.message === undefined) ||
+      ((said.moment === 'progress' || said.moment === 'asking') && values.message === undefined) ||
       (needs !== undefined && (values as TemplateValues)[needs] === undefined);
     const template = pickTemplate(templates, line.tool, said.moment, generic, kind);
     return fillParts(template, { tool: line.tool, count: line.reports, ...values, ...numbers(line) }, number);
@@ -185,6 +188,7 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
         payload?: unknown;
         error?: ErrorInfo;
         reason?: string;
+        message?: unknown;
         timeoutMs?: number;
         delayMs?: number;
         durationMs?: number;
@@ -220,6 +224,31 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
           enter(line, 'running');
           line.lastReportAt = event.ts;
           say(line, 'started');
+          return line;
+        }
+        case 'ask.requested': {
+          const line = lineFor(event, data.tool);
+          const said = saidBy.get(line)!;
+          if (line.state !== 'running' || said.askedAt !== undefined) return undefined;
+          enter(line, 'pending');
+          // Kept, so the line says again what it said once the person has answered.
+          const before = { ...said };
+          say(line, 'asking');
+          said.before = before;
+          said.askedAt = event.ts;
+          said.message = typeof data.message === 'string' ? data.message : undefined;
+          return line;
+        }
+        case 'ask.answered': {
+          const line = lineFor(event, data.tool);
+          const said = saidBy.get(line)!;
+          if (line.state !== 'pending' || said.askedAt === undefined) return undefined;
+          enter(line, 'running');
+          // The tool's timeout was held while it waited: it goes on with the time it had left.
+          if (line.timeoutAt !== undefined) line.timeoutAt += event.ts - said.askedAt;
+          line.lastReportAt = event.ts;
+          Object.assign(said, said.before, { askedAt: undefined, before: undefined });
+          said.parts = said.text = undefined;
           return line;
         }
         case 'tool.progress': {

@@ -27,6 +27,8 @@ export const germanTemplates: Readonly<Templates> = Object.freeze({
   'tool.failed.interrupted': '{tool} durch einen Neustart abgebrochen',
   'tool.cancelled': '{tool} abgebrochen',
   'tool.pending': '{tool} wartet auf {reason}…',
+  'tool.asking': '{tool} fragt: {message}',
+  'tool.asking.generic': '{tool} wartet auf eine Antwort…',
   'reason.approval': 'Freigabe',
   'reason.authorization': 'Anmeldung',
   'call.elapsed': '{elapsed}',

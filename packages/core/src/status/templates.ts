@@ -40,7 +40,8 @@ export type Template = string | ((values: TemplateValues) => string | readonly S
  * Status templates by key. Lookup for a call climbs a ladder from the most to the least particular
  * key; for progress: `tool.<name>.progress` → `tool.progress` → `tool.<name>` → `tool`, and for a
  * report without a message the same keys with `.generic` appended. Other moments use `started`,
- * `pending`, `done`, `failed` and `cancelled` in place of `progress`. A failure first tries its
+ * `pending`, `asking` (a call waiting for its user's answer, with the ask's `{message}`), `done`,
+ * `failed` and `cancelled` in place of `progress`. A failure first tries its
  * error kind, `tool.<name>.failed.<kind>` → `tool.failed.<kind>`, then the ladder of `failed`;
  * a kind whose particular value is missing (a denial without a reason, a timeout not known) tries
  * those two keys with `.generic` appended. The other keys (`reason.*`, `call.*`, `run.*`,
@@ -66,6 +67,8 @@ export const defaultTemplates: Readonly<Templates> = Object.freeze({
   'tool.failed.interrupted': '{tool} was cut off by a restart',
   'tool.cancelled': '{tool} cancelled',
   'tool.pending': '{tool} is waiting for {reason}…',
+  'tool.asking': '{tool} asks: {message}',
+  'tool.asking.generic': '{tool} is waiting for an answer…',
   'reason.approval': 'approval',
   'reason.authorization': 'authorization',
   'call.elapsed': '{elapsed}',
@@ -83,7 +86,7 @@ export const defaultTemplates: Readonly<Templates> = Object.freeze({
 });
 
 /** The moments of a call that have templates. */
-export type Moment = 'started' | 'progress' | 'pending' | 'done' | 'failed' | 'cancelled';
+export type Moment = 'started' | 'progress' | 'pending' | 'asking' | 'done' | 'failed' | 'cancelled';
 
 /**
  * Finds the template for `moment` of `tool` by the fallback ladder; `kind` is a failure's error
