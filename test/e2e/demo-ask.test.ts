@@ -92,4 +92,19 @@ describe('a tool that asks, in the demo', () => {
     expect(result).toEqual({ topic: 'the demo', scheduled: false, because: 'decline' });
     await form().waitFor({ state: 'detached' });
   });
+
+  it('in the Worker column too: the run’s Durable Object waits, the form’s answer goes to POST /runs/:runId/asks/:askId', async () => {
+    const worker = page.locator('[data-side="worker"]');
+    const workerForm = worker.locator('[data-role="status"] form');
+    await worker.locator('[data-action="schedule"]').click();
+    await workerForm.waitFor({ timeout: budget(20_000) });
+    await workerForm.getByLabel('Day').fill('2026-06-01');
+    await workerForm.getByLabel('Length (minutes)').fill('30');
+    await workerForm.getByRole('button', { name: 'Submit' }).click();
+    const box = worker.locator('[data-role="result"][data-state="ok"]');
+    await box.waitFor({ timeout: budget(20_000) });
+    const result = JSON.parse(((await box.textContent()) ?? '').replace(/^schedule_meeting → /, ''));
+    expect(result).toMatchObject({ topic: 'the demo', scheduled: true, day: '2026-06-01', minutes: 30 });
+    await workerForm.waitFor({ state: 'detached' });
+  });
 });

@@ -1,5 +1,5 @@
 import { connectRun } from '@toolctx/browser/remote';
-import type { Answered, CallableRun, CallRequest, ErrorInfo, ToolEvent, ToolResult } from '@toolctx/core';
+import type { CallableRun, CallRequest, ErrorInfo, ToolEvent, ToolResult } from '@toolctx/core';
 import { type ArtifactRow, type CallHandle, rememberingArgs, type Side } from './side.js';
 
 const API = '/api';
@@ -67,17 +67,10 @@ export async function createWorkerSide(): Promise<Side> {
         runId,
         ...decision,
       }).catch((error: unknown): ToolResult => ({ ok: false, error: asErrorInfo(error) })),
-    // The door's answer to an ask (`POST /runs/:runId/asks/:askId`); a refusal comes back as the
-    // door's ErrorInfo, which the widget shows in the form. A network failure rejects: the form
+    // The door's answer to an ask (`POST /runs/:runId/asks/:askId`): a refusal is core's
+    // `Answered`, which the widget shows in the form; a network failure rejects, and the form
     // says the answer was not sent.
-    answer: (askId, answer) =>
-      request<Answered>('POST', `/runs/${runId}/asks/${encodeURIComponent(askId)}`, answer).catch(
-        (error: unknown): Answered => {
-          if (!(error instanceof DoorError)) throw error;
-          const reason = error.info.kind === 'not-found' ? 'unknown' : 'invalid';
-          return { taken: false, reason, error: error.info };
-        },
-      ),
+    answer: (askId, answer) => remote.answer(askId, answer),
     // The door's listing of this identity's artifacts, labels included: one request however many
     // there are, and nothing that holds up the events (the column refreshes on each artifact.put).
     argsOf,
