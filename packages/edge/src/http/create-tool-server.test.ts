@@ -14,13 +14,15 @@ describe('HTTP door: tools, runs and calls', () => {
       'save_note',
       'publish_note',
       'save_generated',
+      'schedule_meeting',
+      'connect_calendar',
     ]);
     expect(all.tools[0]!.inputSchema).toMatchObject({
       type: 'object',
       properties: { steps: { type: 'integer' } },
     });
     const plan = (await (await send('/tools?phase=plan')).json()) as { tools: unknown[] };
-    expect(plan.tools).toHaveLength(3); // save_note, publish_note and save_generated write
+    expect(plan.tools).toHaveLength(5); // save_note, publish_note and save_generated write
     const bad = await send('/tools?phase=later');
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ kind: 'bad-request', retryable: false });

@@ -132,10 +132,19 @@ describe('HTTP door: hostile input is a 4xx with an ErrorInfo', () => {
       'unknown-tool',
     );
     expect(body.details).toEqual({
-      available: ['count_steps', 'always_fails', 'slow_wait', 'save_note', 'publish_note', 'save_generated'],
+      available: [
+        'count_steps',
+        'always_fails',
+        'slow_wait',
+        'save_note',
+        'publish_note',
+        'save_generated',
+        'schedule_meeting',
+        'connect_calendar',
+      ],
     });
     expect(body.message).toContain(
-      'count_steps, always_fails, slow_wait, save_note, publish_note, save_generated',
+      'count_steps, always_fails, slow_wait, save_note, publish_note, save_generated, schedule_meeting, connect_calendar',
     );
   });
 
