@@ -13,6 +13,8 @@ export const askLimits = {
   text: 10_000,
   /** Characters of a title or description. */
   label: 1000,
+  /** Characters of the whole form as JSON: what an ask adds to the run's log and storage. */
+  schema: 65_536,
   windowMs: 86_400_000,
   defaultWindowMs: 600_000,
 } as const;
@@ -51,7 +53,10 @@ export function checkAsk(toolName: string, request: AskRequest): CheckedAsk {
     if (hasUrl === hasSchema)
       problems.push('give either "schema" (a form) or "url" (a page), not both or neither');
     else if (hasUrl) urlProblems(given.url, problems);
-    else schemaProblems(given.schema, problems);
+    else {
+      schemaProblems(given.schema, problems);
+      if (problems.length === 0) sizeProblems(given.schema, problems);
+    }
   }
   if (problems.length > 0) {
     const shown = problems.slice(0, 5).join('; ');
@@ -110,6 +115,19 @@ function schemaProblems(schema: unknown, problems: string[]): void {
         if (typeof name !== 'string' || !Object.hasOwn(properties, name))
           problems.push(`"schema.required" names ${JSON.stringify(name)}, which is not a field`);
   }
+}
+
+/** A form within its size, written as JSON (it is kept with the call and sent in its events). */
+function sizeProblems(schema: unknown, problems: string[]): void {
+  let chars: number;
+  try {
+    chars = JSON.stringify(schema).length;
+  } catch {
+    problems.push('"schema" cannot be written as JSON (a cycle, or nested too deep): give plain data');
+    return;
+  }
+  if (chars > askLimits.schema)
+    problems.push(`"schema" is ${chars} characters as JSON; a form is at most ${askLimits.schema}`);
 }
 
 function fieldProblems(name: string, field: unknown, problems: string[]): void {

@@ -199,6 +199,35 @@ describe('ctx.ask: a tool asks its user mid-call', () => {
     expect(plainHttp).toMatchObject({ ok: false, error: { message: expect.stringContaining('https:') } });
   });
 
+  it('a form too big to keep, or nested thousands deep, is an invalid-argument error to the tool', async () => {
+    const options = Array.from({ length: 500 }, (_, i) => `option ${i} ${'x'.repeat(200)}`);
+    const wide: AskSchema = {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: 100 }, (_, i) => [`f${i}`, { type: 'string' as const, enum: options }]),
+      ),
+    };
+    let deep: unknown = {};
+    for (let i = 0; i < 100_000; i++) deep = { deep };
+    const nested = {
+      type: 'object',
+      properties: { ok: { type: 'boolean', junk: deep } },
+    } as unknown as AskSchema;
+    const { ask } = setup();
+    const tools = [
+      ask({ message: 'Huge', schema: wide }, { timeoutMs: 5_000 }),
+      ask({ message: 'Deep', schema: nested }, { idempotent: false }),
+    ];
+    const run = createRuntime({ tools }).startRun({ identity });
+    const [huge, deepest] = await run.callBatch(tools.map((tool) => ({ tool: tool.name, args: {} })));
+    expect(huge).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-argument', message: expect.stringContaining('a form is at most 65536') },
+    });
+    expect(deepest).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } });
+    expect(run.asks()).toEqual([]);
+  });
+
   it('a URL ask answers only whether the person finished', async () => {
     const { ask } = setup();
     const signIn = ask({ message: 'Sign in to your bank', url: 'https://bank.example/authorize?state=1' });

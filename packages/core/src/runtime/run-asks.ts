@@ -7,7 +7,7 @@ import { callSettled } from '../context/settled-guard.js';
 import { ToolctxError } from '../errors.js';
 import type { EventLog } from '../events/event-log.js';
 import { randomId } from '../random-id.js';
-import type { CallStore } from './call-book.js';
+import type { CallRecord, CallStore } from './call-book.js';
 import type { CallFacts, RunFacts } from './run-facts.js';
 
 /** What a run lends its asks: the records, the log, and the asks waiting in this process. */
@@ -127,8 +127,12 @@ export async function askFrom(
 
 /** Takes a person's answer to an open ask of the run: checked once, accepted once. */
 export function answerAsk(run: AskingRun, askId: string, answer: unknown): Answered {
-  let record: NonNullable<ReturnType<CallStore['get']>> | undefined;
-  for (const open of run.book?.open() ?? []) if (open.ask?.askId === askId) record = open;
+  let record: CallRecord | undefined;
+  for (const open of run.book?.open() ?? []) {
+    if (open.ask?.askId !== askId) continue;
+    record = open;
+    break;
+  }
   if (!record?.ask) {
     return {
       taken: false,
@@ -157,11 +161,7 @@ export function answerAsk(run: AskingRun, askId: string, answer: unknown): Answe
 }
 
 /** Files the answer with the call, closes its ask and says so in the log. */
-function settleAsk(
-  run: AskingRun,
-  record: NonNullable<ReturnType<CallStore['get']>>,
-  answer: AskAnswer,
-): void {
+function settleAsk(run: AskingRun, record: CallRecord, answer: AskAnswer): void {
   const { ask, askIndex } = record;
   if (!ask || askIndex === undefined) return;
   const answers = record.answers ?? [];
