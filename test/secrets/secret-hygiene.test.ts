@@ -8,12 +8,23 @@ import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { parseSse } from '@toolctx/core/sse';
 import { createStatusModel } from '@toolctx/core/status';
 import { describe, expect, it } from 'vitest';
-import { deliveredUrls, leaksIn, scenarioCalls, scenarioRuntime } from './scenario.js';
+import { AUTH_URL, deliveredUrls, leaksIn, scenarioCalls, scenarioRuntime } from './scenario.js';
+
+/** Polls `read` until it gives something: a call reaches its ask after a few turns. */
+async function until<T>(read: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  for (let i = 0; i < 500; i++) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('never happened');
+}
 
 // One scripted scenario, scanned everywhere a secret could surface: events, status lines,
 // results, errors, artifact listings and headers, SSE frames and MCP messages, in-process and
 // through the Worker. The planted credential value — as itself, URL-encoded or in base64 — and
-// authorization URL must occur nowhere (the URL only in the host's hook).
+// authorization URL must occur nowhere: the URL only in the call's ask, read by the identity that
+// may answer it (run.asks(), GET /runs/:runId/asks), or the host's hook where no one can be asked.
 
 const auth = { authorization: 'Bearer scenario' };
 const statusLines = (events: ToolEvent[]) => {
@@ -56,14 +67,30 @@ describe('secret hygiene, in-process', () => {
       onEvent: (e) => void events.push(e),
     });
     const results = [];
-    for (const call of scenarioCalls) results.push(await run.call(call));
+    for (const call of scenarioCalls) {
+      const result = run.call(call);
+      if (call.tool === 'calendar') {
+        // The sign-in is the call's URL ask: the page reaches the person who may answer, there only.
+        const signIn = await until(() => run.asks()[0]);
+        expect(signIn.url).toBe(AUTH_URL);
+        await run.answer(signIn.askId, { action: 'cancel' });
+      }
+      results.push(await result);
+    }
     await run.end();
     expectScenarioOutcomes(results);
     expectEveryChannel(events);
+    expect(events.map((event) => event.type)).toContain('ask.requested');
     const listed = await artifacts.list({ tenant: 't', principal: 'p', conversation: '' });
     expect(listed.artifacts).toHaveLength(2);
     expect(leaksIn(JSON.stringify({ events, results, lines: statusLines(events), listed }))).toEqual([]);
-    expect(deliveredUrls).toHaveLength(1); // the host got the URL, through its hook only
+    expect(deliveredUrls).toHaveLength(0); // asked, so not also handed to the host's hook
+    // A run with no one to ask hands the URL to the host's hook alone.
+    const unasked = scenarioRuntime().startRun({ identity: { tenant: 't', principal: 'p' }, canAsk: false });
+    const refused = await unasked.call({ tool: 'calendar', args: {} });
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'authorization-required' } });
+    expect(leaksIn(JSON.stringify(refused))).toEqual([]);
+    expect(deliveredUrls).toEqual([AUTH_URL]);
   });
 
   it('the MCP door in-process: every message either way, resources included, holds no planted secret', async () => {
@@ -109,11 +136,32 @@ describe('secret hygiene, through the Worker', () => {
     const { runId } = (await start.json()) as { runId: string };
     const results = [];
     for (const [i, call] of scenarioCalls.entries()) {
-      const response = await request(`/runs/${runId}/calls`, {
+      const answered = request(`/runs/${runId}/calls`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(i % 2 ? { accept: 'text/event-stream' } : {}) },
         body: JSON.stringify(call),
       });
+      if (call.tool === 'calendar') {
+        // The sign-in's page is read by the identity that may answer it, from the run's asks only.
+        const listAsks = async () => {
+          const asks = await (await request(`/runs/${runId}/asks`)).json();
+          return (asks as { asks: Array<{ askId: string; url?: string }> }).asks[0];
+        };
+        const signIn = await until(listAsks);
+        expect(signIn.url).toBe(AUTH_URL);
+        const stranger = await SELF.fetch(`http://scenario.test/runs/${runId}/asks`, {
+          headers: { authorization: 'Bearer other' },
+        });
+        expect(stranger.status).toBe(404);
+        expect(leaksIn(await stranger.text())).toEqual([]);
+        const reply = await request(`/runs/${runId}/asks/${signIn.askId}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"action":"cancel"}',
+        });
+        texts.push(await reply.text());
+      }
+      const response = await answered;
       const text = await response.text();
       texts.push(`${response.status} ${[...response.headers].join(';')}`, text);
       const resultData = i % 2 ? parseSse(text).find((message) => message.event === 'result')?.data : text;

@@ -19,8 +19,12 @@ export class RunHost extends createRunHost<Env>(runtimeFor) {}
 
 export class ScenarioMcpSession extends createMcpSession<Env>(runtimeFor) {}
 
-const authenticate = (request: Request) =>
-  request.headers.get('authorization') === 'Bearer scenario' ? { tenant: 't', principal: 'p' } : null;
+// `Bearer other` is a second identity of the same tenant, for what it must not see.
+const identities: Record<string, { tenant: string; principal: string }> = {
+  'Bearer scenario': { tenant: 't', principal: 'p' },
+  'Bearer other': { tenant: 't', principal: 'q' },
+};
+const authenticate = (request: Request) => identities[request.headers.get('authorization') ?? ''] ?? null;
 
 const app = createToolServer<Env>({
   runtimeFor,

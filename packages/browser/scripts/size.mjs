@@ -13,8 +13,9 @@ export const browserBudgets = [
   // in core/status (159 bytes) and the form (2,276 bytes: a native control per field type, the
   // URL ask's checked link, a refusal shown, a broken schema survived, their styles). Kept in the
   // widget rather than loaded on first ask: a line shows its form the moment its tool asks.
-  // 9.65: 58 bytes to spare.
-  { name: 'status widget', entry: '../src/status/index.ts', maxBytes: 9.65 * 1024 },
+  // 9.70 KiB once a URL ask's page is read from the run's open asks rather than its events (an
+  // authorization link reaches only those who may answer). 9.75: 50 bytes to spare.
+  { name: 'status widget', entry: '../src/status/index.ts', maxBytes: 9.75 * 1024 },
 ];
 
 /**

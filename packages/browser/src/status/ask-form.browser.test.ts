@@ -1,5 +1,5 @@
 /// <reference types="@vitest/browser-playwright" />
-import { type AskAnswer, type AskSchema, createRuntime, defineTool } from '@toolctx/core';
+import { type AskAnswer, type AskSchema, createRuntime, defineTool, type OpenAsk } from '@toolctx/core';
 import axe from 'axe-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cdp, page, userEvent } from 'vitest/browser';
@@ -59,6 +59,8 @@ function fakeAsk(reply: (askId: string, answer: AskAnswer) => unknown = () => ({
   const element = container();
   element.style.cssText = 'inline-size:34rem;padding:1rem;font:15px system-ui,sans-serif';
   const answers: AskAnswer[] = [];
+  // The run's open asks, where a URL ask's page is read: events do not carry it.
+  const pages = new Map<string, unknown>();
   attachStatus(element, source, {
     locale: 'en',
     actions: {
@@ -67,11 +69,15 @@ function fakeAsk(reply: (askId: string, answer: AskAnswer) => unknown = () => ({
         answers.push(answer);
         return reply(askId, answer);
       },
+      asks: async () => [...pages].map(([askId, url]) => ({ askId, url }) as unknown as OpenAsk),
     },
   });
   source.emit('tool.started', 'c1', { tool: 'plan_meeting' });
-  const ask = (data: Record<string, unknown>) =>
-    source.emit('ask.requested', 'c1', { tool: 'plan_meeting', askId: 'ask_1', expiresAt: 1, ...data });
+  const ask = ({ url, ...data }: Record<string, unknown>) => {
+    const askId = (data.askId as string | undefined) ?? 'ask_1';
+    if (url !== undefined) pages.set(askId, url);
+    source.emit('ask.requested', 'c1', { tool: 'plan_meeting', askId, expiresAt: 1, ...data });
+  };
   const form = () => element.querySelector<HTMLFormElement>('form');
   return { source, element, answers, ask, form };
 }
@@ -275,7 +281,7 @@ describe('the ask form on a call’s line', () => {
     let fail = true;
     const { answers, ask, form } = fakeAsk(() => (fail ? Promise.reject(new Error('Offline.')) : undefined));
     ask({ message: 'Go on?', url: 'https://example.com/sign-in' });
-    await until(() => form() !== null);
+    await until(() => form()?.querySelector('a')?.hidden === false);
     form()!.requestSubmit();
     await until(() => form()!.querySelector('[role=alert]') !== null);
     expect(form()!.querySelector('[role=alert]')!.textContent).toBe(
@@ -315,7 +321,7 @@ describe('the ask form on a call’s line', () => {
   it('links a URL ask to its page in a new tab, with Done, and never links a hostile address', async () => {
     const { element, answers, ask, form, source } = fakeAsk();
     ask({ message: 'Sign in to the calendar.', url: 'https://calendar.example.com/sign-in?state=x' });
-    await until(() => form() !== null);
+    await until(() => form()?.querySelector('a')?.hidden === false);
     const link = form()!.querySelector('a')!;
     expect([link.href, link.target, link.rel, link.textContent]).toEqual([
       'https://calendar.example.com/sign-in?state=x',
@@ -323,7 +329,7 @@ describe('the ask form on a call’s line', () => {
       'noopener noreferrer',
       'Open calendar.example.com (new tab)',
     ]);
-    expect([...form()!.querySelectorAll('button')].map((b) => b.textContent)).toEqual([
+    expect([...form()!.querySelectorAll('button:not([hidden])')].map((b) => b.textContent)).toEqual([
       'Done',
       'Decline',
       'Cancel',
@@ -341,20 +347,46 @@ describe('the ask form on a call’s line', () => {
     ].entries()) {
       const was = form();
       source.emit('ask.answered', 'c1', { tool: 'plan_meeting', askId: `ask_${n + 1}`, action: 'accept' });
-      source.emit('ask.requested', 'c1', {
-        tool: 'plan_meeting',
-        askId: `ask_${n + 2}`,
-        message: 'Go.',
-        url,
-        expiresAt: 1,
-      });
-      await until(() => form() !== null && form() !== was);
-      expect(form()!.querySelector('button')!.textContent).toBe('Decline');
+      ask({ askId: `ask_${n + 2}`, message: 'Go.', url });
+      await until(() => form() !== null && form() !== was && form()!.querySelector('a') === null);
+      expect(form()!.querySelector('button:not([hidden])')!.textContent).toBe('Decline');
       expect(element.querySelectorAll('a').length).toBe(0);
       expect(form()!.querySelector('.toolctx-status__alert')!.textContent).toBe(
         'This ask cannot be shown here: decline or cancel it.',
       );
     }
+  });
+
+  it("reads a URL ask's page from the run's open asks, never from its events", async () => {
+    const signIn = defineTool({
+      name: 'connect',
+      description: 'Sends the person to sign in.',
+      inputSchema: z.object({}),
+      execute: (_args, ctx) =>
+        ctx.ask({ message: 'Sign in.', url: 'https://calendar.example.com/a?state=s3' }),
+    });
+    const events: unknown[] = [];
+    const run = createRuntime({ tools: [signIn] }).startRun({ onEvent: (event) => events.push(event) });
+    const element = container();
+    attachStatus(element, run);
+    const result = run.call({ tool: 'connect', args: {} });
+    await until(() => element.querySelector('form a')?.hasAttribute('hidden') === false);
+    expect(element.querySelector('a')!.href).toBe('https://calendar.example.com/a?state=s3');
+    expect(JSON.stringify(events)).not.toContain('state=s3');
+    element.querySelector<HTMLButtonElement>('form button')!.click();
+    expect(await result).toMatchObject({ ok: true, value: { action: 'accept' } });
+    // A source that cannot list its asks cannot show the page: only Decline and Cancel.
+    const { ask, form } = fakeAsk();
+    const bare = fakeSource();
+    const other = container();
+    attachStatus(other, bare, { actions: { answer() {} } });
+    bare.emit('tool.started', 'c9', { tool: 'connect' });
+    bare.emit('ask.requested', 'c9', { tool: 'connect', askId: 'ask_9', message: 'Go.', expiresAt: 1 });
+    await until(() => other.querySelector('.toolctx-status__alert') !== null);
+    expect(other.querySelector('a')).toBe(null);
+    ask({ message: 'Go.', url: 'https://example.com/' });
+    await until(() => form()?.querySelector('a')?.hidden === false);
+    await run.end();
   });
 
   it('offers Decline and Cancel for a form no browser can show, and the widget goes on', async () => {
@@ -472,7 +504,7 @@ describe('the ask form on a call’s line', () => {
     expect(small).toEqual([]);
     source.emit('ask.answered', 'c1', { tool: 'plan_meeting', askId: 'ask_1', action: 'cancel' });
     ask({ askId: 'ask_2', message: 'Sign in.', url: 'https://example.com/' });
-    await until(() => form()?.querySelector('a') != null);
+    await until(() => form()?.querySelector('a')?.hidden === false);
     const link = form()!.querySelector('a')!.getBoundingClientRect();
     expect([link.width >= 24, link.height >= 24]).toEqual([true, true]);
   });

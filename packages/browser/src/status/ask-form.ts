@@ -8,7 +8,8 @@ export interface AskShown {
   askId: string;
   message: string;
   schema?: AskSchema;
-  url?: string;
+  /** A URL ask's page, read from the run's open asks (events do not carry it); it may come later. */
+  url?: string | PromiseLike<string | undefined>;
 }
 
 /** Sends an answer; a refusal it resolves with (`taken: false`) is shown in the form. */
@@ -189,18 +190,6 @@ export function createAskForm(
     form.append(box);
   }
 
-  const page = ask.schema ? undefined : safeAskUrl(ask.url);
-  if (!ask.schema) {
-    if (page) {
-      const link = make('a', 'link', `Open ${page.host}`);
-      link.href = page.href;
-      link.target = '_blank';
-      link.rel = 'noopener noreferrer';
-      link.append(make('span', 'new-tab', ' (new tab)'));
-      form.append(link);
-    } else form.append(make('p', 'alert', cannotShow));
-  }
-
   const buttons = make('span', 'pair');
   const button = (label: string, action: AskAnswer['action'] | 'submit') => {
     const node = make('button', 'action', label);
@@ -208,12 +197,34 @@ export function createAskForm(
     node.type = action === 'submit' ? 'submit' : 'button';
     if (action !== 'submit') node.addEventListener('click', () => answer({ action }));
     buttons.append(node);
+    return node;
   };
-  // A URL ask that cannot be opened cannot be finished: only Decline and Cancel are offered.
-  if (ask.schema || page) button(ask.schema ? 'Submit' : 'Done', 'submit');
+  const submit = button(ask.schema ? 'Submit' : 'Done', 'submit');
   button('Decline', 'decline');
   button('Cancel', 'cancel');
   form.append(buttons);
+  if (!ask.schema) {
+    // The page comes from the run's open asks. Until it is known, and for one that cannot be
+    // opened (which cannot be finished), only Decline and Cancel are offered.
+    submit.hidden = true;
+    const link = make('a', 'link');
+    link.hidden = true;
+    form.insertBefore(link, buttons);
+    const cannot = () => {
+      submit.remove();
+      link.replaceWith(make('p', 'alert', cannotShow));
+    };
+    Promise.resolve(ask.url).then((url) => {
+      const page = safeAskUrl(url);
+      if (!page) return cannot();
+      link.textContent = `Open ${page.host}`;
+      link.href = page.href;
+      link.target = '_blank';
+      link.rel = 'noopener noreferrer';
+      link.append(make('span', 'new-tab', ' (new tab)'));
+      link.hidden = submit.hidden = false;
+    }, cannot);
+  }
 
   let busy = false;
   let alert: HTMLElement | undefined;

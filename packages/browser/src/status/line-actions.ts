@@ -1,4 +1,4 @@
-import type { ApprovalDecision, AskAnswer, ToolEvent } from '@toolctx/core';
+import type { ApprovalDecision, AskAnswer, OpenAsk, ToolEvent } from '@toolctx/core';
 import { cutMessage, type StatusLine } from '@toolctx/core/status';
 import { type AskShown, createAskForm } from './ask-form.js';
 import type { StatusSource } from './status-source.js';
@@ -19,6 +19,11 @@ export interface StatusActions {
    * form, which stays for a corrected answer; a rejection is shown the same way.
    */
   answer?(askId: string, answer: AskAnswer): unknown;
+  /**
+   * The run's open asks (`run.asks()`): where the page of a URL ask is read, as events do not
+   * carry it (it may be an authorization link). Without it a URL ask offers Decline and Cancel only.
+   */
+  asks?(): readonly OpenAsk[] | PromiseLike<readonly OpenAsk[]>;
   /**
    * What the page knows of a call waiting for approval, for the words beside Approve and Deny:
    * the tool's title and the arguments it was called with (events carry neither). A few argument
@@ -44,6 +49,8 @@ function abilities(source: StatusSource, given: StatusActions | false | undefine
   const cancel = given?.cancel ?? own.cancel;
   const resume = given?.resume ?? own.resume;
   const answer = given?.answer ?? own.answer;
+  const asks = given?.asks ?? own.asks;
+  if (typeof asks === 'function') can.asks = () => asks.call(given?.asks ? given : own);
   if (typeof cancel === 'function') can.cancel = (callId) => cancel.call(given?.cancel ? given : own, callId);
   if (typeof resume === 'function')
     can.resume = (id, decision) => resume.call(given?.resume ? given : own, id, decision);
@@ -146,8 +153,8 @@ export function createLineActions(
       if (type === 'tool.pending' && data.reason === 'approval' && typeof data.id === 'string')
         approvals.set(callId, data.id);
       else if (type === 'ask.requested' && typeof data.askId === 'string') {
-        const { askId, message, schema, url } = data;
-        asks.set(callId, { askId, message: typeof message === 'string' ? message : '', schema, url });
+        const { askId, message, schema } = data;
+        asks.set(callId, { askId, message: typeof message === 'string' ? message : '', schema });
       } else if (type === 'approval.decided') approvals.delete(callId);
       else if (type === 'ask.answered' || type === 'tool.finished' || type === 'tool.failed') {
         approvals.delete(callId);
@@ -189,6 +196,10 @@ export function createLineActions(
         text.id ||= `toolctx-status-text-${++texts}`;
         // The line says the ask's message; the form repeats it only when the line had to cut it.
         const whole = cutMessage(ask.message, maxMessageLength) !== ask.message.trim();
+        if (!ask.schema) {
+          const open = can.asks;
+          ask.url ??= Promise.resolve(open?.()).then((list) => list?.find((o) => o.askId === ask.askId)?.url);
+        }
         let form: HTMLFormElement;
         try {
           form = createAskForm(doc, ask, text.id, whole, can.answer);

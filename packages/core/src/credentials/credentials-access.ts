@@ -1,3 +1,4 @@
+import type { AskAnswer, AskUrl } from '../ask/ask.js';
 import { ToolctxError, toErrorInfo } from '../errors.js';
 import { randomId } from '../random-id.js';
 import { type Credential, createCredential } from './credential.js';
@@ -24,8 +25,9 @@ export interface CredentialsAccess {
 }
 
 /**
- * Receives the link a user must open to grant access. It is the only place the URL goes: never
- * into an error, an event or a result.
+ * Receives the link a user must open to grant access, for a call that cannot ask its user (a
+ * call that can gets it as a URL ask instead). Besides the call's ask, it is the only place the
+ * URL goes: never into an error, an event or a result.
  *
  * @example
  * ```ts
@@ -37,12 +39,21 @@ export interface CredentialsAccess {
 export type AuthorizationUrlHandler = (authorizationId: string, authorizationUrl: string) => void;
 
 /**
+ * Puts a credential's sign-in to the call's user as a URL ask, named by `key` among the call's
+ * asks; rejects `unsupported` where no one can be asked.
+ */
+export type AskForAccess = (request: AskUrl, key: string) => Promise<AskAnswer>;
+
+/**
  * Builds `ctx.credentials` for one run's tenant and principal.
  *
  * - No provider: every `get` throws `credential-failed`, naming `createRuntime({ credentials })`.
  * - `failed` (or a provider that throws, an expired or mismatched credential, missing scopes):
  *   throws `credential-failed` with `details.reason`.
- * - `authorization-required`: hands the URL to `onAuthorizationUrl` and throws
+ * - `authorization-required`, where the call can ask its user (`askForAccess`): a URL ask sends
+ *   the person to the provider's link. `accept` (they finished there) asks the provider again
+ *   once; `decline` throws `credential-failed` (reason `declined`). An ask not answered, or a
+ *   call that cannot ask: the URL goes to `onAuthorizationUrl` and `get` throws
  *   `authorization-required` with `details.authorizationId` (`auth_…` when the provider gave none).
  * - `issued`: returns the credential, wrapped so its value does not print (see {@link createCredential}).
  */
@@ -50,6 +61,7 @@ export function credentialsAccess(
   provider: CredentialProvider | undefined,
   who: CredentialSubject,
   onAuthorizationUrl?: AuthorizationUrlHandler,
+  askForAccess?: AskForAccess,
 ): CredentialsAccess {
   return {
     async get(request) {
@@ -65,20 +77,29 @@ export function credentialsAccess(
             `(staticCredentials({ ${JSON.stringify(name)}: '…' }) for a quick start), and check ctx.hasCredentials first.`,
         );
       }
-      let answer: CredentialAnswer;
-      try {
-        answer = await provider.resolve({ ...request }, { ...who });
-      } catch (thrown) {
-        const { exception } = toErrorInfo(thrown);
-        throw failure(name, 'provider-threw', `The credential provider threw ${exception}.`, { exception });
+      const resolve = async (): Promise<CredentialAnswer> => {
+        try {
+          return await provider.resolve({ ...request }, { ...who });
+        } catch (thrown) {
+          const { exception } = toErrorInfo(thrown);
+          throw failure(name, 'provider-threw', `The credential provider threw ${exception}.`, { exception });
+        }
+      };
+      let answer = await resolve();
+      let asked: AskAnswer['action'] | undefined;
+      if (answer?.kind === 'authorization-required' && askForAccess) {
+        asked = await askAccess(name, answer.authorizationUrl, askForAccess);
+        if (asked === 'decline') throw failure(name, 'declined', 'The person declined to grant access.');
+        // They say they finished: the provider is asked once more.
+        if (asked === 'accept') answer = await resolve();
       }
       switch (answer?.kind) {
         case 'issued':
           return checkIssued(request, answer.credential);
         case 'authorization-required': {
           const authorizationId = answer.authorizationId || randomId('auth_');
-          let delivered = false;
-          if (onAuthorizationUrl && typeof answer.authorizationUrl === 'string') {
+          let delivered = asked !== undefined;
+          if (!delivered && onAuthorizationUrl && typeof answer.authorizationUrl === 'string') {
             try {
               onAuthorizationUrl(authorizationId, answer.authorizationUrl);
               delivered = true;
@@ -86,10 +107,16 @@ export function credentialsAccess(
               // The handler's failure must not replace the pause; `delivered` tells the host.
             }
           }
+          const went =
+            asked === 'accept'
+              ? 'The person said they finished at the authorization link, but the provider still needs it'
+              : asked === 'cancel'
+                ? 'The person was asked to open the authorization link and did not answer'
+                : 'The authorization link went to the host';
           throw new ToolctxError(
             'authorization-required',
-            `Credential \`${name}\` needs the user to grant access first. The authorization link went to the ` +
-              `host (authorization ${authorizationId}); call the tool again once access is granted.`,
+            `Credential \`${name}\` needs the user to grant access first. ${went} (authorization ` +
+              `${authorizationId}); call the tool again once access is granted.`,
             { retryable: true, details: { credential: name, authorizationId, delivered } },
           );
         }
@@ -100,6 +127,25 @@ export function credentialsAccess(
       }
     },
   };
+}
+
+/**
+ * Sends the person to `url` through the call's ask; `undefined` when it cannot (no one to ask, or
+ * a link an ask cannot carry), so the host's handler gets it instead.
+ */
+async function askAccess(
+  name: string,
+  url: string,
+  askForAccess: AskForAccess,
+): Promise<AskAnswer['action'] | undefined> {
+  const message = `Grant access to ${name}: open the page, sign in, and come back when you are done.`;
+  try {
+    return (await askForAccess({ message, url }, `credential:${name}`)).action;
+  } catch (thrown) {
+    const { kind } = toErrorInfo(thrown);
+    if (kind === 'unsupported' || kind === 'invalid-argument') return undefined;
+    throw thrown;
+  }
 }
 
 function checkIssued(request: CredentialRequest, issued: Credential): Credential {

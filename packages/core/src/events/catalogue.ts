@@ -24,8 +24,8 @@ export interface EventDataMap {
     tool: string;
     askId: string;
     message: string;
+    /** A form ask's fields. A URL ask's page is not here: only those who may answer read it. */
     schema?: AskSchema;
-    url?: string;
     expiresAt: number;
   };
   'ask.answered': { tool: string; askId: string; action: AskAnswer['action'] };

@@ -417,3 +417,65 @@ describe('serveMcp refuses a hostile answer to an ask, bounded', () => {
     await client.close();
   });
 });
+
+describe("serveMcp carries a credential's sign-in as URL elicitation", () => {
+  const AUTH_URL = 'https://auth.example.com/authorize?state=s1';
+  async function signIn(capabilities: ClientOptions['capabilities'], answer: ElicitResult['action']) {
+    let granted = false;
+    const hooked: string[] = [];
+    const calendar = defineTool({
+      name: 'calendar',
+      description: 'Reads the calendar.',
+      inputSchema: z.object({}),
+      needs: { credential: 'calendar' },
+      execute: (_args, ctx) => `read with ${ctx.credential?.value.length} chars`,
+    });
+    const runtime = createRuntime({
+      tools: [calendar],
+      credentials: {
+        resolve: async ({ credential }) =>
+          granted
+            ? { kind: 'issued', credential: { credential, value: 'token-123456' } }
+            : { kind: 'authorization-required', authorizationUrl: AUTH_URL },
+      },
+      onAuthorizationUrl: (_id, url) => void hooked.push(url),
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await serveMcp(runtime).connect(serverSide);
+    const client = new Client({ name: 'asked', version: '1.0.0' }, { capabilities });
+    const asked: ElicitRequest['params'][] = [];
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params);
+      granted = answer === 'accept';
+      return { action: answer };
+    });
+    await client.connect(clientSide);
+    const result = await call(client, 'calendar');
+    await client.close();
+    return { result, asked, hooked };
+  }
+
+  it('sends the provider’s link in url mode; once the person finished there, the tool runs', async () => {
+    const { result, asked, hooked } = await signIn(formAndPage, 'accept');
+    expect(asked).toEqual([
+      {
+        mode: 'url',
+        message: expect.stringContaining('calendar'),
+        url: AUTH_URL,
+        elicitationId: expect.any(String),
+      },
+    ]);
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'read with 12 chars' }] });
+    expect(hooked).toEqual([]);
+  });
+
+  it('declined, the call fails credential-failed; a client without URL mode never sees the link', async () => {
+    const declined = await signIn(formAndPage, 'decline');
+    expect(errorOf(declined.result)).toMatchObject({ kind: 'credential-failed' });
+    const formOnly = await signIn(form, 'accept');
+    expect(formOnly.asked).toEqual([]);
+    expect(errorOf(formOnly.result)).toMatchObject({ kind: 'authorization-required' });
+    expect(JSON.stringify(formOnly.result)).not.toContain('state=s1');
+    expect(formOnly.hooked).toEqual([AUTH_URL]);
+  });
+});

@@ -12,6 +12,9 @@ export type Outcome = { ok: true; value: unknown } | { ok: false; error: ErrorIn
  */
 export class Attempt {
   settled = false;
+  /** Asks made by this attempt, and whether one is open (run-asks.ts). */
+  askCount = 0;
+  asking = false;
   /** How it ended, once it has. */
   result: Outcome | undefined;
   /** Calls started through this attempt's `ctx.tools`; they end when it ends. */

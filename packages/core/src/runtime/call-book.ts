@@ -92,10 +92,13 @@ export interface CallRecord extends CallHandle {
   iteration: number;
   /** While `working`: its arguments as asked, for running it again after a restart. */
   args?: unknown;
-  /** Which of the call's asks `ask` is (0 for its first). */
-  askIndex?: number;
-  /** The answers its asks got so far, in the order asked: a call run again gets them back. */
-  answers?: AskAnswer[];
+  /**
+   * Which of the call's asks `ask` is: `"0"` for the first its tool asked, `"1"` for the next;
+   * `"credential:<name>"` for the sign-in a credential needed.
+   */
+  askKey?: string;
+  /** The answers its asks got so far, by key: a call run again gets them back. */
+  answers?: Record<string, AskAnswer>;
 }
 
 /**
@@ -137,7 +140,7 @@ export interface CallStore {
  * ```
  */
 export function callHandleOf(record: CallRecord): CallHandle {
-  const { iteration: _i, args: _args, askIndex: _n, answers: _answers, ...handle } = record;
+  const { iteration: _i, args: _args, askKey: _k, answers: _answers, ...handle } = record;
   return handle;
 }
 

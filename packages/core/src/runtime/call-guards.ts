@@ -87,8 +87,11 @@ const acquireCredential: Guard = async (run, call, args) => {
   const credential = tool.needs.credential;
   log.emit('credential.requested', { tool: tool.name, credential }, toolCallId, parentId);
   try {
-    call.credential = await runCredentials(run).get(tool.needs);
+    const attempt = call.invocation.beforeAttempts(tool.name);
+    call.credential = await runCredentials(run, call, attempt).get(tool.needs);
   } catch (thrown) {
+    // Cancelled while the person was asked to sign in: the pipeline says so.
+    if (call.invocation.aborted) return { ok: false, error: call.invocation.aborted };
     const error = toErrorInfo(thrown);
     if (error.kind === 'authorization-required') {
       const id = String(error.details?.authorizationId);

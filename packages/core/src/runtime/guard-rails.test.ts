@@ -124,7 +124,8 @@ describe('credentials', () => {
       onAuthorizationUrl: (_id, url) => urls.push(url),
       sinks: [sink, (event) => void status.apply(event)],
     });
-    const run = runtime.startRun({ identity: { tenant: 't', principal: 'p' } });
+    // No person to ask: the link goes to the host's hook (credential-asks.test.ts asks one).
+    const run = runtime.startRun({ identity: { tenant: 't', principal: 'p' }, canAsk: false });
     const results = [
       await run.call({ tool: 'calendar', args: {} }),
       await run.call({ tool: 'leaky', args: {} }),

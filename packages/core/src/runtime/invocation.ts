@@ -1,7 +1,7 @@
 import type { ToolDispatch, ToolExecutionContext } from '../context/types.js';
 import { type ErrorInfo, toErrorInfo } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
-import type { Attempt, Outcome } from './attempt.js';
+import { Attempt, type Outcome } from './attempt.js';
 import type { CallFacts, RunFacts } from './run-facts.js';
 import { createAttemptContext } from './tool-context.js';
 
@@ -44,6 +44,17 @@ export class Invocation {
     this.aborted = error;
     this.attempt?.abort(error);
     this.wake?.();
+  }
+
+  /**
+   * What the call does before its tool runs (a sign-in its `needs` asks for) belongs to: an
+   * attempt without a timeout, which whatever cancels the call ends.
+   */
+  beforeAttempts(toolName: string): Attempt {
+    const attempt = new Attempt(undefined, toolName);
+    this.attempt = attempt;
+    if (this.aborted) attempt.abort(this.aborted);
+    return attempt;
   }
 
   /** Runs one attempt; the outcome comes at once when the tool finished at once. */

@@ -23,14 +23,14 @@ export interface AskingRun {
 }
 
 /**
- * Puts the `index`th ask of a call to its user: through the run's records (answered by
- * `run.answer`), or the door's `askUser` for the frame of one call. Rejects when `signal` fires;
- * the ask is then withdrawn.
+ * Puts a call's ask to its user: through the run's records (answered by `run.answer`), or the
+ * door's `askUser` for the frame of one call. `key` names it among the call's asks (see
+ * `CallRecord.askKey`). Rejects when `signal` fires; the ask is then withdrawn.
  */
 export function ask(
   run: AskingRun,
   call: CallFacts,
-  index: number,
+  key: string,
   request: CheckedAsk,
   signal: AbortSignal,
 ): Promise<AskAnswer> {
@@ -40,13 +40,13 @@ export function ask(
     return run.askUser(openAsk(randomId('ask_'), call, request), signal);
   }
   // A call run again (a retry, or after its host restarted) gets the answers it already had.
-  const kept = record.answers?.[index];
+  const kept = record.answers?.[key];
   if (kept) return Promise.resolve(kept);
   const { book, log } = run;
-  const again = record.ask && record.askIndex === index ? record.ask : undefined;
+  const again = record.ask && record.askKey === key ? record.ask : undefined;
   const open = again ?? openAsk(randomId('ask_'), call, request);
   record.ask = open;
-  record.askIndex = index;
+  record.askKey = key;
   record.status = 'input_required';
   record.updatedAt = Date.now();
   book!.put(record);
@@ -68,7 +68,7 @@ export function ask(
   });
 }
 
-/** The attempt a tool's `ctx.ask` belongs to, as far as its ask needs. */
+/** The attempt an ask belongs to (attempt.ts), as far as the ask needs. */
 interface AskingAttempt {
   readonly settled: boolean;
   readonly signal: AbortSignal;
@@ -78,14 +78,16 @@ interface AskingAttempt {
 }
 
 /**
- * `ctx.ask`: checks the ask, holds the tool's timeout while it waits within its window, and
- * checks the answer before the tool sees it.
+ * `ctx.ask`, and a credential's sign-in: checks the ask, holds the tool's timeout while it waits
+ * within its window, and checks the answer before the tool sees it. `key` names an ask that is
+ * not one of the tool's own in order (a credential's); by default it is the attempt's next.
  */
 export async function askFrom(
   attempt: AskingAttempt,
   run: RunFacts,
   call: CallFacts,
   request: AskRequest,
+  key?: string,
 ): Promise<AskAnswer> {
   const checked = checkAsk(call.toolName, request);
   if (attempt.asking) {
@@ -96,7 +98,7 @@ export async function askFrom(
   }
   if (attempt.settled) throw callSettled(call.toolName, 'ctx.ask', undefined);
   attempt.asking = true;
-  const index = attempt.askCount++;
+  key ??= String(attempt.askCount++);
   const resumeTimeout = attempt.holdTimeout();
   // The ask's window, or the call's end, withdraws it.
   const window = new AbortController();
@@ -109,7 +111,7 @@ export async function askFrom(
   const onEnd = () => window.abort(signal.reason);
   signal.addEventListener('abort', onEnd, { once: true });
   try {
-    const answer = await run.ask(call, index, checked, window.signal);
+    const answer = await run.ask(call, key, checked, window.signal);
     const fits = checkAnswer(checked, answer);
     if (!fits.ok)
       throw new ToolctxError(fits.error.kind, fits.error.message, { details: fits.error.details });
@@ -162,13 +164,11 @@ export function answerAsk(run: AskingRun, askId: string, answer: unknown): Answe
 
 /** Files the answer with the call, closes its ask and says so in the log. */
 function settleAsk(run: AskingRun, record: CallRecord, answer: AskAnswer): void {
-  const { ask, askIndex } = record;
-  if (!ask || askIndex === undefined) return;
-  const answers = record.answers ?? [];
-  answers[askIndex] = answer;
-  record.answers = answers;
+  const { ask, askKey } = record;
+  if (!ask || askKey === undefined) return;
+  record.answers = { ...record.answers, [askKey]: answer };
   delete record.ask;
-  delete record.askIndex;
+  delete record.askKey;
   record.status = 'working';
   record.updatedAt = Date.now();
   run.book!.put(record);
@@ -191,8 +191,9 @@ function openAsk(askId: string, call: CallFacts, request: CheckedAsk): OpenAsk {
   return open;
 }
 
-function askedData({ tool, askId, message, schema, url, expiresAt }: OpenAsk) {
-  return schema ? { tool, askId, message, schema, expiresAt } : { tool, askId, message, url, expiresAt };
+/** What the log says of an ask: never a URL ask's page (an authorization link), which only those who may answer read. */
+function askedData({ tool, askId, message, schema, expiresAt }: OpenAsk) {
+  return schema ? { tool, askId, message, schema, expiresAt } : { tool, askId, message, expiresAt };
 }
 
 function noOneToAsk(toolName: string, doorName: string): ToolctxError {

@@ -32,8 +32,8 @@ export interface RunFacts {
   readonly teardown: TeardownRegistry;
   readonly ledger: RunLedger | undefined;
   readonly workspace: Workspace | undefined;
-  /** Puts a call's `index`th ask to its user (`ctx.ask`); rejects when `signal` fires. */
-  ask(call: CallFacts, index: number, request: CheckedAsk, signal: AbortSignal): Promise<AskAnswer>;
+  /** Puts a call's ask (`key`: see `CallRecord.askKey`) to its user; rejects when `signal` fires. */
+  ask(call: CallFacts, key: string, request: CheckedAsk, signal: AbortSignal): Promise<AskAnswer>;
 }
 
 /** Counters a run keeps of what it dropped. */

@@ -146,8 +146,8 @@ export class RunImpl implements CallingRun {
   }
 
   /** A call's ask (`ctx.ask`): loaded with the first, as most runs never ask. */
-  ask(call: CallFacts, index: number, request: CheckedAsk, signal: AbortSignal): Promise<AskAnswer> {
-    return import('./run-asks.js').then((asks) => asks.ask(this, call, index, request, signal));
+  ask(call: CallFacts, key: string, request: CheckedAsk, signal: AbortSignal): Promise<AskAnswer> {
+    return import('./run-asks.js').then((asks) => asks.ask(this, call, key, request, signal));
   }
 
   asks(): OpenAsk[] {
@@ -316,7 +316,7 @@ export class RunImpl implements CallingRun {
     record.updatedAt = Date.now();
     delete record.args;
     delete record.ask;
-    delete record.askIndex;
+    delete record.askKey;
     delete record.answers;
     if (record.status === 'input_required') {
       const approvalId = result.ok ? undefined : result.error.details?.approvalId;

@@ -13,7 +13,7 @@ import type {
   ToolExecutionContext,
 } from '../context/types.js';
 import type { Credential } from '../credentials/credential.js';
-import type { CredentialsAccess } from '../credentials/credentials-access.js';
+import type { AskForAccess, CredentialsAccess } from '../credentials/credentials-access.js';
 import type { secretRedactor } from '../credentials/redact-secrets.js';
 import { type ErrorInfo, ToolctxError } from '../errors.js';
 import { customNameProblem } from '../events/catalogue.js';
@@ -52,9 +52,10 @@ let redactorFor: typeof secretRedactor | undefined;
 
 /**
  * Credentials for the run's tenant and principal, as `ctx.credentials` and a tool's `needs` get
- * them. The checks behind `get` load on first use: only tools that ask for credentials need them.
+ * them; a sign-in becomes an ask of `attempt` (run-asks.ts). The checks behind `get` load on first
+ * use: only tools that ask for credentials need them.
  */
-export function runCredentials(run: RunFacts): CredentialsAccess {
+export function runCredentials(run: RunFacts, call: CallFacts, attempt: Attempt): CredentialsAccess {
   const { services, identity } = run;
   const who = { tenant: identity?.tenant, principal: identity?.principal };
   return {
@@ -64,7 +65,11 @@ export function runCredentials(run: RunFacts): CredentialsAccess {
         import('../credentials/redact-secrets.js'),
       ]);
       redactorFor = redaction.secretRedactor;
-      return credentialsAccess(services.credentials, who, services.onAuthorizationUrl).get(request);
+      const askForAccess: AskForAccess = (ask, key) =>
+        import('./run-asks.js').then((asks) => asks.askFrom(attempt, run, call, ask, key));
+      return credentialsAccess(services.credentials, who, services.onAuthorizationUrl, askForAccess).get(
+        request,
+      );
     },
   };
 }
@@ -87,9 +92,6 @@ interface MadeParts {
 
 class ToolContext extends Attempt implements ToolExecutionContext {
   private reports = 0;
-  /** Asks made by this attempt, and whether one is open (run-asks.ts). */
-  askCount = 0;
-  asking = false;
   private madeParts: MadeParts | undefined;
 
   constructor(
@@ -172,7 +174,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
   get credentials(): CredentialsAccess {
     const made = this.made;
     if (!made.access) {
-      const access = runCredentials(this.run);
+      const access = runCredentials(this.run, this.call, this);
       made.access = {
         get: async (request) => {
           const credential = await access.get(request);
