@@ -140,6 +140,7 @@ export {
   type RetryPolicy,
   type Tool,
   type ToolDefinition,
+  type ToolIcon,
   type ToolSchema,
   toolSchema,
 } from './tools/define-tool.js';

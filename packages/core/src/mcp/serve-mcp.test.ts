@@ -31,6 +31,20 @@ const tools = [
     },
   }),
   defineTool({
+    name: 'wander',
+    description: 'Reports progress that goes back, and messages without a count.',
+    inputSchema: z.object({}),
+    execute: async (_args, ctx) => {
+      for (const report of [{ done: 1 }, { done: 2 }, { done: 0 }, 'checking', { done: 1 }, { done: 3 }]) {
+        ctx.progress(
+          typeof report === 'string' ? report : { ...report, total: 3, message: `at ${report.done}` },
+        );
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      return 'wandered';
+    },
+  }),
+  defineTool({
     name: 'refuse',
     description: 'Always fails with a chosen kind.',
     inputSchema: z.object({}),
@@ -89,6 +103,28 @@ describe('serveMcp over the SDK in-memory transport', () => {
     expect(add.inputSchema).toMatchObject({ type: 'object', required: ['a', 'b'] });
   });
 
+  it('lists a tool’s icons, and the server’s with its serverInfo, when defined with them', async () => {
+    const icon = { src: 'https://example.com/icon.png', mimeType: 'image/png', sizes: ['48x48'] };
+    const pictured = defineTool({
+      name: 'pictured',
+      description: 'Has a picture.',
+      inputSchema: z.object({}),
+      icons: [icon],
+      execute: () => 'ok',
+    });
+    const runtime = createRuntime({ tools: [pictured, tools[0]!] });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await serveMcp(runtime, { serverInfo: { name: 'shop', version: '1.0.0', icons: [icon] } }).connect(
+      serverSide,
+    );
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    await client.connect(clientSide);
+    const { tools: listed } = await client.listTools();
+    expect(listed.map((tool) => tool.icons)).toEqual([[icon], undefined]);
+    expect(client.getServerVersion()?.icons).toEqual([icon]);
+    await client.close();
+  });
+
   it('offers only read tools when serving the plan phase', async () => {
     const { client } = await connect({ phase: 'plan' });
     const { tools: listed } = await client.listTools();
@@ -140,6 +176,27 @@ describe('serveMcp over the SDK in-memory transport', () => {
       { progress: 2, total: 3, message: 'step 2' },
       { progress: 3, total: 3, message: 'step 3' },
     ]);
+  });
+
+  it('numbers progress so it only increases, and every report still arrives, when the tool’s own figures go back', async () => {
+    const { client } = await connect();
+    const received: Array<{ progress: number; message?: string }> = [];
+    await client.callTool({ name: 'wander', arguments: {} }, undefined, {
+      onprogress: (progress) => received.push(progress),
+    });
+    expect(received.map((report) => report.message)).toEqual([
+      'at 1',
+      'at 2',
+      'at 0',
+      'checking',
+      'at 1',
+      'at 3',
+    ]);
+    const figures = received.map((report) => report.progress);
+    for (let i = 1; i < figures.length; i++) expect(figures[i]).toBeGreaterThan(figures[i - 1]!);
+    // Where the tool's own figure moves forward it is sent as it is; else a hair above the last.
+    expect([figures[0], figures[1], figures[5]]).toEqual([1, 2, 3]);
+    expect(figures[2]! - 2).toBeLessThan(0.001);
   });
 
   it('sends no progress notification when the client sent no progress token', async () => {

@@ -34,7 +34,7 @@ import { askingPerson } from './elicit-approval.js';
 import { guardEmptyBatch } from './empty-batch.js';
 import { shareToolMethods } from './sdk-tools.js';
 import { toMcpTool } from './tool-metadata.js';
-import { errorMetaKey, toMcpLogMessage, toMcpProgress } from './wire.js';
+import { errorMetaKey, mcpProgressOf, toMcpLogMessage } from './wire.js';
 
 /** What an MCP request tells the host about its caller, for {@link ServeMcpOptions.identify}. */
 export interface McpCaller {
@@ -171,6 +171,7 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
     const served = await sdkTools.call(request.params.name, request, extra);
     if (served) return served;
     const progressToken = extra._meta?.progressToken;
+    const progressOf = mcpProgressOf();
     // Notifications are chained so the last one is on the wire before the result it precedes.
     let sent: Promise<void> = Promise.resolve();
     const send = (
@@ -186,7 +187,7 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
           send({ method: 'notifications/message', params: toMcpLogMessage(entry) });
       } else if (event.type === 'tool.progress' && progressToken !== undefined) {
         const { payload, n } = event.data as { payload: unknown; n: number };
-        send({ method: 'notifications/progress', params: { progressToken, ...toMcpProgress(payload, n) } });
+        send({ method: 'notifications/progress', params: { progressToken, ...progressOf(payload, n) } });
       }
     };
     const links = artifactLinks(server, store, scopes.scopeOf(extra));

@@ -19,6 +19,7 @@ export function toMcpTool(tool: AnyTool): McpTool {
   return {
     name: tool.name,
     ...(tool.title !== undefined ? { title: tool.title } : {}),
+    ...(tool.icons !== undefined ? { icons: tool.icons } : {}),
     description: tool.description,
     inputSchema: tool.inputJsonSchema as McpTool['inputSchema'],
     ...outputSchemaOf(tool),

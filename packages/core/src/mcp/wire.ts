@@ -8,7 +8,10 @@ import { plainJson } from '../plain-json.js';
  */
 export const errorMetaKey = 'toolctx/error';
 
-/** The MCP progress fields for a toolctx progress report; `n` is the report's number in its call. */
+/**
+ * The MCP progress fields for a toolctx progress report; `n` is the report's number in its call.
+ * `progress` is the report's `done` when it has one, else `n`.
+ */
 export function toMcpProgress(
   payload: unknown,
   n: number,
@@ -20,6 +23,26 @@ export function toMcpProgress(
     progress: isCount(done) ? done : n,
     ...(isCount(total) ? { total } : {}),
     ...(typeof message === 'string' ? { message } : {}),
+  };
+}
+
+/**
+ * Numbers one call's progress notifications so `progress` only ever increases, as MCP requires
+ * of each token. Once the tool has counted (`done`), a report that does not move its count
+ * forward (a `done` that went back, a report without one) is sent a millionth above the last, so
+ * its message still arrives and a client's bar stays where it was.
+ */
+export function mcpProgressOf(): (payload: unknown, n: number) => ReturnType<typeof toMcpProgress> {
+  let last = Number.NEGATIVE_INFINITY;
+  let counted = false;
+  return (payload, n) => {
+    const params = toMcpProgress(payload, n);
+    const counts = isCount((payload as { done?: unknown } | null)?.done);
+    counted ||= counts;
+    if (params.progress <= last || (counted && !counts))
+      params.progress = last + Math.max(1e-6, Math.abs(last) * 2 ** -40);
+    last = params.progress;
+    return params;
   };
 }
 

@@ -123,6 +123,23 @@ describe('defineTool and toolSchema', () => {
     );
   });
 
+  it('keeps icons for people, and refuses one that is not an https: address or a data:image/ URI', () => {
+    const icons = [{ src: 'https://example.com/search.png', mimeType: 'image/png', sizes: ['48x48'] }];
+    expect(defineTool({ ...search, icons }).icons).toEqual(icons);
+    expect(
+      defineTool({ ...search, icons: [{ src: 'data:image/svg+xml;base64,PHN2Zz4=' }] }).icons,
+    ).toHaveLength(1);
+    for (const bad of [
+      [{ src: 'javascript:alert(1)' }],
+      [{ src: 'http://example.com/a.png' }],
+      [{}],
+      'https://x',
+    ])
+      expect(() => defineTool({ ...search, icons: bad as never })).toThrow(
+        /Tool "search": icons is a list of \{ src \}, each src an https: address or a data:image\/ URI/,
+      );
+  });
+
   it('keeps a title for people, and refuses a blank one', () => {
     expect(defineTool({ ...search, title: 'Search' }).title).toBe('Search');
     expect(() => defineTool({ ...search, title: ' ' })).toThrow(/a title, when given, is a non-empty string/);

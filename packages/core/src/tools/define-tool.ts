@@ -23,6 +23,8 @@ export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV
   description: string;
   /** A short name for people (an MCP client's tool list shows it); not sent to the model. */
   title?: string;
+  /** Pictures an MCP client may show beside the tool (MCP's `icons`); not sent to the model. */
+  icons?: ToolIcon[];
   /** Validator of the arguments: zod 4, or any Standard Schema validator. */
   inputSchema: Input;
   /** Validator of the result, checked before it is returned. */
@@ -67,6 +69,17 @@ export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV
     args: StandardSchemaV1.InferOutput<Input>,
     ctx: ToolExecutionContext,
   ): Output | ToolParts<Output> | Promise<Output | ToolParts<Output>>;
+}
+
+/**
+ * A picture of a tool, as MCP's `icons` carry it: an `https:` address or a `data:image/…` URI,
+ * with its media type, its sizes (`"48x48"`, `"any"`) and the theme it suits.
+ */
+export interface ToolIcon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
 }
 
 /** A defined tool: its definition plus the JSON Schema a model sees (`inputJsonSchema`). */
@@ -120,6 +133,15 @@ export function defineTool<Input extends StandardSchemaV1, Output>(
     (typeof definition.title !== 'string' || definition.title.trim() === '')
   ) {
     throw new TypeError(`Tool "${name}": a title, when given, is a non-empty string (people read it).`);
+  }
+  const { icons } = definition;
+  if (
+    icons !== undefined &&
+    !(Array.isArray(icons) && icons.every((i) => /^(https:|data:image\/)/.test(i?.src)))
+  ) {
+    throw new TypeError(
+      `Tool "${name}": icons is a list of { src }, each src an https: address or a data:image/ URI.`,
+    );
   }
   if (typeof definition.inputSchema?.['~standard']?.validate !== 'function') {
     throw new TypeError(
