@@ -18,4 +18,6 @@ export const webWorkerDoor: DoorDeclaration = Object.freeze({
   teardownScopes: Object.freeze(['call', 'run'] as const),
   runIds: true,
   dispatch: true,
+  decides:
+    'The page decides it with run.resume(approvalId, decision) on the run connectWorker gave, or with the status widget’s Approve and Deny.',
 });

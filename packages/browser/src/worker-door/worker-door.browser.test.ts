@@ -90,7 +90,10 @@ describe('the Web Worker door', () => {
   it('leaves an approval pending as data and resumes it from the page', async () => {
     const run = connect().startRun();
     const pending = await run.call({ tool: 'pay', args: { amount: 40 } });
-    expect(pending).toMatchObject({ ok: false, error: { kind: 'approval-pending' } });
+    expect(pending).toMatchObject({
+      ok: false,
+      error: { kind: 'approval-pending', message: expect.stringContaining('on the run connectWorker gave') },
+    });
     const approvalId = String(!pending.ok && pending.error.details?.approvalId);
     expect(await run.resume(approvalId, { approved: true })).toEqual({
       ok: true,

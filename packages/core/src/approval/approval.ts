@@ -90,9 +90,13 @@ export async function askApproval(
 
 /**
  * The ErrorInfo a call returns while it waits for approval: kind `approval-pending`, with
- * `details.approvalId` for the host. The arguments are not included.
+ * `details.approvalId` for the host and `decides` (the door's way to decide) in its message. The
+ * arguments are not included.
  */
-export function approvalPending(request: ApprovalRequest): ErrorInfo {
+export function approvalPending(
+  request: ApprovalRequest,
+  decides = 'The host resumes it with run.resume(approvalId, decision).',
+): ErrorInfo {
   const details: Record<string, unknown> = {
     approvalId: request.approvalId,
     callId: request.callId,
@@ -101,9 +105,7 @@ export function approvalPending(request: ApprovalRequest): ErrorInfo {
   if (request.runId !== undefined) details.runId = request.runId;
   return {
     kind: 'approval-pending',
-    message:
-      `\`${request.toolName}\` is waiting for approval (${request.approvalId}). ` +
-      'The host resumes it with run.resume(approvalId, decision).',
+    message: `\`${request.toolName}\` is waiting for approval (${request.approvalId}). ${decides}`,
     retryable: false,
     details,
   };

@@ -16,4 +16,7 @@ export const mcpDoor: DoorDeclaration = Object.freeze({
   teardownScopes: Object.freeze(['call'] as const),
   runIds: false,
   dispatch: false,
+  // Reached only when the client could not be asked: a client that declares elicitation is.
+  decides:
+    'This MCP server asks the person with elicitation/create, and this client did not declare elicitation, so no one can approve the call here: call it from a client that declares capabilities.elicitation.',
 });

@@ -109,6 +109,9 @@ describe('serveMcp asks for approval by elicitation', () => {
     const result = await client.callTool(deleteNotes);
     expect(result.isError).toBe(true);
     expect(errorOf(result).kind).toBe('approval-pending');
+    // It names what would let the person decide, not run.resume, which an MCP client has not.
+    expect(errorOf(result).message).toContain('did not declare elicitation');
+    expect(errorOf(result).message).not.toContain('run.resume');
     expect(runs).toEqual([]);
     await client.close();
   });

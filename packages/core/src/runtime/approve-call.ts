@@ -35,7 +35,7 @@ export async function approveCall(run: CallingRun, call: CallState, args: unknow
       return { ok: false, error: notKept(toolName, thrown) };
     }
     log.emit('tool.pending', { tool: toolName, reason: 'approval', id: approvalId }, toolCallId, parentId);
-    return { ok: false, error: approvalPending(request) };
+    return { ok: false, error: approvalPending(request, run.services.door.decides) };
   }
   const decided = { tool: toolName, approvalId, approved: decision.approved };
   log.emit('approval.decided', decided, toolCallId, parentId);

@@ -13,6 +13,11 @@ export interface DoorDeclaration {
   runIds: boolean;
   /** Whether tools can call other tools through `ctx.tools`. */
   dispatch: boolean;
+  /**
+   * How a person decides an approval a call waits for at this door, in a sentence: what
+   * `approval-pending`'s message tells the caller to do. Default: `run.resume`.
+   */
+  decides?: string;
 }
 
 /**

@@ -45,9 +45,12 @@ describe('pending approvals: one store, the run’s', () => {
     const { executed, events, runtime } = setup();
     const store = createMemoryPendingApprovals();
     const first = runtime().startRun({ runId: 'run_1', identity, pendingApprovals: store });
-    const approvalId = pendingId(
-      await first.call({ tool: 'pay', args: { amount: 7 }, toolCallId: 'call_a' }),
-    );
+    const waiting = await first.call({ tool: 'pay', args: { amount: 7 }, toolCallId: 'call_a' });
+    // In process, the host decides: the answer names run.resume.
+    expect(waiting).toMatchObject({
+      error: { message: expect.stringContaining('run.resume(approvalId, decision)') },
+    });
+    const approvalId = pendingId(waiting);
     const [kept] = [...store.list()];
     expect(kept).toEqual({
       approvalId,

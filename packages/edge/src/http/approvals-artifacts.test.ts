@@ -22,6 +22,11 @@ describe('HTTP door: approvals', () => {
       await post(`/runs/${runId}/calls`, { tool: 'publish_note', args: { title: 'Q3' } }),
     );
     const approvalId = approvalIdOf(pending);
+    // The answer names this door's way to decide, not run.resume, which an HTTP client has not.
+    expect(pending).toMatchObject({
+      error: { message: expect.stringContaining('POST /approvals/:approvalId') },
+    });
+    expect(pending).not.toMatchObject({ error: { message: expect.stringContaining('run.resume') } });
     const decided = await post(`/approvals/${approvalId}`, { runId, approved: true, reason: 'looks right' });
     expect(decided.status).toBe(200);
     expect(await json(decided)).toMatchObject({ ok: true, value: { published: 'Q3', approvalId } });

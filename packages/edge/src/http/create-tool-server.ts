@@ -346,6 +346,11 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     return c.json(unwrap(await runsOf(c.env).get(runId).answerAsk(c.get('identity'), askId, answer)));
   });
 
+  app.get('/runs/:runId', async (c) => {
+    const runId = idOf(c.req.param('runId'), 'runId');
+    return c.json(unwrap(await runsOf(c.env).get(runId).info(c.get('identity'))));
+  });
+
   app.delete('/runs/:runId', async (c) => {
     const runId = idOf(c.req.param('runId'), 'runId');
     return c.json(unwrap(await runsOf(c.env).get(runId).end(c.get('identity'))));

@@ -200,10 +200,16 @@ describe('HTTP door: hostile input is a 4xx with an ErrorInfo', () => {
       const started = await send('/runs', 'owner', { method: 'POST', body: '{}' });
       expect(started.status).toBe(201);
       const { runId } = (await started.json()) as { runId: string };
+      // Where POST /runs said the run is, its owner reads what it is.
+      const location = started.headers.get('location')!;
+      const info = await send(location, 'owner');
+      expect([info.status, info.headers.get('content-type')]).toEqual([200, 'application/json']);
+      expect(await info.json()).toEqual({ runId, phase: 'act', ended: false, lastSeq: 1 });
       const call = JSON.stringify({ tool: 'count_steps', args: { steps: 1, delayMs: 0 } });
       const attempts = async (as: string) => {
         const answers: unknown[] = [];
         for (const response of [
+          await send(`/runs/${runId}`, as),
           await send(`/runs/${runId}/events`, as),
           await send(`/runs/${runId}/calls`, as, { method: 'POST', body: call }),
           await send(`/runs/${runId}/calls/c1/cancel`, as, { method: 'POST', body: '{}' }),
@@ -214,7 +220,7 @@ describe('HTTP door: hostile input is a 4xx with an ErrorInfo', () => {
       };
       const stranger = await attempts('stranger');
       expect(stranger).toEqual(
-        Array(4).fill({
+        Array(5).fill({
           status: 404,
           body: { kind: 'not-found', message: 'There is no such run for this identity.', retryable: false },
         }),
@@ -230,6 +236,7 @@ describe('HTTP door: hostile input is a 4xx with an ErrorInfo', () => {
       const ended = await send(`/runs/${runId}`, 'owner', { method: 'DELETE' });
       expect(ended.status).toBe(200);
       expect(await ended.json()).toMatchObject({ runId, ended: true });
+      expect(await (await send(`/runs/${runId}`, 'owner')).json()).toMatchObject({ runId, ended: true });
     },
   );
 

@@ -97,22 +97,11 @@ export async function answerOneShot({
 }
 
 /**
- * A call left waiting for approval has no run to be resumed in, so its approval id is of no use:
- * the answer says so and names the route that can wait.
+ * A call left waiting for approval has no run to be resumed in, so its approval id is of no use
+ * and is left out; the message (httpCallDoor's `decides`) names the route that can wait.
  */
 function withoutRun(result: ToolResult): ToolResult {
   if (result.ok || result.error.kind !== 'approval-pending') return result;
   const { toolName, callId } = (result.error.details ?? {}) as { toolName?: string; callId?: string };
-  return {
-    ok: false,
-    error: {
-      kind: 'approval-pending',
-      message:
-        `The tool ${toolName ?? 'called'} needs approval, and POST /calls has no run in which a call can wait ` +
-        'for one, so there is nothing to resume. Start a run with POST /runs, call the tool there ' +
-        '(POST /runs/:runId/calls) and decide its approval with POST /approvals/:id.',
-      retryable: false,
-      details: { toolName, callId },
-    },
-  };
+  return { ok: false, error: { ...result.error, details: { toolName, callId } } };
 }

@@ -1,5 +1,9 @@
 import type { DoorDeclaration } from '@toolctx/core';
 
+/** How a call waiting in a run is decided over HTTP, for `approval-pending`'s message. */
+const decidesOverHttp =
+  'Decide it with POST /approvals/:approvalId and the body { "runId": …, "approved": true | false } as the identity that started the run.';
+
 /**
  * The HTTP door with runs held in memory ({@link createMemoryRunDirectory}): calls and runs end
  * where it can see them; no idle alarm, so no session scope.
@@ -15,6 +19,7 @@ export const httpDoor: DoorDeclaration = Object.freeze({
   teardownScopes: Object.freeze(['call', 'run'] as const),
   runIds: true,
   dispatch: true,
+  decides: decidesOverHttp,
 });
 
 /**
@@ -31,6 +36,7 @@ export const durableObjectDoor: DoorDeclaration = Object.freeze({
   teardownScopes: Object.freeze(['call', 'run', 'session'] as const),
   runIds: true,
   dispatch: true,
+  decides: decidesOverHttp,
 });
 
 /**
@@ -49,4 +55,6 @@ export const httpCallDoor: DoorDeclaration = Object.freeze({
   teardownScopes: Object.freeze(['call'] as const),
   runIds: false,
   dispatch: false,
+  decides:
+    'POST /calls has no run in which a call can wait for one, so there is nothing to resume. Start a run with POST /runs, call the tool there (POST /runs/:runId/calls) and decide its approval with POST /approvals/:approvalId.',
 });

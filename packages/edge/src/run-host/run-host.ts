@@ -143,6 +143,11 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
     return this.run.callStatus(caller, callId);
   }
 
+  /** What the run is (see {@link index!DoorRun.info}). */
+  async info(caller: Identity): Promise<Reply<RunInfo>> {
+    return this.run.info(caller);
+  }
+
   /** The run's open calls (see {@link index!DoorRun.openCalls}). */
   async openCalls(caller: Identity): Promise<Reply<{ calls: CallHandle[] }>> {
     return this.run.openCalls(caller);

@@ -66,6 +66,8 @@ export interface DoorRun {
   callStatus(caller: Identity, callId: string): Promise<Reply<CallHandle>>;
   /** The handles of the calls not settled yet. */
   openCalls(caller: Identity): Promise<Reply<{ calls: CallHandle[] }>>;
+  /** What the run is (`GET /runs/:runId`): its id, phase, whether it ended, its last event's `seq`. */
+  info(caller: Identity): Promise<Reply<RunInfo>>;
   /** The run's events after `after` as SSE bytes, then live ones until the run finishes. */
   events(caller: Identity, after: number): Promise<Reply<ReadableStream<Uint8Array>>>;
   /**
@@ -169,10 +171,10 @@ export class RunState implements DoorRun {
     this.log.record = record;
     // The live run's first event, run.started, goes into the log from inside startRun.
     this.ensureLive(record);
-    return ok(this.info(record));
+    return ok(this.infoOf(record));
   }
 
-  info(record: RunRecord): RunInfo {
+  private infoOf(record: RunRecord): RunInfo {
     const info: RunInfo = {
       runId: record.runId,
       phase: record.phase,
@@ -227,6 +229,12 @@ export class RunState implements DoorRun {
       : this.ensureLive(owned.value).callStatus(callId);
     if (!handle) return refuse(404, 'not-found', `This run has no call ${JSON.stringify(callId)}.`);
     return ok(handle);
+  }
+
+  /** What the run is: its id, phase, whether it ended, its last event's `seq`. */
+  async info(caller: Identity): Promise<Reply<RunInfo>> {
+    const owned = this.owned(caller);
+    return owned.ok ? ok(this.infoOf(owned.value)) : owned;
   }
 
   /** The handles of the run's calls that are not settled: running, or waiting for a person. */
@@ -368,7 +376,7 @@ export class RunState implements DoorRun {
     const owned = this.owned(caller);
     if (!owned.ok) return owned;
     await this.finish();
-    return ok(this.info(this.log.record!));
+    return ok(this.infoOf(this.log.record!));
   }
 
   /** Ends the run without an owner check: for the host's own idle alarm. */
