@@ -135,7 +135,7 @@ function counts(outcomes: Map<string, ScenarioOutcome>): string {
       const warnings = checks('warnings');
       return (
         `${group} ${passed} of ${tested.length} scenarios${skipped ? ` (and ${skipped} skipped by the runner)` : ''}, ` +
-        `${checks('passed')} of ${checks('passed') + checks('failed')} checks${warnings ? ` (and ${warnings} warnings)` : ''}`
+        `${checks('passed')} of ${checks('passed') + checks('failed')} checks${warnings ? ` (and ${warnings} warning${warnings === 1 ? '' : 's'})` : ''}`
       );
     })
     .join('; ');
