@@ -78,36 +78,83 @@ async function withInstallLock(install: () => Promise<void>): Promise<void> {
   }
 }
 
-/** One scenario's outcome: passed when no check failed or warned, as the runner's baseline judges. */
+/** The frozen requirement sets of the runner: each runs exactly what its revision requires, at its wire. */
+export const requirementSets = ['2025-11-25', '2026-07-28'] as const;
+export type RequirementSet = (typeof requirementSets)[number];
+
+/** One scenario's outcome, as the runner's baseline judges: it fails when a check failed or warned. */
 export interface ScenarioOutcome {
-  passed: boolean;
+  /** `skipped` when none of its checks ran (the runner skips them: it tests nothing yet). */
+  status: 'pass' | 'fail' | 'skipped';
   /** The failed or warning checks, `id: message`. */
   problems: string[];
+  /** Its checks by status, as the runner's summary counts them (skipped and informational ones aside). */
+  checks: { passed: number; failed: number; warnings: number };
+  /**
+   * Why the runner runs and reports it but does not count it for the set (`extension`, `pending`,
+   * `added-after-release`); undefined for a scenario the set requires.
+   */
+  notScored?: string;
 }
 
-/** Runs every server scenario (suite `all`, pending ones included) against `url`. */
-export async function runConformance(url: string): Promise<Map<string, ScenarioOutcome>> {
+/**
+ * Runs every server scenario of a requirement set against `url`: the scenarios the revision
+ * requires, and those the runner reports without scoring (for 2026-07-28 the ten `tasks-*`
+ * scenarios of the Tasks extension; a `--scenario` run of one of them does exactly the same).
+ */
+export async function runConformance(
+  url: string,
+  requirements: RequirementSet,
+): Promise<Map<string, ScenarioOutcome>> {
   const outDir = await mkdtemp(join(tmpdir(), 'toolctx-conformance-'));
   try {
-    // The runner exits 1 when a scenario fails; the outcomes are judged here, against the list.
-    const { stdout } = await run(node22, [cli, 'server', '--url', url, '--suite', 'all', '-o', outDir], {
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 100_000,
-    }).catch((error: { stdout?: string; code?: unknown }) => {
+    // The runner exits 1 when a scored scenario fails; the outcomes are judged here, against the list.
+    const { stdout } = await run(
+      node22,
+      [cli, 'server', '--url', url, '--requirements', requirements, '-o', outDir],
+      { maxBuffer: 64 * 1024 * 1024, timeout: 100_000 },
+    ).catch((error: { stdout?: string; code?: unknown }) => {
       if (typeof error.stdout === 'string' && error.code === 1) return { stdout: error.stdout };
       throw error;
     });
+    // The summary's last part names each scenario run but not scored, with why: `  ✓ name (reason)`.
+    const notScored = new Map<string, string>();
+    const tail = stdout.slice(stdout.lastIndexOf(`Not scored for ${requirements}:`));
+    if (tail.startsWith('Not scored'))
+      for (const [, name, reason] of tail.matchAll(/^ {2}[✓✗] (\S+) \((.+)\)$/gm))
+        notScored.set(name!, reason!);
+    // A scenario that throws saves no checks; the runner counts it as one failed check, as here.
+    const crashes = new Map<string, string>();
+    for (const [, name, error] of stdout.matchAll(/^Failed to run scenario (\S+): (.*)$/gm))
+      crashes.set(name!, error!);
     const outcomes = new Map<string, ScenarioOutcome>();
     for (const [, name] of stdout.matchAll(/^=== Running scenario: (\S+) ===$/gm))
-      outcomes.set(name!, { passed: false, problems: ['the runner saved no checks for it'] });
+      outcomes.set(name!, {
+        status: 'fail',
+        problems: [`the runner saved no checks for it: ${crashes.get(name!) ?? 'no error printed'}`],
+        checks: { passed: 0, failed: 1, warnings: 0 },
+        notScored: notScored.get(name!),
+      });
     for (const entry of await readdir(outDir)) {
       const name = entry.match(/^server-(.+)-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/)?.[1];
-      if (!name) continue;
-      const checks = JSON.parse(await readFile(join(outDir, entry, 'checks.json'), 'utf8')) as Check[];
-      const problems = checks
-        .filter((check) => check.status === 'FAILURE' || check.status === 'WARNING')
+      // A scenario that threw leaves its folder empty.
+      const saved = await readFile(join(outDir, entry, 'checks.json'), 'utf8').catch(() => undefined);
+      if (!name || saved === undefined) continue;
+      const checks = JSON.parse(saved) as Check[];
+      const counted = checks.filter((check) => check.status !== 'SKIPPED' && check.status !== 'INFO');
+      const problems = counted
+        .filter((check) => check.status !== 'SUCCESS')
         .map((check) => `${check.id}: ${check.errorMessage ?? check.description}`);
-      outcomes.set(name, { passed: problems.length === 0, problems });
+      outcomes.set(name, {
+        status: counted.length === 0 ? 'skipped' : problems.length === 0 ? 'pass' : 'fail',
+        problems,
+        checks: {
+          passed: counted.length - problems.length,
+          failed: counted.filter((check) => check.status === 'FAILURE').length,
+          warnings: counted.filter((check) => check.status === 'WARNING').length,
+        },
+        notScored: notScored.get(name),
+      });
     }
     if (outcomes.size === 0) throw new Error(`the conformance runner ran no scenario:\n${stdout}`);
     return outcomes;
@@ -118,7 +165,7 @@ export async function runConformance(url: string): Promise<Map<string, ScenarioO
 
 interface Check {
   id: string;
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO';
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
   description: string;
   errorMessage?: string;
 }

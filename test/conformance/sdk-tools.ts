@@ -1,6 +1,6 @@
-// The sampling and free-form elicitation fixtures, added with the SDK's own registerTool to the
-// McpServer: asking the client for a model's reply or for the person's input is outside toolctx
-// (its own elicitation is for approvals), and serveMcp serves tools registered so after the
+// The sampling, free-form elicitation and stream-closing fixtures, added with the SDK's own
+// registerTool to the McpServer: asking the client for a model's reply or for the person's input,
+// or closing the call's SSE stream, is outside toolctx (its own elicitation is for approvals), and serveMcp serves tools registered so after the
 // runtime's. Both set-ups call this one function, as they do addConformancePrompts.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
@@ -119,6 +119,17 @@ export function addConformanceSdkTools(server: McpServer): McpServer {
         extra.requestId,
       );
       return { content: [{ type: 'text', text: completed(answer) }] };
+    },
+  );
+  // SEP-1699 polling (scenario server-sse-polling): the call closes its own SSE stream at once and
+  // answers later; the client resumes with Last-Event-ID and gets the answer from the event store.
+  server.registerTool(
+    'test_reconnection',
+    { description: 'Closes its SSE stream at once, and answers half a second later.' },
+    async (extra) => {
+      extra.closeSSEStream?.();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return { content: [{ type: 'text', text: 'Reconnection test completed' }] };
     },
   );
   return server;

@@ -64,6 +64,7 @@ describe("the MCP Inspector CLI against the Worker's /mcp", () => {
       'test_elicitation',
       'test_elicitation_sep1034_defaults',
       'test_elicitation_sep1330_enums',
+      'test_reconnection',
     ]);
     expect(tools[2]).toMatchObject({
       inputSchema: { type: 'object' },
