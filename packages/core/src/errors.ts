@@ -5,6 +5,11 @@ export type ErrorKind =
   | 'timeout'
   | 'aborted'
   | 'approval-pending'
+  /**
+   * The call asked its user something a door could not put to them while it ran (MCP 2026's
+   * `input_required`): `details.asks` are the asks to answer, and the call is made again with the answers.
+   */
+  | 'input-required'
   | 'approval-denied'
   | 'approval-invalid'
   | 'authorization-required'

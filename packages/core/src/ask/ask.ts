@@ -82,6 +82,13 @@ interface AskBase {
    * `{ action: 'cancel' }`.
    */
   windowMs?: number;
+  /**
+   * Names the ask among the call's asks: its answer is kept under it, so a call run again gets it
+   * back, and a door that answers asks by name (MCP 2026's `inputResponses`) answers it under it.
+   * 1 to 64 of letters, digits, `_`, `.` and `-`, starting with a letter or `_`; unique within the
+   * call. Default: `"0"`, `"1"`, … in the order the tool asks without one.
+   */
+  key?: string;
 }
 
 /** An ask with a form: the person fills in `schema`'s fields. */
@@ -127,6 +134,8 @@ export interface OpenAsk {
   askId: string;
   toolCallId: string;
   tool: string;
+  /** Its name among the call's asks (see `key` of an ask; `credential:<name>` for a sign-in). */
+  key: string;
   message: string;
   /** A form ask's fields. */
   schema?: AskSchema;

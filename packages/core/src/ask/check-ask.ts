@@ -23,6 +23,8 @@ export const askLimits = {
 export type CheckedAsk = AskRequest & { windowMs: number };
 
 const fieldName = /^[A-Za-z0-9_.-]{1,64}$/;
+// A letter or `_` first, so a tool's own key never meets the default keys "0", "1", ….
+const askKey = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 const formats = new Set(['email', 'uri', 'date', 'date-time']);
 
 /**
@@ -34,7 +36,11 @@ export function checkAsk(toolName: string, request: AskRequest): CheckedAsk {
   const given = request as unknown as Record<string, unknown> | null;
   if (typeof given !== 'object' || given === null) problems.push('the ask must be an object');
   else {
-    const { message, windowMs } = given;
+    const { message, windowMs, key } = given;
+    if (key !== undefined && !(typeof key === 'string' && askKey.test(key)))
+      problems.push(
+        '"key" must be 1 to 64 of letters, digits, "_", "." and "-", starting with a letter or "_"',
+      );
     if (typeof message !== 'string' || message.trim() === '')
       problems.push('"message" must be a non-empty string');
     else if (message.length > askLimits.message)

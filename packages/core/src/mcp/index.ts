@@ -14,6 +14,7 @@
  * ```
  * @module
  */
+export { type DeferredAsks, deferAsks } from '../ask/defer-asks.js';
 export { type ArtifactResourceOptions, artifactUri } from './artifact-resources.js';
 export { mcpDoor } from './door.js';
 export { type McpToolsOptions, mcpTools } from './mcp-tools.js';

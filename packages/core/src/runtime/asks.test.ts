@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AskAnswer, AskRequest, AskSchema } from '../ask/ask.js';
+import { deferAsks } from '../ask/defer-asks.js';
 import type { ToolExecutionContext } from '../context/types.js';
+import type { ToolctxError } from '../errors.js';
 import type { ToolEvent } from '../events/catalogue.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createMemoryCallStore } from './call-book.js';
@@ -291,7 +293,7 @@ describe('ctx.ask: a tool asks its user mid-call', () => {
     });
   });
 
-  it('a settled call cannot ask, and a call asks one thing at a time', async () => {
+  it('a settled call cannot ask; a call may ask several things at once, each under its key, answered apart', async () => {
     let kept: ToolExecutionContext | undefined;
     const early = defineTool({
       name: 'early',
@@ -302,25 +304,60 @@ describe('ctx.ask: a tool asks its user mid-call', () => {
         return 'done';
       },
     });
-    const greedy = defineTool({
-      name: 'greedy',
-      description: 'Asks twice at once.',
+    const both = defineTool({
+      name: 'both',
+      description: 'Asks two things at once, with a short timeout of its own.',
       inputSchema: z.object({}),
-      execute: (_args, ctx) =>
-        Promise.all([
-          ctx.ask({ message: 'One?', schema: accountForm }),
-          ctx.ask({ message: 'Two?', schema: accountForm }),
-        ]),
+      timeoutMs: 50,
+      execute: async (_args, ctx) => {
+        const [from, sure] = await Promise.all([
+          ctx.ask({ key: 'from', message: 'From where?', schema: accountForm }),
+          ctx.ask({ key: 'sure', message: 'Sure?', url: 'https://bank.example/confirm' }),
+        ]);
+        const third = await ctx.ask({ message: 'And then?', url: 'https://bank.example/next' });
+        return [from.action, sure.action, third.action];
+      },
     });
-    const run = createRuntime({ tools: [early, greedy] }).startRun({ identity });
+    const events: ToolEvent[] = [];
+    const run = createRuntime({ tools: [early, both] }).startRun({
+      identity,
+      onEvent: (e) => void events.push(e),
+    });
     await run.call({ tool: 'early', args: {} });
     await expect(kept!.ask({ message: 'Too late?', schema: accountForm })).rejects.toMatchObject({
       kind: 'call-settled',
     });
-    expect(await run.call({ tool: 'greedy', args: {} })).toMatchObject({
-      ok: false,
-      error: { kind: 'conflict', message: expect.stringContaining('one thing at a time') },
-    });
+    const done = run.call({ tool: 'both', args: {}, toolCallId: 'b' });
+    const open = await until(() => (run.asks().length === 2 ? run.asks() : undefined));
+    expect(open.map((ask) => ask.key)).toEqual(['from', 'sure']);
+    expect(run.callStatus('b')).toMatchObject({ status: 'input_required', ask: open[0], asks: open });
+    // Both wait well past the tool's 50 ms timeout: it is held while any ask is open.
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    await run.answer(open[1]!.askId, { action: 'decline' });
+    expect(run.asks()).toEqual([open[0]]);
+    expect(run.callStatus('b')).toMatchObject({ status: 'input_required', asks: [open[0]] });
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    await run.answer(open[0]!.askId, { action: 'accept', values: { from: 'savings', amount: 5 } });
+    // The next ask without a key of its own is the call's first such: key "0".
+    const third = await until(() => run.asks()[0]);
+    expect(third.key).toBe('0');
+    await run.answer(third.askId, { action: 'cancel' });
+    expect(await done).toMatchObject({ ok: true, value: ['accept', 'decline', 'cancel'] });
+    expect(events.filter((event) => event.type === 'ask.answered')).toHaveLength(3);
+  });
+
+  it('refuses a key that is not 1 to 64 of letters, digits, _ . -, starting with a letter or _', async () => {
+    const { ask } = setup();
+    for (const key of ['0', 'credential:x', '', 'a'.repeat(65), 'with space']) {
+      const tool = ask({ key, message: 'Which?', schema: accountForm });
+      const result = await createRuntime({ tools: [tool] })
+        .startRun({ identity })
+        .call({ tool: tool.name, args: {} });
+      expect(result, key).toMatchObject({
+        ok: false,
+        error: { kind: 'invalid-argument', message: expect.stringContaining('"key" must be 1 to 64') },
+      });
+    }
   });
 
   it('outside a run a call asks through the door’s askUser, and its answer is checked; without one it is unsupported', async () => {
@@ -413,5 +450,82 @@ describe('ctx.ask: a tool asks its user mid-call', () => {
     // The first ask was not put again, and the second kept its id.
     expect(events.filter((event) => event.type === 'ask.requested')).toHaveLength(asked);
     await expect(after.answer(second!.askId, { action: 'decline' })).resolves.toMatchObject({ taken: false });
+  });
+});
+
+describe('deferAsks: the asks of a door that calls again with the answers', () => {
+  function transfer(seen: string[]) {
+    return defineTool({
+      name: 'transfer',
+      description: 'Asks two things at once, then one more; keeps trying to swallow errors.',
+      inputSchema: z.object({}),
+      async execute(_args, ctx) {
+        seen.push('ran');
+        ctx.signal.addEventListener('abort', () =>
+          seen.push(`signal:${(ctx.signal.reason as ToolctxError).info.kind}`),
+        );
+        try {
+          const [from, sure] = await Promise.all([
+            ctx.ask({ key: 'from', message: 'From where?', schema: accountForm }),
+            ctx.ask({ key: 'sure', message: 'Sure?', url: 'https://bank.example/confirm?state=s' }),
+          ]);
+          const note = await ctx.ask({ message: 'A note?', schema: accountForm });
+          return { from, sure: sure.action, note: note.action };
+        } catch {
+          return 'swallowed';
+        }
+      },
+    });
+  }
+
+  it('ends a round as input-required naming the keys of the asks made together; the next round, answered, goes on', async () => {
+    const seen: string[] = [];
+    const events: ToolEvent[] = [];
+    const runtime = createRuntime({ tools: [transfer(seen)], sinks: [(event) => void events.push(event)] });
+    const first = deferAsks();
+    const round1 = await runtime.callOnce({ tool: 'transfer', args: {}, toolCallId: 't1', askUser: first });
+    expect(round1).toMatchObject({
+      ok: false,
+      error: { kind: 'input-required', retryable: false, details: { asks: ['from', 'sure'] } },
+    });
+    expect(first.deferred.map((ask) => [ask.key, ask.toolCallId])).toEqual([
+      ['from', 't1'],
+      ['sure', 't1'],
+    ]);
+    expect(first.deferred[1]).toMatchObject({ url: 'https://bank.example/confirm?state=s' });
+    // The tool could not swallow it, and its signal said why.
+    expect(seen).toEqual(['ran', 'signal:input-required']);
+    // A URL ask's page is in the door's hands only: not in the result, nor any event.
+    expect(JSON.stringify({ round1, events })).not.toContain('state=s');
+    // Round two: one answer fits, the other does not (a value outside the form): asked again.
+    const second = deferAsks({
+      from: { action: 'accept', values: { from: 'nowhere', amount: 1 } },
+      sure: { action: 'accept' },
+    });
+    const round2 = await runtime.callOnce({ tool: 'transfer', args: {}, toolCallId: 't1', askUser: second });
+    expect(round2).toMatchObject({
+      ok: false,
+      error: { kind: 'input-required', details: { asks: ['from'] } },
+    });
+    const answers: Record<string, AskAnswer> = {
+      from: { action: 'accept', values: { from: 'savings', amount: 9 } },
+      sure: { action: 'accept' },
+      '0': { action: 'decline' },
+      stray: { action: 'accept' },
+    };
+    const round3 = await runtime.callOnce({
+      tool: 'transfer',
+      args: {},
+      toolCallId: 't1',
+      askUser: deferAsks(answers),
+    });
+    expect(round3).toMatchObject({
+      ok: true,
+      value: {
+        from: { action: 'accept', values: { from: 'savings', amount: 9 } },
+        sure: 'accept',
+        note: 'decline',
+      },
+    });
   });
 });

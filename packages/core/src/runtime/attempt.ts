@@ -12,9 +12,11 @@ export type Outcome = { ok: true; value: unknown } | { ok: false; error: ErrorIn
  */
 export class Attempt {
   settled = false;
-  /** Asks made by this attempt, and whether one is open (run-asks.ts). */
+  /** Asks made by this attempt without a key of their own, and how many are open (run-asks.ts). */
   askCount = 0;
-  asking = false;
+  asking = 0;
+  /** Starts the timeout again once its last open ask is answered. */
+  resumeTimeout: (() => void) | undefined;
   /** How it ended, once it has. */
   result: Outcome | undefined;
   /** Calls started through this attempt's `ctx.tools`; they end when it ends. */

@@ -35,8 +35,13 @@ export interface CallHandle {
   updatedAt: number;
   /** While it is `input_required` for an approval: the approval to decide. */
   approvalId?: string;
-  /** While it is `input_required` for an ask (`ctx.ask`): the question, to answer with `run.answer`. */
+  /**
+   * While it is `input_required` for an ask (`ctx.ask`): the question, to answer with
+   * `run.answer`; the oldest, when several are open.
+   */
   ask?: OpenAsk;
+  /** While it is `input_required` for asks: every open ask of the call, oldest first (`ask` is the first). */
+  asks?: OpenAsk[];
   /** Attempts started in all, where more than one: each run again after its host restarted counts. */
   attempts?: number;
   /**
@@ -87,16 +92,13 @@ export function keptResult(result: ToolResult): KeptResult {
  * What a run keeps of a call: its handle and, while it is open, what running it again takes.
  * Plain data, so a host can persist it.
  */
-export interface CallRecord extends CallHandle {
+export interface CallRecord extends Omit<CallHandle, 'ask' | 'asks'> {
   /** The model turn the call belongs to (`ctx.iteration`). */
   iteration: number;
   /** While `working`: its arguments as asked, for running it again after a restart. */
   args?: unknown;
-  /**
-   * Which of the call's asks `ask` is: `"0"` for the first its tool asked, `"1"` for the next;
-   * `"credential:<name>"` for the sign-in a credential needed.
-   */
-  askKey?: string;
+  /** Its open asks, oldest first, each under its `key`. */
+  asks?: OpenAsk[];
   /** The answers its asks got so far, by key: a call run again gets them back. */
   answers?: Record<string, AskAnswer>;
 }
@@ -140,7 +142,12 @@ export interface CallStore {
  * ```
  */
 export function callHandleOf(record: CallRecord): CallHandle {
-  const { iteration: _i, args: _args, askKey: _k, answers: _answers, ...handle } = record;
+  const { iteration: _i, args: _args, asks, answers: _answers, ...rest } = record;
+  const handle: CallHandle = rest;
+  if (asks?.length) {
+    handle.ask = asks[0];
+    handle.asks = asks;
+  }
   return handle;
 }
 
@@ -153,7 +160,7 @@ export function isSettled(status: CallStatus): boolean {
 export function statusOf(result: ToolResult): CallStatus {
   if (result.ok) return 'completed';
   const { kind } = result.error;
-  if (kind === 'approval-pending') return 'input_required';
+  if (kind === 'approval-pending' || kind === 'input-required') return 'input_required';
   return kind === 'aborted' ? 'cancelled' : 'failed';
 }
 

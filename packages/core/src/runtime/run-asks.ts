@@ -4,7 +4,7 @@
 import type { Answered, AskAnswer, AskRequest, AskUser, OpenAsk } from '../ask/ask.js';
 import { type CheckedAsk, checkAnswer, checkAsk } from '../ask/check-ask.js';
 import { callSettled } from '../context/settled-guard.js';
-import { ToolctxError } from '../errors.js';
+import { type ErrorInfo, ToolctxError, toErrorInfo } from '../errors.js';
 import type { EventLog } from '../events/event-log.js';
 import { randomId } from '../random-id.js';
 import type { CallRecord, CallStore } from './call-book.js';
@@ -25,7 +25,7 @@ export interface AskingRun {
 /**
  * Puts a call's ask to its user: through the run's records (answered by `run.answer`), or the
  * door's `askUser` for the frame of one call. `key` names it among the call's asks (see
- * `CallRecord.askKey`). Rejects when `signal` fires; the ask is then withdrawn.
+ * `AskBase.key`). Rejects when `signal` fires; the ask is then withdrawn.
  */
 export function ask(
   run: AskingRun,
@@ -37,16 +37,17 @@ export function ask(
   const record = run.canAsk ? run.book?.get(call.toolCallId) : undefined;
   if (!record) {
     if (!run.askUser) return Promise.reject(noOneToAsk(call.toolName, run.doorName));
-    return run.askUser(openAsk(randomId('ask_'), call, request), signal);
+    return run.askUser(openAsk(randomId('ask_'), key, call, request), signal);
   }
   // A call run again (a retry, or after its host restarted) gets the answers it already had.
   const kept = record.answers?.[key];
   if (kept) return Promise.resolve(kept);
   const { book, log } = run;
-  const again = record.ask && record.askKey === key ? record.ask : undefined;
-  const open = again ?? openAsk(randomId('ask_'), call, request);
-  record.ask = open;
-  record.askKey = key;
+  record.asks ??= [];
+  const { asks } = record;
+  const again = asks.find((open) => open.key === key);
+  const open = again ?? openAsk(randomId('ask_'), key, call, request);
+  if (!again) asks.push(open);
   record.status = 'input_required';
   record.updatedAt = Date.now();
   book!.put(record);
@@ -56,7 +57,7 @@ export function ask(
     const onAbort = () => {
       run.askWaiters.delete(askId);
       // Withdrawn: the window passed, or the call was cancelled. A run again gets `cancel` too.
-      if (record.ask?.askId === askId) settleAsk(run, record, { action: 'cancel' });
+      settleAsk(run, record, askId, { action: 'cancel' });
       reject(signal.reason);
     };
     if (signal.aborted) return onAbort();
@@ -73,14 +74,17 @@ interface AskingAttempt {
   readonly settled: boolean;
   readonly signal: AbortSignal;
   askCount: number;
-  asking: boolean;
+  asking: number;
+  resumeTimeout: (() => void) | undefined;
   holdTimeout(): () => void;
+  abort(error: ErrorInfo): void;
 }
 
 /**
- * `ctx.ask`, and a credential's sign-in: checks the ask, holds the tool's timeout while it waits
- * within its window, and checks the answer before the tool sees it. `key` names an ask that is
- * not one of the tool's own in order (a credential's); by default it is the attempt's next.
+ * `ctx.ask`, and a credential's sign-in: checks the ask, holds the tool's timeout while any ask
+ * is open within its window, and checks the answer before the tool sees it. `key` names an ask
+ * that is not one of the tool's own (a credential's); else the ask's own `key`, or the attempt's
+ * next number. An ask a door defers (`input-required`) ends the attempt: the tool cannot catch it.
  */
 export async function askFrom(
   attempt: AskingAttempt,
@@ -90,16 +94,9 @@ export async function askFrom(
   key?: string,
 ): Promise<AskAnswer> {
   const checked = checkAsk(call.toolName, request);
-  if (attempt.asking) {
-    throw new ToolctxError(
-      'conflict',
-      `"${call.toolName}" asked while its last ask was still open: ask one thing at a time (await each ask).`,
-    );
-  }
   if (attempt.settled) throw callSettled(call.toolName, 'ctx.ask', undefined);
-  attempt.asking = true;
-  key ??= String(attempt.askCount++);
-  const resumeTimeout = attempt.holdTimeout();
+  key ??= checked.key ?? String(attempt.askCount++);
+  if (attempt.asking++ === 0) attempt.resumeTimeout = attempt.holdTimeout();
   // The ask's window, or the call's end, withdraws it.
   const window = new AbortController();
   const expired = () =>
@@ -118,24 +115,27 @@ export async function askFrom(
     return fits.answer;
   } catch (thrown) {
     if (!signal.aborted && window.signal.aborted) return { action: 'cancel' };
+    const error = toErrorInfo(thrown);
+    if (error.kind === 'input-required') attempt.abort(error);
     throw thrown;
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', onEnd);
-    attempt.asking = false;
-    resumeTimeout();
+    if (--attempt.asking === 0) attempt.resumeTimeout?.();
   }
 }
 
 /** Takes a person's answer to an open ask of the run: checked once, accepted once. */
 export function answerAsk(run: AskingRun, askId: string, answer: unknown): Answered {
   let record: CallRecord | undefined;
-  for (const open of run.book?.open() ?? []) {
-    if (open.ask?.askId !== askId) continue;
-    record = open;
+  let open: OpenAsk | undefined;
+  for (const candidate of run.book?.open() ?? []) {
+    open = candidate.asks?.find((asked) => asked.askId === askId);
+    if (!open) continue;
+    record = candidate;
     break;
   }
-  if (!record?.ask) {
+  if (!record || !open) {
     return {
       taken: false,
       reason: 'unknown',
@@ -146,7 +146,7 @@ export function answerAsk(run: AskingRun, askId: string, answer: unknown): Answe
       },
     };
   }
-  const checked = checkAnswer(record.ask, answer);
+  const checked = checkAnswer(open, answer);
   if (!checked.ok) {
     const error = {
       ...checked.error,
@@ -155,33 +155,36 @@ export function answerAsk(run: AskingRun, askId: string, answer: unknown): Answe
     return { taken: false, reason: 'invalid', error };
   }
   const { toolCallId } = record;
-  settleAsk(run, record, checked.answer);
+  settleAsk(run, record, askId, checked.answer);
   const wake = run.askWaiters.get(askId);
   run.askWaiters.delete(askId);
   wake?.(checked.answer);
   return { taken: true, toolCallId };
 }
 
-/** Files the answer with the call, closes its ask and says so in the log. */
-function settleAsk(run: AskingRun, record: CallRecord, answer: AskAnswer): void {
-  const { ask, askKey } = record;
-  if (!ask || askKey === undefined) return;
-  record.answers = { ...record.answers, [askKey]: answer };
-  delete record.ask;
-  delete record.askKey;
-  record.status = 'working';
+/** Files the answer with the call under the ask's key, closes the ask and says so in the log. */
+function settleAsk(run: AskingRun, record: CallRecord, askId: string, answer: AskAnswer): void {
+  const at = record.asks?.findIndex((open) => open.askId === askId) ?? -1;
+  if (at < 0) return;
+  const [ask] = record.asks!.splice(at, 1);
+  record.answers = { ...record.answers, [ask!.key]: answer };
+  if (record.asks!.length === 0) {
+    delete record.asks;
+    record.status = 'working';
+  }
   record.updatedAt = Date.now();
   run.book!.put(record);
-  const data = { tool: record.tool, askId: ask.askId, action: answer.action };
+  const data = { tool: record.tool, askId, action: answer.action };
   run.log.emit('ask.answered', data, record.toolCallId, record.parentId);
 }
 
-function openAsk(askId: string, call: CallFacts, request: CheckedAsk): OpenAsk {
+function openAsk(askId: string, key: string, call: CallFacts, request: CheckedAsk): OpenAsk {
   const askedAt = Date.now();
   const open: OpenAsk = {
     askId,
     toolCallId: call.toolCallId,
     tool: call.toolName,
+    key,
     message: request.message,
     askedAt,
     expiresAt: askedAt + request.windowMs,
@@ -191,7 +194,6 @@ function openAsk(askId: string, call: CallFacts, request: CheckedAsk): OpenAsk {
   return open;
 }
 
-/** What the log says of an ask: never a URL ask's page (an authorization link), which only those who may answer read. */
 function askedData({ tool, askId, message, schema, expiresAt }: OpenAsk) {
   return schema ? { tool, askId, message, schema, expiresAt } : { tool, askId, message, expiresAt };
 }

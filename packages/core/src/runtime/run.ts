@@ -152,7 +152,7 @@ export class RunImpl implements CallingRun {
 
   asks(): OpenAsk[] {
     const open: OpenAsk[] = [];
-    for (const record of this.book?.open() ?? []) if (record.ask) open.push(record.ask);
+    for (const record of this.book?.open() ?? []) if (record.asks) open.push(...record.asks);
     return open.sort((a, b) => a.askedAt - b.askedAt);
   }
 
@@ -315,8 +315,7 @@ export class RunImpl implements CallingRun {
     record.status = statusOf(result);
     record.updatedAt = Date.now();
     delete record.args;
-    delete record.ask;
-    delete record.askKey;
+    delete record.asks;
     delete record.answers;
     if (record.status === 'input_required') {
       const approvalId = result.ok ? undefined : result.error.details?.approvalId;
@@ -334,7 +333,7 @@ export class RunImpl implements CallingRun {
   private recover(): void {
     if (!this.book) return;
     // A call waiting for an answer was running too: its ask stays open for the call run again.
-    const cut = [...this.book.open()].filter((record) => record.status === 'working' || record.ask);
+    const cut = [...this.book.open()].filter((record) => record.status === 'working' || record.asks);
     for (const record of cut) {
       const tool = this.services.tools.get(record.tool);
       const attempts = (record.attempts ?? 1) + 1;

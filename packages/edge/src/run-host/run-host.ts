@@ -248,8 +248,8 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
   private async keepAlive(): Promise<boolean> {
     const now = Date.now();
     const held = this.run.working().some((handle) => {
-      // A call waiting for its user holds the object until its ask's window closes.
-      if (handle.ask) return now < handle.ask.expiresAt;
+      // A call waiting for its user holds the object until its asks' windows close.
+      if (handle.asks) return handle.asks.some((ask) => now < ask.expiresAt);
       const timeoutMs = this.runtime.tools.get(handle.tool)?.timeoutMs;
       const bound = timeoutMs === undefined ? this.maxCallMs : Math.min(this.maxCallMs, timeoutMs + 60_000);
       // From when it last began running: a call resumed by an approval runs from its decision.
