@@ -1,6 +1,6 @@
 import { type ArtifactStore, artifactScope, type Identity, type Runtime, ToolctxError } from '@toolctx/core';
 import { sseHeaders } from '@toolctx/core/sse';
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { Reply } from '../door-error.js';
 import { type IdentityCallLimit, takeCallSlot } from '../run-host/call-slots.js';
 import {
@@ -130,6 +130,12 @@ export interface ToolServerOptions<E> {
 type App<E extends object> = Hono<{ Bindings: E; Variables: { identity: Identity } }>;
 
 /**
+ * The paths of the door's routes, which its host check, CORS and authentication guard (hono's
+ * `/runs/*` matches `/runs` too).
+ */
+const doorPaths = ['/tools', '/runs/*', '/calls', '/approvals/*', '/artifacts/*'];
+
+/**
  * The HTTP+SSE door: a hono app that lists tools, starts and ends runs, calls tools (JSON, or SSE
  * of the call's events and its result; in a run, or one-shot with `POST /calls`), streams a run's events with `Last-Event-ID` resume,
  * cancels calls, decides approvals and serves artifacts within the caller's own scope. Every error
@@ -208,8 +214,14 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     }),
   );
 
+  // Each runs on the door's own paths only, so another door on the same app (mountMcp's /mcp,
+  // mounted before or after) answers as itself: its own authentication, its own 401.
+  const onDoorPaths = (handler: MiddlewareHandler) => {
+    for (const path of doorPaths) app.use(path, handler);
+  };
+
   // First of all, against DNS rebinding: a page on a rebound name gets nothing, not even CORS.
-  app.use(async (c, next) => {
+  onDoorPaths(async (c, next) => {
     const hosts =
       typeof options.allowedHosts === 'function' ? options.allowedHosts(c.env) : options.allowedHosts;
     const host = foreignHost(c.req.raw, hosts);
@@ -225,9 +237,9 @@ export function createToolServer<E extends object = object>(options: ToolServerO
   });
 
   // Before authentication: a browser's preflight never carries the token.
-  if (options.cors) app.use(corsMiddleware(options.cors));
+  if (options.cors) onDoorPaths(corsMiddleware(options.cors));
 
-  app.use(async (c, next) => {
+  onDoorPaths(async (c, next) => {
     const answer = await options.authenticate(c.req.raw, c.env);
     if (!answer) throw new HttpError(401, 'unauthenticated', noIdentity);
     if ('refused' in answer) throw new HttpError(401, 'unauthenticated', String(answer.refused));
