@@ -1,7 +1,7 @@
 // The HTTP door and the MCP door on one hono app, mounted in either order: each path answers as
 // its own door — MCP's 401 with the WWW-Authenticate that MCP clients discover auth from, the
 // HTTP door's JSON errors — and each door's authentication runs for its own paths only.
-import { env } from 'cloudflare:test';
+import { createExecutionContext, env } from 'cloudflare:test';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createToolServer, mountMcp } from '../index.js';
@@ -73,4 +73,36 @@ describe('both doors on one app', () => {
       expect(asked).toEqual({ http: 3, mcp: 1 });
     },
   );
+});
+
+describe("authenticate gets the request's ExecutionContext, on both doors", () => {
+  it('as its third argument (where an OAuth wrapper puts its props), and undefined when the app is called without one', async () => {
+    const seen: Array<[string, unknown]> = [];
+    const app = createToolServer({
+      runtimeFor: () => runtime,
+      authenticate: (_request, _env, ctx) => {
+        seen.push(['http', ctx]);
+        return (ctx as { props?: { user?: string } } | undefined)?.props?.user
+          ? { tenant: 'acme', principal: (ctx as unknown as { props: { user: string } }).props.user }
+          : null;
+      },
+    });
+    mountMcp(app, {
+      binding: 'RUNS',
+      authenticate: (_request, _env, ctx) => {
+        seen.push(['mcp', ctx]);
+        return null;
+      },
+    });
+    // What @cloudflare/workers-oauth-provider hands the handler: the context, with the grant's props.
+    const ctx = Object.assign(createExecutionContext(), { props: { user: 'ana' } });
+    expect((await app.request('/tools', {}, env, ctx)).status).toBe(200);
+    expect((await app.request('/mcp', { method: 'POST', body: '{}' }, env, ctx)).status).toBe(401);
+    expect((await app.request('/tools', {}, env)).status).toBe(401);
+    expect(seen).toEqual([
+      ['http', ctx],
+      ['mcp', ctx],
+      ['http', undefined],
+    ]);
+  });
 });

@@ -2,6 +2,7 @@ import { type ArtifactStore, artifactScope, type Identity, type Runtime, Toolctx
 import { sseHeaders } from '@toolctx/core/sse';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { Reply } from '../door-error.js';
+import { executionContextOf } from '../execution-context.js';
 import { type IdentityCallLimit, takeCallSlot } from '../run-host/call-slots.js';
 import {
   type CallAnswer,
@@ -28,7 +29,10 @@ import {
 import { defaultBodyTimeoutMs, readJson } from './read-json.js';
 
 /**
- * Establishes who is calling, from the request alone (a token, a cookie, mTLS). `null` is a 401
+ * Establishes who is calling, from the request (a token, a cookie, mTLS), the Worker's `env` (where
+ * a secret or a verification key is kept) and the request's `ExecutionContext` when it has one
+ * (its `props`, where an OAuth wrapper such as `@cloudflare/workers-oauth-provider` puts the
+ * grant's user; `undefined` in a test that calls the app without one). `null` is a 401
  * whose message says `authenticate` found no identity; `{ refused: message }` is a 401 with that
  * message, for naming what the caller (or the host's configuration) lacks. The message goes to
  * the caller: say what is missing, never what the secret is.
@@ -42,7 +46,11 @@ import { defaultBodyTimeoutMs, readJson } from './read-json.js';
  * };
  * ```
  */
-export type Authenticate<E> = (request: Request, env: E) => AuthAnswer | Promise<AuthAnswer>;
+export type Authenticate<E> = (
+  request: Request,
+  env: E,
+  ctx?: ExecutionContext,
+) => AuthAnswer | Promise<AuthAnswer>;
 
 /**
  * What {@link Authenticate} answers: who is calling, or a refusal (a 401), with a message of
@@ -240,7 +248,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
   if (options.cors) onDoorPaths(corsMiddleware(options.cors));
 
   onDoorPaths(async (c, next) => {
-    const answer = await options.authenticate(c.req.raw, c.env);
+    const answer = await options.authenticate(c.req.raw, c.env, executionContextOf(c));
     if (!answer) throw new HttpError(401, 'unauthenticated', noIdentity);
     if ('refused' in answer) throw new HttpError(401, 'unauthenticated', String(answer.refused));
     const identity: Identity = answer;

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { executionContextOf } from '../execution-context.js';
 import type { Authenticate } from '../http/create-tool-server.js';
 import { BodyTimeoutError } from '../http/read-json.js';
 import type { IdentityCallLimit } from '../run-host/call-slots.js';
@@ -72,7 +73,7 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
 /**
  * Routes one MCP streamable HTTP request to its session's Durable Object. First, against DNS
  * rebinding, a `Host` not in `allowedHosts` (default: localhost, 127.0.0.1, [::1]) or an `Origin`
- * not allowed is a 403, before anything else; then `authenticate(request, env)` (`null` or
+ * not allowed is a 403, before anything else; then `authenticate(request, env, ctx)` (`null` or
  * `{ refused }` is a 401 with a `WWW-Authenticate` challenge). The Worker reads a POST body whole, at most 1 MiB counted as it
  * arrives (else 413, before any object parses it), and answers a method other than POST, GET and
  * DELETE with 405 itself.
@@ -85,7 +86,8 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
  *   or conversation; anonymous and identified count as different) gets the very 404 of a session
  *   id that names no session, same status, body and headers, and changes nothing in the session
  *   (see {@link McpSession}). On a 404 the MCP client starts a new session, as the protocol asks.
- * - `env` is what `authenticate` gets as its second argument (pass the Worker's env).
+ * - `env` is what `authenticate` gets as its second argument (pass the Worker's env), and `ctx`
+ *   its third (pass the handler's `ExecutionContext`: its `props` carry an OAuth wrapper's user).
  * - Without one, only a POST whose body is a single `initialize` starts a session: a new object,
  *   whose id becomes the session id. Anything else is refused here with the SDK transport's
  *   answer (400 "Mcp-Session-Id header is required", naming initialize; a parse error for a body
@@ -109,10 +111,11 @@ export async function mcpFetch<E = unknown>(
   sessions: DurableObjectNamespace,
   options: McpRouteOptions<E> = {},
   env?: E,
+  ctx?: ExecutionContext,
 ): Promise<Response> {
   const foreign = refuseForeignHost(request, options);
   if (foreign) return foreign;
-  const identity = options.authenticate ? await options.authenticate(request, env as E) : undefined;
+  const identity = options.authenticate ? await options.authenticate(request, env as E, ctx) : undefined;
   if (identity === null) return unauthorized(options.resourceMetadataUrl);
   if (identity && 'refused' in identity) {
     return unauthorized(options.resourceMetadataUrl, String(identity.refused));
@@ -244,6 +247,12 @@ export function mountMcp<E = unknown>(
         `mountMcp: env.${options.binding} is not a Durable Object namespace. Bind your McpSession subclass under that name in wrangler.jsonc.`,
       );
     }
-    return mcpFetch(c.req.raw, sessions as DurableObjectNamespace, options, c.env as E);
+    return mcpFetch(
+      c.req.raw,
+      sessions as DurableObjectNamespace,
+      options,
+      c.env as E,
+      executionContextOf(c),
+    );
   });
 }
