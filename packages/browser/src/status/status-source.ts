@@ -1,4 +1,4 @@
-import type { RunEvents, ToolEvent } from '@toolctx/core';
+import type { CallHandle, RunEvents, ToolEvent } from '@toolctx/core';
 
 /**
  * What `attachStatus` can watch: a local `Run` or a Worker run, its `events`, a remote run
@@ -10,11 +10,34 @@ export type StatusSource =
   | Pick<RunEvents, 'subscribe'>
   | AsyncIterable<ToolEvent>;
 
-/** Feeds each event of `source` to `listener`; returns the function that stops listening. */
-export function listen(source: StatusSource, listener: (event: ToolEvent) => void): () => void {
+/**
+ * Feeds each event of `source` to `listener`; returns the function that stops listening. A run
+ * (one with `openCalls()`: a local `Run`, a Web Worker or remote run) also tells, once, the calls
+ * it already had open when the widget attached (a remount), as the events that put each where it
+ * is: started when it started, waiting for its approval or its asks. A call its events named
+ * first is left to them; a remote run's replay, which comes later, makes them again.
+ */
+export function listen(source: StatusSource, listen: (event: ToolEvent) => void): () => void {
+  const seen = new Set<string | undefined>();
+  const listener = (event: ToolEvent) => {
+    seen.add(event.callId);
+    listen(event);
+  };
   const subscribable = 'events' in source ? source.events : source;
   if (typeof (subscribable as Pick<RunEvents, 'subscribe'>).subscribe === 'function') {
-    return (subscribable as Pick<RunEvents, 'subscribe'>).subscribe(listener);
+    const stop = (subscribable as Pick<RunEvents, 'subscribe'>).subscribe(listener);
+    const open = (source as { openCalls?: () => CallHandle[] | Promise<CallHandle[]> }).openCalls;
+    let stopped = false;
+    if (typeof open === 'function')
+      Promise.resolve(open.call(source))
+        .then((handles) => {
+          for (const call of handles) if (!stopped && !seen.has(call.toolCallId)) replay(call, listen);
+        })
+        .catch(() => {});
+    return () => {
+      stopped = true;
+      stop();
+    };
   }
   if (typeof (source as AsyncIterable<ToolEvent>)[Symbol.asyncIterator] !== 'function') {
     throw new TypeError(
@@ -38,4 +61,27 @@ export function listen(source: StatusSource, listener: (event: ToolEvent) => voi
     stopped = true;
     void iterator.return?.()?.catch(() => {});
   };
+}
+
+/** The events that put an open call where its handle says it is. */
+function replay(call: CallHandle, listen: (event: ToolEvent) => void): void {
+  const { toolCallId: callId, tool, parentId } = call;
+  const event = (type: string, ts: number, data: object) =>
+    listen({
+      type,
+      seq: 0,
+      ts,
+      callId,
+      ...(parentId ? { parentId } : {}),
+      data: { tool, ...data },
+    } as ToolEvent);
+  event('tool.started', call.startedAt, {});
+  if (call.approvalId) event('tool.pending', call.updatedAt, { reason: 'approval', id: call.approvalId });
+  for (const ask of call.asks ?? [])
+    event('ask.requested', ask.askedAt, {
+      askId: ask.askId,
+      message: ask.message,
+      schema: ask.schema,
+      expiresAt: ask.expiresAt,
+    });
 }
