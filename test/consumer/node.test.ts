@@ -99,9 +99,16 @@ describe('the Node quick starts from the tarballs', () => {
     const mcp = /\(`(npm install [^`]+@modelcontextprotocol\/sdk[^`]*)`\)/.exec(
       await readFile(readme, 'utf8'),
     );
-    const aiLine = /\(`(npm install [^`]+ ai [^`]*)`\)/.exec(await readFile(readme, 'utf8'));
+    // One line per AI SDK major, each naming its version (on Node 20 a bare `ai` is ai@6).
+    const aiLines = [...(await readFile(readme, 'utf8')).matchAll(/^(npm install \S+ ai@(\d+) zod)\s/gm)];
     expect(installedNames(mcp?.[1] ?? '')).toEqual(['@toolctx/core', '@modelcontextprotocol/sdk', 'zod']);
-    expect(installedNames(aiLine?.[1] ?? '')).toEqual(['@toolctx/core', 'ai', 'zod']);
+    expect(aiLines.map((line) => line[2])).toEqual(['7', '6']);
+    for (const [, line] of aiLines)
+      expect(installedNames(line!).map((name) => name.replace(/@\d+$/, ''))).toEqual([
+        '@toolctx/core',
+        'ai',
+        'zod',
+      ]);
   });
 
   it('type-check strictly: the tools, MCP both ways and the provider tool lists', async () => {
