@@ -11,17 +11,17 @@ export type StatusSource =
   | AsyncIterable<ToolEvent>;
 
 /**
- * Feeds each event of `source` to `listener`; returns the function that stops listening. A run
+ * Feeds each event of `source` to `deliver`; returns the function that stops listening. A run
  * (one with `openCalls()`: a local `Run`, a Web Worker or remote run) also tells, once, the calls
  * it already had open when the widget attached (a remount), as the events that put each where it
  * is: started when it started, waiting for its approval or its asks. A call its events named
  * first is left to them; a remote run's replay, which comes later, makes them again.
  */
-export function listen(source: StatusSource, listen: (event: ToolEvent) => void): () => void {
+export function listen(source: StatusSource, deliver: (event: ToolEvent) => void): () => void {
   const seen = new Set<string | undefined>();
   const listener = (event: ToolEvent) => {
     seen.add(event.callId);
-    listen(event);
+    deliver(event);
   };
   const subscribable = 'events' in source ? source.events : source;
   if (typeof (subscribable as Pick<RunEvents, 'subscribe'>).subscribe === 'function') {
@@ -31,7 +31,7 @@ export function listen(source: StatusSource, listen: (event: ToolEvent) => void)
     if (typeof open === 'function')
       Promise.resolve(open.call(source))
         .then((handles) => {
-          for (const call of handles) if (!stopped && !seen.has(call.toolCallId)) replay(call, listen);
+          for (const call of handles) if (!stopped && !seen.has(call.toolCallId)) replay(call, deliver);
         })
         .catch(() => {});
     return () => {
@@ -64,10 +64,10 @@ export function listen(source: StatusSource, listen: (event: ToolEvent) => void)
 }
 
 /** The events that put an open call where its handle says it is. */
-function replay(call: CallHandle, listen: (event: ToolEvent) => void): void {
+function replay(call: CallHandle, deliver: (event: ToolEvent) => void): void {
   const { toolCallId: callId, tool, parentId } = call;
   const event = (type: string, ts: number, data: object) =>
-    listen({
+    deliver({
       type,
       seq: 0,
       ts,

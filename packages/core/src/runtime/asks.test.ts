@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AskAnswer, AskRequest, AskSchema } from '../ask/ask.js';
-import { deferAsks } from '../ask/defer-asks.js';
 import type { ToolExecutionContext } from '../context/types.js';
-import type { ToolctxError } from '../errors.js';
 import type { ToolEvent } from '../events/catalogue.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createMemoryCallStore } from './call-book.js';
@@ -346,6 +344,47 @@ describe('ctx.ask: a tool asks its user mid-call', () => {
     expect(events.filter((event) => event.type === 'ask.answered')).toHaveLength(3);
   });
 
+  it('asks under a key Object has too (constructor, toString) like any other, and refuses one key asked twice at once', async () => {
+    const named = defineTool({
+      name: 'named',
+      description: 'Asks under keys that objects inherit.',
+      inputSchema: z.object({}),
+      execute: async (_args, ctx) => {
+        const first = await ctx.ask({ key: 'first', message: 'First?', url: 'https://example.com/1' });
+        const second = await ctx.ask({
+          key: 'constructor',
+          message: 'Second?',
+          url: 'https://example.com/2',
+        });
+        const third = await ctx.ask({ key: 'toString', message: 'Third?', url: 'https://example.com/3' });
+        return [first.action, second.action, third.action];
+      },
+    });
+    const twice = defineTool({
+      name: 'twice_at_once',
+      description: 'Asks one key twice at once.',
+      inputSchema: z.object({}),
+      execute: (_args, ctx) =>
+        Promise.all([
+          ctx.ask({ key: 'same', message: 'One?', url: 'https://example.com/1' }),
+          ctx.ask({ key: 'same', message: 'Two?', url: 'https://example.com/2' }),
+        ]),
+    });
+    const run = createRuntime({ tools: [named, twice] }).startRun({ identity });
+    const done = run.call({ tool: 'named', args: {} });
+    for (const action of ['accept', 'decline', 'cancel'] as const) {
+      const open = await until(() => run.asks()[0]);
+      await run.answer(open.askId, { action });
+    }
+    expect(await done).toMatchObject({ ok: true, value: ['accept', 'decline', 'cancel'] });
+    const both = run.call({ tool: 'twice_at_once', args: {}, toolCallId: 'tw' });
+    expect(await both).toMatchObject({
+      ok: false,
+      error: { kind: 'conflict', message: expect.stringContaining('give each ask of a call its own key') },
+    });
+    expect(run.asks()).toEqual([]);
+  });
+
   it('refuses a key that is not 1 to 64 of letters, digits, _ . -, starting with a letter or _', async () => {
     const { ask } = setup();
     for (const key of ['0', 'credential:x', '', 'a'.repeat(65), 'with space']) {
@@ -450,82 +489,5 @@ describe('ctx.ask: a tool asks its user mid-call', () => {
     // The first ask was not put again, and the second kept its id.
     expect(events.filter((event) => event.type === 'ask.requested')).toHaveLength(asked);
     await expect(after.answer(second!.askId, { action: 'decline' })).resolves.toMatchObject({ taken: false });
-  });
-});
-
-describe('deferAsks: the asks of a door that calls again with the answers', () => {
-  function transfer(seen: string[]) {
-    return defineTool({
-      name: 'transfer',
-      description: 'Asks two things at once, then one more; keeps trying to swallow errors.',
-      inputSchema: z.object({}),
-      async execute(_args, ctx) {
-        seen.push('ran');
-        ctx.signal.addEventListener('abort', () =>
-          seen.push(`signal:${(ctx.signal.reason as ToolctxError).info.kind}`),
-        );
-        try {
-          const [from, sure] = await Promise.all([
-            ctx.ask({ key: 'from', message: 'From where?', schema: accountForm }),
-            ctx.ask({ key: 'sure', message: 'Sure?', url: 'https://bank.example/confirm?state=s' }),
-          ]);
-          const note = await ctx.ask({ message: 'A note?', schema: accountForm });
-          return { from, sure: sure.action, note: note.action };
-        } catch {
-          return 'swallowed';
-        }
-      },
-    });
-  }
-
-  it('ends a round as input-required naming the keys of the asks made together; the next round, answered, goes on', async () => {
-    const seen: string[] = [];
-    const events: ToolEvent[] = [];
-    const runtime = createRuntime({ tools: [transfer(seen)], sinks: [(event) => void events.push(event)] });
-    const first = deferAsks();
-    const round1 = await runtime.callOnce({ tool: 'transfer', args: {}, toolCallId: 't1', askUser: first });
-    expect(round1).toMatchObject({
-      ok: false,
-      error: { kind: 'input-required', retryable: false, details: { asks: ['from', 'sure'] } },
-    });
-    expect(first.deferred.map((ask) => [ask.key, ask.toolCallId])).toEqual([
-      ['from', 't1'],
-      ['sure', 't1'],
-    ]);
-    expect(first.deferred[1]).toMatchObject({ url: 'https://bank.example/confirm?state=s' });
-    // The tool could not swallow it, and its signal said why.
-    expect(seen).toEqual(['ran', 'signal:input-required']);
-    // A URL ask's page is in the door's hands only: not in the result, nor any event.
-    expect(JSON.stringify({ round1, events })).not.toContain('state=s');
-    // Round two: one answer fits, the other does not (a value outside the form): asked again.
-    const second = deferAsks({
-      from: { action: 'accept', values: { from: 'nowhere', amount: 1 } },
-      sure: { action: 'accept' },
-    });
-    const round2 = await runtime.callOnce({ tool: 'transfer', args: {}, toolCallId: 't1', askUser: second });
-    expect(round2).toMatchObject({
-      ok: false,
-      error: { kind: 'input-required', details: { asks: ['from'] } },
-    });
-    const answers: Record<string, AskAnswer> = {
-      from: { action: 'accept', values: { from: 'savings', amount: 9 } },
-      sure: { action: 'accept' },
-      '0': { action: 'decline' },
-      stray: { action: 'accept' },
-    };
-    const round3 = await runtime.callOnce({
-      tool: 'transfer',
-      args: {},
-      toolCallId: 't1',
-      askUser: deferAsks(answers),
-    });
-    expect(round3).toMatchObject({
-      ok: true,
-      value: {
-        from: { action: 'accept', values: { from: 'savings', amount: 9 } },
-        sure: 'accept',
-        note: 'decline',
-      },
-    });
   });
 });

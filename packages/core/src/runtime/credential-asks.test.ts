@@ -3,22 +3,13 @@ import { z } from 'zod';
 import type { OpenAsk } from '../ask/ask.js';
 import type { CredentialAnswer, CredentialProvider } from '../credentials/credential-provider.js';
 import type { ToolEvent } from '../events/catalogue.js';
+import { until } from '../testing/door-suite-kit.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createMemoryCallStore } from './call-book.js';
 import { createRuntime } from './create-runtime.js';
 
 const identity = { tenant: 'acme', principal: 'ana' };
 const AUTH_URL = 'https://auth.example/authorize?state=PLANTED-STATE';
-
-/** Polls until `check` holds: a call reaches its ask after a few turns of the event loop. */
-async function until<T>(check: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = check();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  throw new Error('never happened');
-}
 
 /** A provider that needs a sign-in until `grant()`; counts how often it was asked. */
 function signInProvider() {
@@ -71,7 +62,11 @@ function setup(options: { onAuthorizationUrl?: (id: string, url: string) => void
   return { state, events, ran, runtime };
 }
 
-const openAsk = (run: { asks(): OpenAsk[] }) => until(() => run.asks()[0]);
+/** The run's first open ask, once its call has asked. */
+async function openAsk(run: { asks(): OpenAsk[] }): Promise<OpenAsk> {
+  await until(() => run.asks().length > 0, 'the call asks');
+  return run.asks()[0]!;
+}
 
 describe("a credential's sign-in is a URL ask", () => {
   it('asks the person to open the provider’s link, and runs the tool once they finished there', async () => {
@@ -137,7 +132,8 @@ describe("a credential's sign-in is a URL ask", () => {
     expect(signIn).toMatchObject({ url: AUTH_URL });
     state.granted = true;
     await run.answer(signIn.askId, { action: 'accept' });
-    const folder = await until(() => run.asks().find((ask) => ask.schema));
+    await until(() => run.asks().some((ask) => ask.schema), 'the tool asks which folder');
+    const folder = run.asks().find((ask) => ask.schema)!;
     await run.answer(folder.askId, { action: 'accept', values: { folder: 'out' } });
     expect(await done).toMatchObject({
       ok: true,
@@ -200,13 +196,11 @@ describe("a credential's sign-in is a URL ask", () => {
       continuesAfterSeq: events.at(-1)!.seq,
     });
     expect(after.asks()).toEqual([open]);
-    await until(() => (state.resolved === 2 ? true : undefined));
+    await until(() => state.resolved === 2, 'the call runs again and asks the provider');
     state.granted = true;
     expect(await after.answer(open.askId, { action: 'accept' })).toMatchObject({ taken: true });
-    const handle = await until(() => {
-      const status = after.callStatus('t');
-      return status?.status === 'completed' ? status : undefined;
-    });
+    await until(() => after.callStatus('t')?.status === 'completed', 'the call completes');
+    const handle = after.callStatus('t')!;
     expect(handle.result).toMatchObject({ ok: true, value: 'events' });
     expect(ran).toEqual(['cal-token-123456']);
     expect(events.filter((event) => event.type === 'ask.requested')).toHaveLength(1);

@@ -39,13 +39,23 @@ export function ask(
     if (!run.askUser) return Promise.reject(noOneToAsk(call.toolName, run.doorName));
     return run.askUser(openAsk(randomId('ask_'), key, call, request), signal);
   }
-  // A call run again (a retry, or after its host restarted) gets the answers it already had.
-  const kept = record.answers?.[key];
-  if (kept) return Promise.resolve(kept);
+  // A call run again (a retry, or after its host restarted) gets the answers it already had; an
+  // own key only, so a tool's key `constructor` is not Object's.
+  const { answers } = record;
+  if (answers && Object.hasOwn(answers, key)) return Promise.resolve(answers[key]!);
   const { book, log } = run;
   record.asks ??= [];
   const { asks } = record;
   const again = asks.find((open) => open.key === key);
+  // Open in this process already: the same key asked twice at once, which one answer cannot settle.
+  if (again && run.askWaiters.has(again.askId)) {
+    return Promise.reject(
+      new ToolctxError(
+        'conflict',
+        `"${call.toolName}" asked under the key ${JSON.stringify(key)} while an ask under that key was still open: give each ask of a call its own key.`,
+      ),
+    );
+  }
   const open = again ?? openAsk(randomId('ask_'), key, call, request);
   if (!again) asks.push(open);
   record.status = 'input_required';
