@@ -64,6 +64,14 @@ export const bundles = [
     // wrangler bundles a Worker into one file: code behind import() is inlined, not split.
     options: { ...workerBuild, splitting: false },
   },
+  // What serving MCP adds to a Worker: the door and its session object, with the MCP SDK and zod
+  // (the example Worker above has no MCP door). Measured, no budget yet (design note R2).
+  {
+    name: 'MCP Worker (mountMcp + createMcpSession)',
+    contents:
+      "export { mountMcp } from './packages/edge/src/index.ts'; export { createMcpSession } from './packages/edge/src/durable-objects/index.ts';",
+    options: { ...workerBuild, splitting: false },
+  },
 ];
 
 /** Measures every bundle; each row says which packages weigh most in it. */

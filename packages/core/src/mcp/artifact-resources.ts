@@ -2,18 +2,18 @@
 // read in the caller's own scope), and the `resource_link` items a tool result carries for the
 // artifacts its call saved. Registered with the SDK's own API, so resources a user adds to the
 // same server sit beside them.
-import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type CallToolResult,
-  ErrorCode,
-  McpError,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
   type ReadResourceResult,
   type Resource,
   type ResourceLink,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { encodeArtifactData } from '../artifacts/encoding.js';
 import { isRef } from '../artifacts/ref.js';
 import type { ArtifactMeta, ArtifactScope, ArtifactStore } from '../artifacts/types.js';
@@ -22,7 +22,7 @@ import type { EventSink } from '../events/event-log.js';
 import { artifactScope } from '../runtime/run-facts.js';
 
 /** What an MCP request handler is given besides its request. */
-export type McpExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type McpExtra = ServerContext;
 
 /** Options of the artifact resources, `ServeMcpOptions.artifactResources`. */
 export interface ArtifactResourceOptions {
@@ -69,7 +69,7 @@ export function mcpArtifactScopes(identify: (extra: McpExtra) => Identity | unde
   let serverKey: string | undefined;
   const anonymousScope = (extra: McpExtra): string | undefined => {
     // A transport without sessions that carries no HTTP request (stdio, in memory) is one client.
-    if (extra.sessionId === undefined && extra.requestInfo !== undefined) return undefined;
+    if (extra.sessionId === undefined && extra.http?.req !== undefined) return undefined;
     serverKey ??= crypto.randomUUID();
     return `mcp:${serverKey}:${extra.sessionId ?? ''}`;
   };
@@ -90,8 +90,10 @@ export function mcpArtifactScopes(identify: (extra: McpExtra) => Identity | unde
  * Registers the artifact template on `server`: `resources/list` gives the caller's artifacts,
  * `resources/templates/list` the template, `resources/read` one artifact (text for a textual
  * media type, base64 `blob` otherwise). A ref of another scope, one that does not exist, one
- * deleted since it was listed, or a URI that is not exactly an artifact's all get the SDK's own
- * "Resource … not found" error, so nothing tells them apart.
+ * deleted since it was listed, or a URI that names no artifact all get the SDK's own
+ * `ResourceNotFoundError` (`-32602`, `data: { uri }`), so nothing tells them apart. The SDK parses a
+ * URI before matching it, so `TOOLCTX://artifacts/…` names what `toolctx://artifacts/…` names:
+ * the scope check guards a read, not the URI's spelling.
  */
 export function registerArtifactResources(
   server: McpServer,
@@ -116,66 +118,31 @@ export function registerArtifactResources(
       return { resources };
     },
   });
-  readExactly(server, () =>
-    server.registerResource(
-      'toolctx-artifacts',
-      template,
-      {
-        title: 'Artifacts',
-        description: "Artifacts this session's tool calls saved, by ref.",
-      },
-      async (uri, variables, extra): Promise<ReadResourceResult> => {
-        const ref = variables.ref;
-        const scope = scopeOf(extra);
-        if (!scope || !isRef(ref) || uri.href !== artifactUri(ref)) throw notFound(uri);
-        const meta = await store.head(scope, ref);
-        if (!meta) throw notFound(uri);
-        // Checked on the meta, so an oversized artifact is never read whole.
-        if (meta.bytes > maxReadBytes) {
-          throw new McpError(
-            ErrorCode.InvalidRequest,
-            `The artifact ${uri.href} is ${meta.bytes} bytes, more than the ${maxReadBytes} bytes this server sends in one resources/read.`,
-          );
-        }
-        const found = await store.get(scope, ref);
-        if (!found) throw notFound(uri); // deleted or expired since the head
-        return { contents: [contentOf(uri.href, found.meta, encodeArtifactData(found.data).bytes)] };
-      },
-    ),
+  server.registerResource(
+    'toolctx-artifacts',
+    template,
+    {
+      title: 'Artifacts',
+      description: "Artifacts this session's tool calls saved, by ref.",
+    },
+    async (uri, variables, extra): Promise<ReadResourceResult> => {
+      const ref = variables.ref;
+      const scope = scopeOf(extra);
+      if (!scope || !isRef(ref) || uri.href !== artifactUri(ref)) throw notFound(uri);
+      const meta = await store.head(scope, ref);
+      if (!meta) throw notFound(uri);
+      // Checked on the meta, so an oversized artifact is never read whole.
+      if (meta.bytes > maxReadBytes) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          `The artifact ${uri.href} is ${meta.bytes} bytes, more than the ${maxReadBytes} bytes this server sends in one resources/read.`,
+        );
+      }
+      const found = await store.get(scope, ref);
+      if (!found) throw notFound(uri); // deleted or expired since the head
+      return { contents: [contentOf(uri.href, found.meta, encodeArtifactData(found.data).bytes)] };
+    },
   );
-}
-
-type ReadHandler = (request: { params: { uri: string } }, extra: McpExtra) => unknown;
-
-/**
- * Runs `register` (the first `registerResource`, when the SDK installs its `resources/read`
- * handler) so that handler first refuses an artifact URI that is not spelled exactly as served.
- * The SDK parses the URI before matching (`TOOLCTX://artifacts/x` becomes `toolctx://…`) and hands
- * the read callback only the parsed URL, so the raw string is checked here, with the SDK's own
- * not-found answer: a URI matches exactly or names nothing.
- */
-function readExactly(server: McpServer, register: () => void): void {
-  const low = server.server as unknown as {
-    setRequestHandler: (schema: unknown, handler: ReadHandler) => void;
-  };
-  const own = Object.hasOwn(low, 'setRequestHandler') ? low.setRequestHandler : undefined;
-  const set = low.setRequestHandler.bind(low);
-  low.setRequestHandler = (schema, handler) => {
-    const method = (schema as { shape?: { method?: { value?: unknown } } }).shape?.method?.value;
-    if (method !== 'resources/read') return set(schema, handler);
-    set(schema, (request, extra) => {
-      const raw = request.params.uri;
-      const parsed = URL.canParse(raw) ? new URL(raw) : undefined;
-      if (parsed?.href.startsWith(artifactUriPrefix) && parsed.href !== raw) throw notFound(parsed);
-      return handler(request, extra);
-    });
-  };
-  try {
-    register();
-  } finally {
-    if (own) low.setRequestHandler = own;
-    else delete (low as { setRequestHandler?: unknown }).setRequestHandler;
-  }
 }
 
 /**
@@ -264,7 +231,7 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** The SDK's own answer for a URI it has no resource for, word for word. */
-function notFound(uri: URL): McpError {
-  return new McpError(ErrorCode.InvalidParams, `Resource ${uri} not found`);
+/** The SDK's own answer for a URI it has no resource for: `-32602` with `data: { uri }`. */
+function notFound(uri: URL): ResourceNotFoundError {
+  return new ResourceNotFoundError(uri.href);
 }

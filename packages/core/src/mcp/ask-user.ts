@@ -1,7 +1,6 @@
 // A tool's `ctx.ask` over MCP 2025-11-25: the door's `askUser`, which core calls for each ask of
 // an MCP call, puts it to the person as `elicitation/create` on the call's own stream.
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { AskAnswer, AskUser, OpenAsk } from '../ask/ask.js';
 import { ToolctxError } from '../errors.js';
 import {
@@ -30,7 +29,7 @@ const windowSlackMs = 1_000;
  */
 export function mcpAskUser(
   server: Server,
-  requestId: RequestId,
+  send: ServerContext['mcpReq']['send'],
   declared: DeclaredElicitation,
   onPageAccepted: (elicitationId: string) => void,
 ): AskUser {
@@ -43,7 +42,7 @@ export function mcpAskUser(
     const timeout = Math.max(ask.expiresAt - Date.now(), 0) + windowSlackMs;
     let answer: ElicitResult;
     try {
-      answer = await elicit(server, { requestId, signal }, declared, params, timeout);
+      answer = await elicit({ send, signal }, declared, params, timeout);
     } catch (thrown) {
       if (signal.aborted) throw signal.reason;
       throw unanswered(ask, thrown);

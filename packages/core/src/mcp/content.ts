@@ -1,10 +1,6 @@
 // Content parts in MCP's vocabulary, both ways: what serveMcp sends, and what mcpTools reads.
-import {
-  CallToolResultSchema,
-  type ContentBlock,
-  ContentBlockSchema,
-  ResultSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/server';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { canonicalJson } from '../canonical-json.js';
 import { type ContentPart, withParts } from '../content/content-part.js';
 
@@ -40,12 +36,29 @@ function toMcpBlock(part: ContentPart): ContentBlock {
 }
 
 /**
- * The result schema mcpTools reads `tools/call` answers with: the SDK's, except that a content
- * block of a type it does not know passes (and becomes a text note) instead of failing the call.
+ * The result schema mcpTools reads `tools/call` answers with: a result whose `content` is a list
+ * of typed blocks (none read as `[]`). A block of a type MCP does not define passes (and becomes a
+ * text note) instead of failing the call, as the SDK's own result schema would have it fail.
  */
-export const lenientCallToolResultSchema = CallToolResultSchema.extend({
-  content: ContentBlockSchema.or(ResultSchema).array().default([]),
-}) as unknown as typeof CallToolResultSchema;
+export const lenientCallToolResultSchema: StandardSchemaV1<unknown, CallToolResult> = {
+  '~standard': {
+    version: 1,
+    vendor: 'toolctx-mcp',
+    validate(value) {
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return { issues: [{ message: 'A tools/call result is an object.' }] };
+      const content = (value as { content?: unknown }).content ?? [];
+      const blocks = Array.isArray(content) ? content : [content];
+      const typed = (block: unknown) =>
+        typeof block === 'object' && block !== null && typeof (block as { type?: unknown }).type === 'string';
+      if (!Array.isArray(content) || !blocks.every(typed))
+        return {
+          issues: [{ message: 'Expected content: a list of blocks, each with a type.', path: ['content'] }],
+        };
+      return { value: { ...value, content } as CallToolResult };
+    },
+  },
+};
 
 /**
  * What a local tool returns for a remote result: the text alone when it is all text; the

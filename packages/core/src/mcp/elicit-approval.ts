@@ -1,5 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { ApprovalPort } from '../approval/approval.js';
 import type { ApprovalDecision } from '../approval/approval-decision.js';
 import type { AskSchema } from '../ask/ask.js';
@@ -34,22 +33,17 @@ export const defaultApprovalWaitMs = 10 * 60_000;
 export function askingPerson(
   server: Server,
   tool: AnyTool | undefined,
-  extra: { requestId: RequestId; signal: AbortSignal },
+  request: ServerContext['mcpReq'],
   declared: DeclaredElicitation,
 ): { signal: AbortSignal; decidePending?: ApprovalPort } {
-  const { signal } = extra;
+  const { signal } = request;
   const mayAsk = tool && (tool.needsApproval || tool.effect === 'send');
   if (!mayAsk || !canElicit(server, 'form')) return { signal };
   const stop = new AbortController();
   if (signal.aborted) stop.abort();
   else signal.addEventListener('abort', () => stop.abort(), { once: true });
   const cancel = () => stop.abort();
-  const decidePending = elicitApproval(
-    server,
-    tool,
-    { requestId: extra.requestId, signal, cancel },
-    declared,
-  );
+  const decidePending = elicitApproval(tool, { send: request.send, signal, cancel }, declared);
   return { signal: stop.signal, decidePending };
 }
 
@@ -76,12 +70,7 @@ export const approvalForm = {
  * failure to ask counts as a denial (fail closed). The runtime binds the decision to this call
  * and its arguments with a one-use token, as for any approval.
  */
-function elicitApproval(
-  server: Server,
-  tool: AnyTool,
-  call: ApprovingCall,
-  declared: DeclaredElicitation,
-): ApprovalPort {
+function elicitApproval(tool: AnyTool, call: ApprovingCall, declared: DeclaredElicitation): ApprovalPort {
   const timeout = tool.timeoutMs ?? defaultApprovalWaitMs;
   return {
     async request(request): Promise<ApprovalDecision | 'pending'> {
@@ -89,7 +78,6 @@ function elicitApproval(
       let answer: ElicitResult;
       try {
         answer = await elicit(
-          server,
           call,
           declared,
           { mode: 'form', message, requestedSchema: approvalForm },

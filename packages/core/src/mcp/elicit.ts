@@ -1,21 +1,24 @@
 // The one way serveMcp puts a question to the person behind an MCP client (2025-11-25's
 // `elicitation/create`): approvals (elicit-approval.ts) and a tool's asks (ask-user.ts) both send
 // theirs through here, so mode, capability and stream are decided in one place.
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type ElicitRequest,
   type ElicitResult,
-  ElicitResultSchema,
-  ErrorCode,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+  SdkError,
+  SdkErrorCode,
+  type Server,
+  type ServerContext,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import type { AskSchema } from '../ask/ask.js';
 
 /** The `tools/call` request a question is about. */
 export interface ElicitingCall {
-  /** The call's own JSON-RPC id: the question travels on its response stream. */
-  requestId: RequestId;
+  /**
+   * The call's own `ctx.mcpReq.send`: a request sent through it is related to the call, so the
+   * question travels on the call's response stream.
+   */
+  send: ServerContext['mcpReq']['send'];
   /** Withdraws the question (the SDK sends `notifications/cancelled` for it) when it fires. */
   signal: AbortSignal;
 }
@@ -63,10 +66,11 @@ export function noteDeclaredElicitation(transport: Transport, declared: Declared
  * stream, and waits at most `timeout` ms for the answer. A form goes without `mode` to a client
  * that declared elicitation bare (the specification's default is form). The answer is the
  * client's as it came, checked only for its shape: what fits the question is the caller's check
- * (core's, for asks and approvals alike), not the SDK's validator. Check {@link canElicit} first.
+ * (core's, for asks and approvals alike), not the SDK's validator — which is why this sends the
+ * request itself rather than through the SDK's `elicitInput`, which validates accepted content
+ * and refuses a client that declared elicitation bare. Check {@link canElicit} first.
  */
 export function elicit(
-  server: Server,
   call: ElicitingCall,
   declared: DeclaredElicitation,
   params: ElicitParams,
@@ -74,14 +78,9 @@ export function elicit(
 ): Promise<ElicitResult> {
   const { mode, ...form } = params;
   const sent = mode === 'form' && declared.bare ? form : params;
-  return server.request(
+  return call.send(
     { method: 'elicitation/create', params: sent as ElicitRequest['params'] },
-    ElicitResultSchema,
-    {
-      relatedRequestId: call.requestId,
-      signal: call.signal,
-      timeout,
-    },
+    { signal: call.signal, timeout },
   );
 }
 
@@ -93,8 +92,8 @@ export type Unanswered = 'timeout' | 'closed' | 'refused' | 'malformed';
  * answering with a JSON-RPC error, or an answer that is not an elicitation result at all.
  */
 export function unansweredBecause(thrown: unknown): Unanswered {
+  if (thrown instanceof SdkError && thrown.code === SdkErrorCode.RequestTimeout) return 'timeout';
+  if (thrown instanceof SdkError && thrown.code === SdkErrorCode.ConnectionClosed) return 'closed';
   const code = (thrown as { code?: unknown } | null)?.code;
-  if (code === ErrorCode.RequestTimeout) return 'timeout';
-  if (code === ErrorCode.ConnectionClosed) return 'closed';
   return typeof code === 'number' ? 'refused' : 'malformed';
 }

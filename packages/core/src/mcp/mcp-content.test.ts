@@ -1,6 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type ContentPart, withParts } from '../content/content-part.js';
@@ -195,7 +194,7 @@ describe('mcpTools and remote content', () => {
       'weather',
       { description: 'Weather.', inputSchema: {}, outputSchema: { celsius: z.number() } },
       () => ({
-        content: [{ type: 'text', text: JSON.stringify({ celsius: 21 }, null, 2) }],
+        content: [{ type: 'text' as const, text: JSON.stringify({ celsius: 21 }, null, 2) }],
         structuredContent: { celsius: 21 },
       }),
     );
@@ -203,7 +202,7 @@ describe('mcpTools and remote content', () => {
       'say',
       { description: 'Says.', inputSchema: {}, outputSchema: { ok: z.boolean() } },
       () => ({
-        content: [{ type: 'text', text: 'All good.' }],
+        content: [{ type: 'text' as const, text: 'All good.' }],
         structuredContent: { ok: true },
       }),
     );

@@ -1,7 +1,7 @@
 // The door conformance suite through MCP in this process, with the official SDK over
 // InMemoryTransport: the server side (serveMcp) and the client side (mcpTools wrapping it).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { createRuntime } from '../runtime/create-runtime.js';
 import { describeDoor } from '../testing/describe-door.js';
 import { doorSuiteCredentials, doorSuiteTenant } from '../testing/door-suite-tools.js';

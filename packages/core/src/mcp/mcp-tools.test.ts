@@ -1,6 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ToolctxError } from '../errors.js';
@@ -134,7 +133,7 @@ describe('mcpTools over a plain MCP server', () => {
       ({ path }) => ({ content: [{ type: 'text', text: `contents of ${path}` }] }),
     );
     server.registerTool('mail.send', { description: 'Sends mail.', inputSchema: { to: z.string() } }, () => ({
-      content: [{ type: 'text', text: 'mailbox full' }],
+      content: [{ type: 'text' as const, text: 'mailbox full' }],
       isError: true,
     }));
     return mcpTools(await connected(server));

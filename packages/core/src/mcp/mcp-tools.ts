@@ -1,10 +1,10 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   type CallToolResult,
-  ErrorCode,
-  McpError,
+  type Client,
   type Tool as McpTool,
-} from '@modelcontextprotocol/sdk/types.js';
+  SdkError,
+  SdkErrorCode,
+} from '@modelcontextprotocol/client';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ToolctxError } from '../errors.js';
 import type { Effect } from '../policy/phase.js';
@@ -45,8 +45,7 @@ export interface McpToolsOptions {
  * ```ts
  * import { createRuntime } from '@toolctx/core';
  * import { mcpTools } from '@toolctx/core/mcp';
- * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
- * import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+ * import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
  *
  * const client = new Client({ name: 'my-agent', version: '1.0.0' });
  * await client.connect(new StreamableHTTPClientTransport(new URL('https://tools.example.com/mcp')));
@@ -78,14 +77,20 @@ function wrap(client: Client, remote: McpTool, options: McpToolsOptions): AnyToo
     async execute(args, ctx) {
       let result: CallToolResult;
       try {
-        result = (await client.callTool({ name: remote.name, arguments: args }, lenientCallToolResultSchema, {
-          signal: ctx.signal,
-          onprogress: (progress) => ctx.progress(fromMcpProgress(progress)),
-          resetTimeoutOnProgress: true,
-          ...(options.requestTimeoutMs !== undefined ? { timeout: options.requestTimeoutMs } : {}),
-        })) as CallToolResult;
+        // `request` rather than `callTool`, whose result schema fails a whole call on one content
+        // block of a type it does not know.
+        result = await client.request(
+          { method: 'tools/call', params: { name: remote.name, arguments: args } },
+          lenientCallToolResultSchema,
+          {
+            signal: ctx.signal,
+            onprogress: (progress) => ctx.progress(fromMcpProgress(progress)),
+            resetTimeoutOnProgress: true,
+            ...(options.requestTimeoutMs !== undefined ? { timeout: options.requestTimeoutMs } : {}),
+          },
+        );
       } catch (thrown) {
-        if (thrown instanceof McpError && thrown.code === ErrorCode.RequestTimeout) {
+        if (thrown instanceof SdkError && thrown.code === SdkErrorCode.RequestTimeout) {
           throw new ToolctxError('timeout', `The MCP tool "${remote.name}" did not answer in time.`, {
             retryable: true,
             cause: thrown,

@@ -238,3 +238,27 @@ describe('serveMcp over the SDK in-memory transport', () => {
     expect(result.structuredContent).toEqual({ hasRunId: false, hasTools: false });
   });
 });
+
+describe("serveMcp and the SDK's registerTool", () => {
+  it('refuses registerTool, naming defineTool and mcpTools, and keeps serving the runtime tools and SDK prompts', async () => {
+    const server = serveMcp(createRuntime({ tools }));
+    expect(() =>
+      server.registerTool('extra', { description: 'An SDK tool.', inputSchema: z.object({}) }, () => ({
+        content: [],
+      })),
+    ).toThrow(/registerTool\("extra"\).*defineTool.*mcpTools\(client\)/s);
+    server.registerPrompt('greeting', { description: 'Says hello.' }, () => ({
+      messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }],
+    }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(clientSide);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(tools.map((tool) => tool.name));
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['greeting']);
+    expect(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).toMatchObject({
+      structuredContent: { sum: 3 },
+    });
+    await client.close();
+  });
+});

@@ -1,18 +1,15 @@
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { ServerOptions } from '@modelcontextprotocol/sdk/server/index.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  CallToolRequestSchema,
+  type AuthInfo,
   type CallToolResult,
   type ContentBlock,
   type ElicitationCompleteNotification,
   type Implementation,
-  ListToolsRequestSchema,
   type LoggingMessageNotification,
+  McpServer,
   type ProgressNotification,
-  SetLevelRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+  type ServerOptions,
+} from '@modelcontextprotocol/server';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import { type LogEntry, type LogLevel, logLevels } from '../context/log-entry.js';
 import type { Identity, ToolResult } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
@@ -32,7 +29,6 @@ import { mcpDoor } from './door.js';
 import { type DeclaredElicitation, noteDeclaredElicitation } from './elicit.js';
 import { askingPerson } from './elicit-approval.js';
 import { guardEmptyBatch } from './empty-batch.js';
-import { shareToolMethods } from './sdk-tools.js';
 import { toMcpTool } from './tool-metadata.js';
 import { errorMetaKey, mcpProgressOf, toMcpLogMessage } from './wire.js';
 
@@ -113,19 +109,19 @@ export interface ServeMcpOptions {
  * saying so. The call's cancellation, or the ask's window passing, withdraws the question
  * (`notifications/cancelled` for it): the ask rejects, or answers `cancel` when its window passed.
  *
- * Returns an `McpServer` to `connect()` to any MCP transport. Resources and prompts may be added
- * as usual with the SDK's `registerResource` and `registerPrompt`, next to the artifacts (with a
- * store, the SDK's own `resources/*` handlers are installed; pass `artifactResources: false` to set
- * low-level ones), and tools with the SDK's `registerTool`: they are listed after the runtime's and
- * called through the SDK (sampling and free-form elicitation live there, with the SDK's own API).
- * A name a runtime tool has throws at registration; in `plan`, only those marked `readOnlyHint`
- * are offered.
+ * Returns an `McpServer` (from `@modelcontextprotocol/server`, the SDK v2) to `connect()` to any
+ * MCP transport that serves the 2025-11-25 protocol (stdio, `WebStandardStreamableHTTPServerTransport`,
+ * in memory). Resources, prompts and completions may be added as usual with the SDK's
+ * `registerResource` and `registerPrompt`, next to the artifacts (with a store, the SDK's own
+ * `resources/*` handlers are installed; pass `artifactResources: false` to set low-level ones).
+ * Its `registerTool` throws: the runtime answers `tools/list` and `tools/call`, so a host's tool is
+ * a `defineTool` in the runtime, and another server's tools come in with `mcpTools(client)`.
  *
  * @example
  * ```ts
  * import { type AnyTool, createRuntime } from '@toolctx/core';
  * import { serveMcp } from '@toolctx/core/mcp';
- * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+ * import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
  * declare const countWords: AnyTool;
  *
  * const server = serveMcp(createRuntime({ tools: [countWords] }));
@@ -137,13 +133,14 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
   const phase = options.phase ?? 'act';
   const server = new McpServer(options.serverInfo ?? { name: 'toolctx', version: '0.1.0' }, {
     ...options.serverOptions,
+    capabilities: { ...options.serverOptions?.capabilities, tools: {}, logging: {} },
     jsonSchemaValidator: options.serverOptions?.jsonSchemaValidator ?? new CfWorkerJsonSchemaValidator(),
   });
+  refuseSdkTools(server);
   const low = server.server;
-  low.registerCapabilities({ tools: {}, logging: {} });
-  const callerOf = (extra: McpExtra): McpCaller => ({
-    ...(extra.authInfo ? { authInfo: extra.authInfo } : {}),
-    ...(extra.sessionId ? { sessionId: extra.sessionId } : {}),
+  const callerOf = (ctx: McpExtra): McpCaller => ({
+    ...(ctx.http?.authInfo ? { authInfo: ctx.http.authInfo } : {}),
+    ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),
   });
   const scopes = mcpArtifactScopes((extra) => options.identify?.(callerOf(extra)));
   // What this server's calls raised, for its later calls: one server serves one session (or one
@@ -155,29 +152,23 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
   // The level each session asked for. The SDK keeps one too, but only for `sendLoggingMessage`,
   // which sends on the session's standalone stream; a call's log entries belong on its own stream.
   const levels = new Map<string | undefined, LogLevel>();
-  low.setRequestHandler(SetLevelRequestSchema, (request, extra) => {
-    levels.set(extra.sessionId, request.params.level);
+  low.setRequestHandler('logging/setLevel', (request, ctx) => {
+    levels.set(ctx.sessionId, request.params.level);
     return {};
   });
-  // The phase decides which tools are offered; each is then listed with its title and annotations,
-  // and the host's own SDK tools after them.
-  low.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
-    tools: [
-      ...door.listTools({ phase }).map(({ name }) => toMcpTool(door.tools.get(name)!)),
-      ...(await sdkTools.list(extra)),
-    ],
+  // The phase decides which tools are offered; each is listed with its title and annotations.
+  low.setRequestHandler('tools/list', () => ({
+    tools: door.listTools({ phase }).map(({ name }) => toMcpTool(door.tools.get(name)!)),
   }));
-  low.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const served = await sdkTools.call(request.params.name, request, extra);
-    if (served) return served;
-    const progressToken = extra._meta?.progressToken;
+  low.setRequestHandler('tools/call', async (request, extra): Promise<CallToolResult> => {
+    const progressToken = extra.mcpReq._meta?.progressToken;
     const progressOf = mcpProgressOf();
     // Notifications are chained so the last one is on the wire before the result it precedes.
     let sent: Promise<void> = Promise.resolve();
     const send = (
       notification: ProgressNotification | LoggingMessageNotification | ElicitationCompleteNotification,
     ) => {
-      sent = sent.then(() => extra.sendNotification(notification)).catch(() => {});
+      sent = sent.then(() => extra.mcpReq.notify(notification)).catch(() => {});
     };
     const onEvent = (event: ToolEvent) => {
       if (event.type === 'tool.log') {
@@ -191,14 +182,19 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
       }
     };
     const links = artifactLinks(server, store, scopes.scopeOf(extra));
-    const { signal, decidePending } = askingPerson(low, door.tools.get(request.params.name), extra, declared);
+    const { signal, decidePending } = askingPerson(
+      low,
+      door.tools.get(request.params.name),
+      extra.mcpReq,
+      declared,
+    );
     // Pages the person agreed to open: the tool is done waiting on one once it asks again or ends.
     const pages: string[] = [];
     const pagesDone = () => {
       for (const elicitationId of pages.splice(0))
         send({ method: 'notifications/elicitation/complete', params: { elicitationId } });
     };
-    const ask = mcpAskUser(low, extra.requestId, declared, (elicitationId) => pages.push(elicitationId));
+    const ask = mcpAskUser(low, extra.mcpReq.send, declared, (elicitationId) => pages.push(elicitationId));
     const call: CallOnceRequest & RemembersTaint = {
       tool: request.params.name,
       args: request.params.arguments ?? {},
@@ -222,9 +218,6 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
     await sent;
     return links.addTo(toCallToolResult(result));
   });
-  // Last: from here on the SDK's own tools/list and tools/call handlers (installed by a host's
-  // registerTool) are kept as the fallback above instead of replacing the two set here.
-  const sdkTools = shareToolMethods(server, door.tools, phase);
   // JSON-RPC 2.0's answer to `[]`, which the SDK's HTTP transports would take as nothing to do.
   const connect = server.connect.bind(server);
   server.connect = async (transport) => {
@@ -238,6 +231,19 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
     return connect(transport);
   };
   return server;
+}
+
+/**
+ * The SDK's `registerTool` installs its own `tools/list` and `tools/call`, which would replace the
+ * runtime's, and its callback can answer neither core's errors nor a task: a host's tools are
+ * runtime tools. Refused at once, naming the ways in.
+ */
+function refuseSdkTools(server: McpServer): void {
+  server.registerTool = ((name: string) => {
+    throw new Error(
+      `registerTool("${name}"): serveMcp serves the runtime's tools/list and tools/call, so the SDK's registerTool cannot add tools beside them. Define the tool with defineTool and pass it to createRuntime({ tools }); to serve another MCP server's tools, add mcpTools(client) to the runtime's tools. Prompts, resources and completions stay on the SDK's own API.`,
+    );
+  }) as McpServer['registerTool'];
 }
 
 function toCallToolResult(result: ToolResult): CallToolResult {

@@ -1,8 +1,7 @@
 // Tool metadata across MCP: toolctx tools served by serveMcp, listed by the SDK client, and made
 // local again by mcpTools, over the SDK's in-memory transport.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRuntime } from '../runtime/create-runtime.js';

@@ -1,4 +1,4 @@
-import type { Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Effect } from '../policy/phase.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { type JsonSchema, jsonSchemaOf } from '../tools/schema.js';

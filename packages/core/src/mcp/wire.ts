@@ -79,9 +79,10 @@ export function fromMcpProgress(progress: { progress: number; total?: number; me
 /** The `ErrorInfo` a remote toolctx server put in an `isError` result, if it looks like one. */
 export function remoteErrorInfo(result: {
   _meta?: Record<string, unknown>;
-  structuredContent?: Record<string, unknown>;
+  structuredContent?: unknown;
 }): ErrorInfo | undefined {
-  const candidate = result._meta?.[errorMetaKey] ?? result.structuredContent?.error;
+  const structured = result.structuredContent as { error?: unknown } | null | undefined;
+  const candidate = result._meta?.[errorMetaKey] ?? structured?.error;
   if (typeof candidate !== 'object' || candidate === null) return undefined;
   const { kind, message, retryable } = candidate as Record<string, unknown>;
   if (typeof kind !== 'string' || typeof message !== 'string') return undefined;

@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { isToolParts } from '../content/content-part.js';
 import { renderParts } from '../content/render-parts.js';
 import type { ProgressPayload, ToolResult } from '../context/types.js';
@@ -24,7 +23,7 @@ export interface McpDoorClientOptions {
  * ```ts
  * import { describeDoor, mcpDoorClient } from '@toolctx/core/testing';
  * import { mcpDoor } from '@toolctx/core/mcp';
- * import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+ * import type { Client } from '@modelcontextprotocol/client';
  * declare function connectedClient(): Promise<Client>; // an MCP client connected to your server
  * describeDoor('mcp', {
  *   supplies: { ...mcpDoor, artifacts: false, credentials: true, events: false },
@@ -38,14 +37,13 @@ export function mcpDoorClient(client: Client, options: McpDoorClientOptions = {}
       const progress: ProgressPayload[] = [];
       let result: ToolResult;
       try {
-        const answer = (await client.callTool(
+        const answer: CallToolResult = await client.callTool(
           { name: tool, arguments: args as Record<string, unknown> },
-          undefined,
           {
             onprogress: (notification) => progress.push(fromMcpProgress(notification)),
             ...(signal ? { signal } : {}),
           },
-        )) as CallToolResult;
+        );
         result = toToolResult(answer);
       } catch (thrown) {
         if (!signal?.aborted) throw thrown;

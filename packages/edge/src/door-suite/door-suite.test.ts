@@ -1,8 +1,7 @@
 // The door conformance suite through the Worker (in workerd): the HTTP+SSE door (in a run, and
 // one-shot), and the MCP door over streamable HTTP with the official SDK client.
 import { abortAllDurableObjects, env, runDurableObjectAlarm, SELF } from 'cloudflare:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { mcpDoor } from '@toolctx/core/mcp';
 import { describeDoor, mcpDoorClient } from '@toolctx/core/testing';
 import { durableObjectDoor, httpCallDoor } from '../run-host/doors.js';

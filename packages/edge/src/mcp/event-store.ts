@@ -1,9 +1,4 @@
-import type {
-  EventId,
-  EventStore,
-  StreamId,
-} from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
 
 /**
  * How much of an MCP session's stream history its Durable Object keeps for clients that resume

@@ -33,7 +33,7 @@ async function readError(client: Client, uri: string) {
 
 const notFound = (uri: string) => ({
   code: -32602,
-  message: `MCP error -32602: MCP error -32602: Resource ${uri} not found`,
+  message: `MCP error -32602: Resource not found: ${uri}`,
 });
 
 describe('artifacts as MCP resources on the Worker', () => {

@@ -1,6 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, McpServer, RequestId } from '@modelcontextprotocol/server';
 import type { Identity, Runtime } from '@toolctx/core';
 import { type ServeMcpOptions, serveMcp } from '@toolctx/core/mcp';
 import { BodyTimeoutError } from '../http/read-json.js';
@@ -102,7 +101,7 @@ export class McpSession<Env = unknown> extends DurableObject<Env> {
    *
    * @example
    * ```ts
-   * import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+   * import type { McpServer } from '@modelcontextprotocol/server';
    * import { type AnyTool, createRuntime } from '@toolctx/core';
    * import { createMcpSession } from '@toolctx/edge/durable-objects';
    * declare const countWords: AnyTool;

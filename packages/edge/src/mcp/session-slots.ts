@@ -3,7 +3,7 @@
 // is closed or lapses; the session object takes a slot per `tools/call` and gives it back when the
 // call is answered or cancelled. Both are counted by the IdentityRunsObject that counts the
 // identity's runs.
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestId } from '@modelcontextprotocol/server';
 import type { Identity } from '@toolctx/core';
 import type { Reply } from '../door-error.js';
 import {

@@ -1,4 +1,4 @@
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestId } from '@modelcontextprotocol/server';
 import { createChannel } from '../sse/channel.js';
 import type { StoredEvent } from './event-store.js';
 import { jsonRpcError } from './wire.js';

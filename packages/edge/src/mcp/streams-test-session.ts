@@ -1,7 +1,7 @@
 // The MCP session of the stream tests (test/worker/mcp-streams.test.ts): a tool that holds its
 // stream until it is aborted and says whether its teardown ran, and, through the public hook,
 // prompts that send notifications on the session's GET stream or close their own stream.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { createRuntime, defineTool } from '@toolctx/core';
 import { z } from 'zod';
 import { createMcpSession } from './mcp-session.js';
@@ -66,7 +66,7 @@ export class StreamsMcpSession extends createMcpSession(() => createRuntime({ to
       'poll',
       { description: 'Closes its stream at once, and answers `ms` later.', argsSchema: { ms: z.string() } },
       async ({ ms }, extra) => {
-        extra.closeSSEStream?.();
+        extra.http?.closeSSE?.();
         await sleep(Number(ms));
         return { messages: [{ role: 'user', content: { type: 'text', text: 'polled' } }] };
       },

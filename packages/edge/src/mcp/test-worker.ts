@@ -1,6 +1,7 @@
 // A Worker for the MCP interop tests only: the MCP door mounted on a hono app, serving test tools.
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+import type { McpServer } from '@modelcontextprotocol/server';
+import { completable } from '@modelcontextprotocol/server';
 import { createRuntime, defineTool, ToolctxError } from '@toolctx/core';
 import { createMemoryApprovalPort } from '@toolctx/core/memory';
 import { Hono } from 'hono';
