@@ -2,8 +2,7 @@
 // streamable HTTP (over stdio the SDK often loses a call's last progress notification; over HTTP
 // all arrive). It runs on the conformance runner's Node 22; a recording proxy shows what reached it.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type AnyTool, createRuntime, type ToolEvent } from '@toolctx/core';
 import { mcpTools } from '@toolctx/core/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

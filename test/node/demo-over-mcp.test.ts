@@ -1,8 +1,8 @@
 // The demo's tools served over MCP and used again as local tools (mcpTools), as an agent that
 // reaches the demo through an MCP client would: what each tool may do survives the trip, so a
 // plan-phase run is offered exactly the demo's read tools.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { createRuntime } from '@toolctx/core';
 import { mcpTools, serveMcp } from '@toolctx/core/mcp';
 import { createMemoryApprovalPort, createMemoryArtifactStore, staticCredentials } from '@toolctx/core/memory';

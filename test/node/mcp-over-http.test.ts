@@ -1,10 +1,10 @@
-// serveMcp over streamable HTTP on Node, as packages/core/README.md shows it: the SDK's Node
-// transport on node:http with its DNS-rebinding protection on (a page on a rebound name sends that
-// name in Host and is refused), and JSON-RPC's answer to an empty batch, whether or not the host
-// parsed the body first.
+// serveMcp over streamable HTTP on Node, as packages/core/README.md shows it: the SDK's web-standard
+// transport behind node:http with its DNS-rebinding protection on (a page on a rebound name sends
+// that name in Host and is refused), and JSON-RPC's answer to an empty batch, whether or not the
+// host parsed the body first.
 import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { createRuntime } from '@toolctx/core';
 import { serveMcp } from '@toolctx/core/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,16 +16,27 @@ const runtime = createRuntime({ tools: [] });
 beforeAll(async () => {
   server = createServer(async (req, res) => {
     // Stateless: a server and a transport per request, only this server's own Host names served.
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
       enableDnsRebindingProtection: true,
       allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`],
     });
     await serveMcp(runtime).connect(transport);
+    const body = await text(req);
     // `?parsed` plays a host that parses the body itself (express.json()) and hands it over.
-    const parsed = req.url?.endsWith('?parsed') ? JSON.parse(await text(req)) : undefined;
-    await transport.handleRequest(req, res, parsed);
+    const parsedBody = req.url?.endsWith('?parsed') ? JSON.parse(body) : undefined;
+    const request = new Request(`http://${req.headers.host}${req.url}`, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      ...(parsedBody === undefined && req.method === 'POST' ? { body } : {}),
+    });
+    const response = await transport.handleRequest(
+      request,
+      parsedBody === undefined ? undefined : { parsedBody },
+    );
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(await response.text());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
@@ -72,7 +83,7 @@ function post(
 
 const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
 
-describe('serveMcp behind the SDK’s Node streamable HTTP transport', () => {
+describe('serveMcp behind the SDK’s web-standard streamable HTTP transport on node:http', () => {
   it('refuses a Host that is not its own with a 403 (the SDK’s DNS-rebinding protection), and serves its own', async () => {
     const refused = await post(ping, `evil.example:${port}`);
     expect(refused.status).toBe(403);

@@ -60,7 +60,7 @@ describe("artifacts as MCP resources on the Worker's /mcp under wrangler dev", (
     const foreign = await readError(bob, uri);
     expect(foreign).toEqual({
       code: -32602,
-      message: `MCP error -32602: MCP error -32602: Resource ${uri} not found`,
+      message: `MCP error -32602: Resource not found: ${uri}`,
     });
     const missing = await readError(bob, never);
     expect({ ...missing, message: String(missing.message).replace(never, uri) }).toEqual(foreign);
