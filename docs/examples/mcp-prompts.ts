@@ -1,8 +1,7 @@
 // Prompts, resources and completions are the MCP SDK's, not toolctx's: add them in
 // `configureServer`, which gets the session's `McpServer` before it connects.
 
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { completable, type McpServer } from '@modelcontextprotocol/server';
 import { createRuntime } from '@toolctx/core';
 import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { createMcpSession } from '@toolctx/edge/durable-objects';

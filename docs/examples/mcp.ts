@@ -1,8 +1,7 @@
 // MCP both ways: serve toolctx tools to any MCP client, and use a remote MCP server's tools as
 // local toolctx tools (progress and cancel cross in both directions).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { createRuntime } from '@toolctx/core';
 import { mcpTools, serveMcp } from '@toolctx/core/mcp';
 import { createMemoryArtifactStore } from '@toolctx/core/memory';

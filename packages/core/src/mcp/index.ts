@@ -1,13 +1,13 @@
 /**
- * `@toolctx/core/mcp`: toolctx and the Model Context Protocol, both ways, on the official SDK
- * (`@modelcontextprotocol/sdk`, a peer dependency). {@link serveMcp} serves a runtime's tools to
+ * `@toolctx/core/mcp`: toolctx and the Model Context Protocol, both ways, on the official SDK v2
+ * (`@modelcontextprotocol/server` and `/client`, peer dependencies). {@link serveMcp} serves a runtime's tools to
  * MCP clients over any transport; {@link mcpTools} makes a remote server's tools local tools.
  *
  * @example
  * ```ts
  * import { type AnyTool, createRuntime } from '@toolctx/core';
  * import { serveMcp } from '@toolctx/core/mcp';
- * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+ * import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
  * declare const tools: AnyTool[];
  *
  * await serveMcp(createRuntime({ tools })).connect(new StdioServerTransport());
