@@ -31,7 +31,8 @@ export const versions = {
   // Older than the workspace's 4.13: an app on hono 4.12 must get one copy.
   hono: '4.12.7',
   '@hono/node-server': '2.1.9',
-  '@modelcontextprotocol/sdk': '1.32.2',
+  '@modelcontextprotocol/server': '2.4.0',
+  '@modelcontextprotocol/client': '2.4.0',
   // ai's declarations import 'json-schema' without depending on its types; with skipLibCheck
   // false a user of the AI SDK adds them.
   '@types/json-schema': '7.0.15',

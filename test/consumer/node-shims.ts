@@ -4,7 +4,7 @@
 
 /** https://tools.example.com/mcp: a toolctx MCP server in the same process (stateless, JSON answers). */
 export const remoteMcpShim = `
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { createRuntime, defineTool } from '@toolctx/core';
 import { serveMcp } from '@toolctx/core/mcp';
 import { z } from 'zod';

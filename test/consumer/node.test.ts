@@ -72,7 +72,8 @@ beforeAll(async () => {
       {
         '@toolctx/core': core,
         '@toolctx/edge': edge,
-        '@modelcontextprotocol/sdk': versions['@modelcontextprotocol/sdk'],
+        '@modelcontextprotocol/server': versions['@modelcontextprotocol/server'],
+        '@modelcontextprotocol/client': versions['@modelcontextprotocol/client'],
         ai: ai[6],
         hono: versions.hono,
         '@hono/node-server': versions['@hono/node-server'],
@@ -96,12 +97,17 @@ afterAll(async () => {
 
 describe('the Node quick starts from the tarballs', () => {
   it('install with what the README names: the MCP line and the AI SDK line', async () => {
-    const mcp = /\(`(npm install [^`]+@modelcontextprotocol\/sdk[^`]*)`\)/.exec(
+    const mcp = /\(`(npm install [^`]+@modelcontextprotocol\/server[^`]*)`;/.exec(
       await readFile(readme, 'utf8'),
     );
     // One line per AI SDK major, each naming its version (on Node 20 a bare `ai` is ai@6).
     const aiLines = [...(await readFile(readme, 'utf8')).matchAll(/^(npm install \S+ ai@(\d+) zod)\s/gm)];
-    expect(installedNames(mcp?.[1] ?? '')).toEqual(['@toolctx/core', '@modelcontextprotocol/sdk', 'zod']);
+    expect(installedNames(mcp?.[1] ?? '')).toEqual([
+      '@toolctx/core',
+      '@modelcontextprotocol/server',
+      '@modelcontextprotocol/client',
+      'zod',
+    ]);
     expect(aiLines.map((line) => line[2])).toEqual(['7', '6']);
     for (const [, line] of aiLines)
       expect(installedNames(line!).map((name) => name.replace(/@\d+$/, ''))).toEqual([

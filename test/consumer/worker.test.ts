@@ -85,7 +85,7 @@ beforeAll(async () => {
       hono: versions.hono,
       zod: versions.zod,
       // A peer of @toolctx/edge that npm would add by itself; named here so the run is repeatable.
-      '@modelcontextprotocol/sdk': versions['@modelcontextprotocol/sdk'],
+      '@modelcontextprotocol/server': versions['@modelcontextprotocol/server'],
     },
     {
       wrangler: versions.wrangler,

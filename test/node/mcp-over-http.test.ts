@@ -35,7 +35,11 @@ beforeAll(async () => {
       request,
       parsedBody === undefined ? undefined : { parsedBody },
     );
-    res.writeHead(response.status, Object.fromEntries(response.headers));
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    res.writeHead(response.status, headers);
     res.end(await response.text());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
