@@ -1,10 +1,10 @@
-import {
-  type CallToolResult,
-  type Client,
-  type Tool as McpTool,
-  SdkError,
-  SdkErrorCode,
-} from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  ListToolsResult,
+  Tool as McpTool,
+  Progress,
+  RequestOptions,
+} from '@modelcontextprotocol/server';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ToolctxError } from '../errors.js';
 import type { Effect } from '../policy/phase.js';
@@ -13,6 +13,20 @@ import type { JsonSchema } from '../tools/schema.js';
 import { fromMcpResult, lenientCallToolResultSchema } from './content.js';
 import { effectOfMcpTool } from './tool-metadata.js';
 import { fromMcpProgress, remoteErrorInfo } from './wire.js';
+
+/**
+ * What {@link mcpTools} needs of a connected MCP client: the SDK v2's `Client`
+ * (`@modelcontextprotocol/client`) has it. Named here, not imported, so the types of
+ * `@toolctx/core/mcp` need only `@modelcontextprotocol/server`, which a Worker serving MCP has.
+ */
+export interface McpToolsClient {
+  listTools(params?: { cursor?: string }): Promise<ListToolsResult>;
+  request<T extends StandardSchemaV1>(
+    request: { method: 'tools/call'; params: { name: string; arguments?: Record<string, unknown> } },
+    resultSchema: T,
+    options?: RequestOptions & { onprogress?: (progress: Progress) => void },
+  ): Promise<StandardSchemaV1.InferOutput<T>>;
+}
 
 /** Options of {@link mcpTools}. */
 export interface McpToolsOptions {
@@ -52,7 +66,7 @@ export interface McpToolsOptions {
  * const runtime = createRuntime({ tools: await mcpTools(client, { prefix: 'remote_' }) });
  * ```
  */
-export async function mcpTools(client: Client, options: McpToolsOptions = {}): Promise<AnyTool[]> {
+export async function mcpTools(client: McpToolsClient, options: McpToolsOptions = {}): Promise<AnyTool[]> {
   const listed: McpTool[] = [];
   let cursor: string | undefined;
   do {
@@ -63,7 +77,7 @@ export async function mcpTools(client: Client, options: McpToolsOptions = {}): P
   return listed.filter((tool) => options.filter?.(tool) ?? true).map((tool) => wrap(client, tool, options));
 }
 
-function wrap(client: Client, remote: McpTool, options: McpToolsOptions): AnyTool {
+function wrap(client: McpToolsClient, remote: McpTool, options: McpToolsOptions): AnyTool {
   const schema = remote.inputSchema as JsonSchema;
   const title = remote.title?.trim() || remote.annotations?.title?.trim() || undefined;
   return defineTool({
@@ -90,7 +104,9 @@ function wrap(client: Client, remote: McpTool, options: McpToolsOptions): AnyToo
           },
         );
       } catch (thrown) {
-        if (thrown instanceof SdkError && thrown.code === SdkErrorCode.RequestTimeout) {
+        // The client's SdkError with SdkErrorCode.RequestTimeout, read by its code so that this
+        // module loads without @modelcontextprotocol/client (src/mcp/sdk-contract.test.ts pins it).
+        if ((thrown as { code?: unknown } | null)?.code === requestTimeout) {
           throw new ToolctxError('timeout', `The MCP tool "${remote.name}" did not answer in time.`, {
             retryable: true,
             cause: thrown,
@@ -103,6 +119,8 @@ function wrap(client: Client, remote: McpTool, options: McpToolsOptions): AnyToo
     },
   });
 }
+
+const requestTimeout = 'REQUEST_TIMEOUT';
 
 function remoteFailure(name: string, result: CallToolResult): ToolctxError {
   const info = remoteErrorInfo(result);

@@ -3,6 +3,8 @@
 // wraps. docs/design/mcp-2026.md (section 1, "What v2 does for us") builds on each of these; when an
 // SDK release changes one, this file fails before a door does. Runtime-neutral (fetch, Request,
 // AbortController), so the core-in-workerd and core-in-chromium projects run it too.
+
+import { type Client, SdkErrorCode as ClientSdkErrorCode } from '@modelcontextprotocol/client';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type CreateMcpHandlerOptions,
@@ -27,6 +29,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
+import type { McpToolsClient } from './mcp-tools.js';
 
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
@@ -437,6 +440,16 @@ describe('MCP SDK v2 contract: telling the 2025 era apart, and serving it oursel
     expect(result).toMatchObject({ protocolVersion: LEGACY, serverInfo: { name: 'contract' } });
     expect(seen.era).toBe('legacy');
     await server.close();
+  });
+});
+
+describe('MCP SDK v2 contract: the client side mcpTools uses', () => {
+  it("names a timed-out request's SdkError code 'REQUEST_TIMEOUT' (mcpTools reads it so, not importing the client)", () => {
+    expect(ClientSdkErrorCode.RequestTimeout).toBe('REQUEST_TIMEOUT');
+  });
+
+  it('gives the v2 Client what mcpTools asks of one (listTools, and request with a result schema)', () => {
+    expectTypeOf<Client>().toMatchTypeOf<McpToolsClient>();
   });
 });
 
