@@ -1,10 +1,62 @@
 // The fixtures the MCP conformance suite's server scenarios call, as ordinary toolctx tools: the
-// same set behind both set-ups (serveMcp on Node, the Worker's /mcp). Scenarios whose fixture
-// toolctx cannot express yet are listed in expected-failures.json instead.
-import { type AnyTool, defineTool, withParts } from '@toolctx/core';
+// same set behind both set-ups (serveMcp on Node, the Worker's /mcp); the elicitation ones ask
+// with ctx.ask. Scenarios whose fixture toolctx cannot express (sampling: a tool asking the
+// client's model) are listed in expected-failures.json instead.
+import { type AnyTool, type AskFormAnswer, type AskSchema, defineTool, withParts } from '@toolctx/core';
 import { z } from 'zod';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The scenarios read the answer back from the result's text, as the suite's own server writes it. */
+const answerText = (answer: AskFormAnswer) =>
+  `action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.values : {})}`;
+
+const defaultsForm: AskSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: 'User name', default: 'John Doe' },
+    age: { type: 'integer', description: 'User age', default: 30 },
+    score: { type: 'number', description: 'User score', default: 95.5 },
+    status: {
+      type: 'string',
+      description: 'User status',
+      enum: ['active', 'inactive', 'pending'],
+      default: 'active',
+    },
+    verified: { type: 'boolean', description: 'Verification status', default: true },
+  },
+};
+
+const enumsForm: AskSchema = {
+  type: 'object',
+  properties: {
+    untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+    titledSingle: {
+      type: 'string',
+      oneOf: [
+        { const: 'value1', title: 'First Option' },
+        { const: 'value2', title: 'Second Option' },
+        { const: 'value3', title: 'Third Option' },
+      ],
+    },
+    legacyEnum: {
+      type: 'string',
+      enum: ['opt1', 'opt2', 'opt3'],
+      enumNames: ['Option One', 'Option Two', 'Option Three'],
+    },
+    untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+    titledMulti: {
+      type: 'array',
+      items: {
+        anyOf: [
+          { const: 'value1', title: 'First Choice' },
+          { const: 'value2', title: 'Second Choice' },
+          { const: 'value3', title: 'Third Choice' },
+        ],
+      },
+    },
+  },
+};
 
 // A 1×1 red PNG and a WAV header with no samples: the smallest payloads the scenarios accept.
 const redPixelPng =
@@ -113,5 +165,50 @@ export const conformanceTools: AnyTool[] = [
           text: '{"test":"data","value":123}',
         },
       ]),
+  }),
+  defineTool({
+    name: 'test_elicitation',
+    description: 'Asks the person for a username and an email.',
+    inputSchema: z.object({ message: z.string() }),
+    execute: async ({ message }, ctx) => {
+      const answer = await ctx.ask({
+        message,
+        schema: {
+          type: 'object',
+          properties: {
+            username: { type: 'string', description: "User's response" },
+            email: { type: 'string', description: "User's email address" },
+          },
+          required: ['username', 'email'],
+        },
+      });
+      return `User response: ${answerText(answer)}`;
+    },
+  }),
+  defineTool({
+    name: 'test_elicitation_sep1034_defaults',
+    description: 'Asks for five fields, each with a default.',
+    inputSchema: z.object({}),
+    execute: async (_args, ctx) =>
+      `Elicitation completed: ${answerText(await ctx.ask({ message: 'Please review the defaults.', schema: defaultsForm }))}`,
+  }),
+  defineTool({
+    name: 'test_elicitation_sep1330_enums',
+    description: 'Asks with each of the five enum forms.',
+    inputSchema: z.object({}),
+    execute: async (_args, ctx) =>
+      `Elicitation completed: ${answerText(await ctx.ask({ message: 'Please choose.', schema: enumsForm }))}`,
+  }),
+  // SEP-1699 polling (scenario server-sse-polling): the set-ups close this call's SSE stream as it
+  // starts (reconnection.ts); the client resumes with Last-Event-ID and reads this answer from the
+  // event store.
+  defineTool({
+    name: 'test_reconnection',
+    description: 'Has its SSE stream closed at once, and answers half a second later.',
+    inputSchema: z.object({}),
+    execute: async () => {
+      await sleep(500);
+      return 'Reconnection test completed';
+    },
   }),
 ];

@@ -1,20 +1,25 @@
-// Set-up A of the conformance run: serveMcp on the system Node, behind the SDK's Streamable HTTP
-// transport on loopback, one session (server, transport and event store) per MCP session id;
-// prompts, completions, the sampling and elicitation tools and the resource fixtures added with
-// the SDK's API to the server serveMcp returns, next to the artifacts of its memory store.
+// Set-up A of the conformance run: serveMcp on the system Node, behind the SDK's web-standard
+// Streamable HTTP transport on loopback, one session (server, transport and event store) per MCP
+// session id; prompts, completions and the resource fixtures added with the SDK's API to the
+// server serveMcp returns, next to the artifacts of its memory store.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type EventId,
+  type EventStore,
+  isInitializeRequest,
+  type JSONRPCMessage,
+  type StreamId,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import { createRuntime } from '@toolctx/core';
 import { serveMcp } from '@toolctx/core/mcp';
 import { createMemoryArtifactStore } from '@toolctx/core/memory';
 import { conformanceTools } from './fixtures.js';
+import { closeReconnectionStreams } from './reconnection.js';
 import { addConformancePrompts } from './sdk-prompts.js';
 import { addConformanceResources } from './sdk-resources.js';
-import { addConformanceSdkTools } from './sdk-tools.js';
 
 export interface NodeMcpServer {
   url: string;
@@ -23,30 +28,32 @@ export interface NodeMcpServer {
 
 export async function startNodeMcpServer(): Promise<NodeMcpServer> {
   const runtime = createRuntime({ tools: conformanceTools, artifacts: createMemoryArtifactStore() });
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
   let allowedHosts: string[] = [];
 
   const http = createServer(async (req, res) => {
     try {
-      const body = req.method === 'POST' ? JSON.parse((await readBody(req)) || 'null') : undefined;
+      const text = req.method === 'POST' ? await readBody(req) : undefined;
+      const body = text ? JSON.parse(text) : undefined;
       const sessionId = req.headers['mcp-session-id'];
       let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
       if (!transport && sessionId === undefined && isInitializeRequest(body)) {
-        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: randomUUID,
-          onsessioninitialized: (id) => {
-            sessions.set(id, created);
-          },
-          // The SDK transport's own DNS-rebinding protection: a loopback server accepts only its Host.
-          enableDnsRebindingProtection: true,
-          allowedHosts,
-          // Resumable streams, as the Worker's McpSession has them: one store per session, so an
-          // event id of one session names nothing in another.
-          eventStore: new InMemoryEventStore(),
-          retryInterval: 1000,
-        });
+        const created: WebStandardStreamableHTTPServerTransport =
+          new WebStandardStreamableHTTPServerTransport({
+            sessionIdGenerator: randomUUID,
+            onsessioninitialized: (id) => {
+              sessions.set(id, created);
+            },
+            // The SDK transport's own DNS-rebinding protection: a loopback server accepts only its Host.
+            enableDnsRebindingProtection: true,
+            allowedHosts,
+            // Resumable streams, as the Worker's McpSession has them: one store per session, so an
+            // event id of one session names nothing in another.
+            eventStore: memoryEventStore(),
+            retryInterval: 1000,
+          });
         created.onclose = () => created.sessionId && sessions.delete(created.sessionId);
-        await addConformanceSdkTools(
+        await closeReconnectionStreams(
           addConformanceResources(addConformancePrompts(serveMcp(runtime))),
         ).connect(created);
         transport = created;
@@ -58,7 +65,18 @@ export async function startNodeMcpServer(): Promise<NodeMcpServer> {
         );
         return;
       }
-      await transport.handleRequest(req, res, body);
+      const hangUp = new AbortController();
+      res.on('close', () => hangUp.abort());
+      const request = new Request(`http://${req.headers.host}${req.url}`, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        signal: hangUp.signal,
+        ...(text !== undefined ? { body: text } : {}),
+      });
+      await send(
+        res,
+        await transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body }),
+      );
     } catch (error) {
       if (!res.headersSent) res.writeHead(500);
       res.end(String(error));
@@ -77,8 +95,46 @@ export async function startNodeMcpServer(): Promise<NodeMcpServer> {
   };
 }
 
+/** Streams a web Response to Node's, chunk by chunk, so an SSE stream reaches the client as it goes. */
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body) return void res.end();
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) res.write(next.value);
+  } catch {
+    // The stream ended under us (the session closed): the client reads the end.
+  }
+  res.end();
+}
+
+/** The SDK's EventStore in memory: every stream's messages in order, replayed after an event id. */
+function memoryEventStore(): EventStore {
+  const events: { id: EventId; streamId: StreamId; message: JSONRPCMessage }[] = [];
+  return {
+    async storeEvent(streamId, message) {
+      const id = `${streamId}_${events.length}`;
+      events.push({ id, streamId, message });
+      return id;
+    },
+    async replayEventsAfter(lastEventId, { send }) {
+      const at = events.findIndex((event) => event.id === lastEventId);
+      if (at < 0) throw new Error(`Unknown event id ${lastEventId}`);
+      const { streamId } = events[at]!;
+      for (const event of events.slice(at + 1))
+        if (event.streamId === streamId) await send(event.id, event.message);
+      return streamId;
+    },
+  };
+}
+
 async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  return body;
 }

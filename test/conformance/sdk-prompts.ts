@@ -1,8 +1,7 @@
 // The prompt and completion fixtures, added with the SDK's own API to the McpServer: prompts and
 // completions are outside toolctx, and its public hooks for them are the server serveMcp returns
 // (Node) and McpSession's configureServer (Worker). Both set-ups call this one function.
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { completable, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 /** A 1×1 PNG. */
@@ -17,12 +16,12 @@ export function addConformancePrompts(server: McpServer): McpServer {
     'test_prompt_with_arguments',
     {
       description: 'A prompt with two arguments; arg1 completes.',
-      argsSchema: {
+      argsSchema: z.object({
         arg1: completable(z.string().describe('First test argument'), (value) =>
           ['test', 'testing', 'tested'].filter((word) => word.startsWith(value)),
         ),
         arg2: z.string().describe('Second test argument'),
-      },
+      }),
     },
     ({ arg1, arg2 }) => ({
       messages: [
@@ -35,7 +34,7 @@ export function addConformancePrompts(server: McpServer): McpServer {
   );
   server.registerPrompt(
     'test_prompt_with_embedded_resource',
-    { description: 'A prompt embedding a resource.', argsSchema: { resourceUri: z.string() } },
+    { description: 'A prompt embedding a resource.', argsSchema: z.object({ resourceUri: z.string() }) },
     ({ resourceUri }) => ({
       messages: [
         {

@@ -3,8 +3,7 @@
 // the Worker), next to the artifact resources serveMcp registers itself. They are fixtures, not
 // artifacts: fixed text, a fixed PNG, a template, and a resource to subscribe to. Both set-ups
 // call this one function.
-import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 
 /** A 1×1 PNG. */
 const png =
@@ -50,11 +49,11 @@ export function addConformanceResources(server: McpServer): McpServer {
   // McpServer has no subscriptions: the low-level server takes them, as the SDK documents.
   const subscribed = new Set<string>();
   server.server.registerCapabilities({ resources: { subscribe: true } });
-  server.server.setRequestHandler(SubscribeRequestSchema, ({ params }) => {
+  server.server.setRequestHandler('resources/subscribe', ({ params }) => {
     subscribed.add(params.uri);
     return {};
   });
-  server.server.setRequestHandler(UnsubscribeRequestSchema, ({ params }) => {
+  server.server.setRequestHandler('resources/unsubscribe', ({ params }) => {
     subscribed.delete(params.uri);
     return {};
   });

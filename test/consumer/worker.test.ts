@@ -129,13 +129,19 @@ describe('the Cloudflare quick start from the tarballs', () => {
     expect(hono.version).toBe(versions.hono);
   });
 
-  it('type-checks strictly with the Workers types: the Worker, MCP on a Worker, MCP prompts', async () => {
-    await typecheck(
-      dir,
-      'worker',
-      Object.keys(examples).filter((file) => file.endsWith('.ts')),
-      workerTypes,
+  it('type-checks strictly with the Workers types and skipLibCheck, as the README says: the Worker, MCP on a Worker, MCP prompts', async () => {
+    const files = Object.keys(examples).filter((file) => file.endsWith('.ts'));
+    await typecheck(dir, 'worker', files, { ...workerTypes, skipLibCheck: true });
+    // The README's reason, and its only one: without skipLibCheck, tsc stops at Node's Buffer in the
+    // MCP SDK's declarations. Once the SDK stops naming it, this fails and the README's note goes.
+    const failed = await typecheck(dir, 'worker-libs', files, workerTypes).then(
+      () => '',
+      (error: Error) => error.message,
     );
+    const errors = failed.split('\n').filter((line) => /error TS\d+/.test(line));
+    expect(errors.length).toBeGreaterThan(0);
+    for (const error of errors)
+      expect(error).toMatch(/@modelcontextprotocol\/server\/dist\/.*TS2591: Cannot find name 'Buffer'/);
   });
 
   it('builds with wrangler deploy --dry-run from the README’s wrangler.jsonc', async () => {

@@ -1,17 +1,16 @@
 // Set-up B of the conformance run: the Worker's MCP door as the README shows it (`mountMcp` on a
 // hono app, one `createMcpSession` Durable Object per MCP session) serving the fixtures on /mcp, under
-// `wrangler dev`, its artifacts in KV and R2. Prompts, completions, the sampling and elicitation
-// tools and the resource fixtures are added with the SDK's API through McpSession's configureServer
+// `wrangler dev`, its artifacts in KV and R2. Prompts, completions and the resource fixtures are added with the SDK's API through McpSession's configureServer
 // hook, by the same functions the Node set-up uses.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { createRuntime } from '@toolctx/core';
 import { createKvR2ArtifactStore, mountMcp } from '@toolctx/edge';
 import { createMcpSession } from '@toolctx/edge/durable-objects';
 import { Hono } from 'hono';
 import { conformanceTools } from '../fixtures.js';
+import { closeReconnectionStreams } from '../reconnection.js';
 import { addConformancePrompts } from '../sdk-prompts.js';
 import { addConformanceResources } from '../sdk-resources.js';
-import { addConformanceSdkTools } from '../sdk-tools.js';
 
 type Env = {
   MCP_SESSIONS: DurableObjectNamespace<ConformanceMcpSession>;
@@ -27,7 +26,7 @@ const runtimeFor = (env: Env) =>
 
 export class ConformanceMcpSession extends createMcpSession<Env>(runtimeFor) {
   protected override configureServer(server: McpServer) {
-    addConformanceSdkTools(addConformanceResources(addConformancePrompts(server)));
+    closeReconnectionStreams(addConformanceResources(addConformancePrompts(server)));
   }
 }
 
