@@ -17,5 +17,10 @@
 export { type DeferredAsks, deferAsks } from '../ask/defer-asks.js';
 export { type ArtifactResourceOptions, artifactUri } from './artifact-resources.js';
 export { mcpDoor } from './door.js';
-export { type McpToolsClient, type McpToolsOptions, mcpTools } from './mcp-tools.js';
+export {
+  type McpToolsClient,
+  type McpToolsOptions,
+  type McpToolsRequestOptions,
+  mcpTools,
+} from './mcp-tools.js';
 export { type McpCaller, type ServeMcpOptions, serveMcp } from './serve-mcp.js';

@@ -3,7 +3,6 @@ import type {
   ListToolsResult,
   Tool as McpTool,
   Progress,
-  RequestOptions,
 } from '@modelcontextprotocol/server';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ToolctxError } from '../errors.js';
@@ -20,12 +19,26 @@ import { fromMcpProgress, remoteErrorInfo } from './wire.js';
  * `@toolctx/core/mcp` need only `@modelcontextprotocol/server`, which a Worker serving MCP has.
  */
 export interface McpToolsClient {
+  /** One page of the server's tools, from `cursor` on. */
   listTools(params?: { cursor?: string }): Promise<ListToolsResult>;
+  /** Sends one `tools/call` and answers its result as `resultSchema` parses it. */
   request<T extends StandardSchemaV1>(
     request: { method: 'tools/call'; params: { name: string; arguments?: Record<string, unknown> } },
     resultSchema: T,
-    options?: RequestOptions & { onprogress?: (progress: Progress) => void },
+    options?: McpToolsRequestOptions,
   ): Promise<StandardSchemaV1.InferOutput<T>>;
+}
+
+/** What {@link mcpTools} passes with each call: a subset of the SDK client's request options. */
+export interface McpToolsRequestOptions {
+  /** The tool's own signal: aborting it cancels the remote call. */
+  signal?: AbortSignal;
+  /** Each `notifications/progress` of the call. */
+  onprogress?: (progress: Progress) => void;
+  /** Time without progress after which the call fails, in ms. */
+  timeout?: number;
+  /** Progress restarts the timeout. */
+  resetTimeoutOnProgress?: boolean;
 }
 
 /** Options of {@link mcpTools}. */
