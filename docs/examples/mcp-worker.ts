@@ -1,5 +1,6 @@
-// MCP over streamable HTTP on a Cloudflare Worker: one Durable Object per MCP session, so a
-// client's cancel reaches the running tool. Bind `MCP_SESSIONS` to `ToolsMcpSession` in wrangler.jsonc.
+// MCP over streamable HTTP on a Cloudflare Worker: one Durable Object per 2025-11-25 session, so a
+// client's cancel reaches the running tool, and 2026-07-28 requests answered in the Worker.
+// Bind `MCP_SESSIONS` to `ToolsMcpSession` in wrangler.jsonc.
 
 import { createRuntime } from '@toolctx/core';
 import { createMemoryArtifactStore } from '@toolctx/core/memory';
@@ -18,6 +19,7 @@ type Bindings = { MCP_SESSIONS: DurableObjectNamespace<ToolsMcpSession>; MCP_TOK
 const app = new Hono<{ Bindings: Bindings }>();
 mountMcp(app, {
   binding: 'MCP_SESSIONS', // POST/GET/DELETE /mcp
+  runtimeFor, // the session class's function: 2026-07-28 requests share the isolate's runtime
   // Leave `authenticate` out and the endpoint is OPEN: anyone who can reach /mcp calls every tool.
   // Identity comes only from here, given the request and the Worker's env; null answers 401 with
   // a `WWW-Authenticate: Bearer` challenge, { refused } a 401 with its message.

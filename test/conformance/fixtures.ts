@@ -115,12 +115,18 @@ export const conformanceTools: AnyTool[] = [
       type: 'object',
       $defs: {
         address: {
+          $anchor: 'address',
           type: 'object',
           properties: { street: { type: 'string' }, city: { type: 'string' } },
         },
       },
       properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
       additionalProperties: false,
+      // 2026-07-28 (SEP-2106) checks that composition and conditional keywords reach the client.
+      allOf: [{ anyOf: [{ required: ['name'] }, { required: ['address'] }, { maxProperties: 0 }] }],
+      if: { required: ['address'] },
+      then: { properties: { address: { type: 'object' } } },
+      else: { properties: { name: { type: 'string' } } },
     },
     execute: ({ name }) => `Hello, ${name ?? 'anonymous'}.`,
   }),

@@ -3,7 +3,7 @@
 import type { RequirementSet, ScenarioOutcome } from './runner.js';
 
 export const setUps = {
-  node: 'Node: `serveMcp` + SDK Streamable HTTP',
+  node: 'Node: `serveMcpHttp`',
   worker: 'Worker: `/mcp` under `wrangler dev`',
 } as const;
 export type SetUp = keyof typeof setUps;

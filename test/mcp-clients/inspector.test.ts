@@ -59,8 +59,6 @@ describe("the MCP Inspector CLI against the Worker's /mcp", () => {
       'test_audio_content',
       'test_embedded_resource',
       'test_multiple_content_types',
-      // The conformance fixtures the Worker adds with the SDK's registerTool, after the runtime's.
-      'test_sampling',
       'test_elicitation',
       'test_elicitation_sep1034_defaults',
       'test_elicitation_sep1330_enums',

@@ -1,5 +1,6 @@
 // Set-up B of the conformance run: the Worker's MCP door as the README shows it (`mountMcp` on a
-// hono app, one `createMcpSession` Durable Object per MCP session) serving the fixtures on /mcp, under
+// hono app, one `createMcpSession` Durable Object per 2025 MCP session, 2026 requests served in the
+// Worker) serving the fixtures on /mcp, under
 // `wrangler dev`, its artifacts in KV and R2. Prompts, completions and the resource fixtures are added with the SDK's API through McpSession's configureServer
 // hook, by the same functions the Node set-up uses.
 import type { McpServer } from '@modelcontextprotocol/server';
@@ -24,12 +25,18 @@ const runtimeFor = (env: Env) =>
     artifacts: createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }),
   });
 
+// One function adds the SDK-side fixtures to the servers of both revisions.
+const configureServer = (server: McpServer) => {
+  closeReconnectionStreams(addConformanceResources(addConformancePrompts(server)));
+};
+
 export class ConformanceMcpSession extends createMcpSession<Env>(runtimeFor) {
   protected override configureServer(server: McpServer) {
-    closeReconnectionStreams(addConformanceResources(addConformancePrompts(server)));
+    configureServer(server);
   }
 }
 
 const app = new Hono<{ Bindings: Env }>();
-mountMcp(app, { binding: 'MCP_SESSIONS' });
+// 2025-11-25 sessions in ConformanceMcpSession objects; 2026-07-28 requests in the Worker itself.
+mountMcp(app, { binding: 'MCP_SESSIONS', runtimeFor, configureServer });
 export default app;

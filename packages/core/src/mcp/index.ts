@@ -1,7 +1,8 @@
 /**
  * `@toolctx/core/mcp`: toolctx and the Model Context Protocol, both ways, on the official SDK v2
  * (`@modelcontextprotocol/server` and `/client`, peer dependencies). {@link serveMcp} serves a runtime's tools to
- * MCP clients over any transport; {@link mcpTools} makes a remote server's tools local tools.
+ * MCP clients over any transport (2025-11-25); {@link serveMcpHttp} serves them over streamable HTTP
+ * to clients of 2025-11-25 and 2026-07-28; {@link mcpTools} makes a remote server's tools local tools.
  *
  * @example
  * ```ts
@@ -24,3 +25,10 @@ export {
   mcpTools,
 } from './mcp-tools.js';
 export { type McpCaller, type ServeMcpOptions, serveMcp } from './serve-mcp.js';
+export {
+  type McpHttpServer,
+  type ServeMcpHttpOptions,
+  type ServeMcpStatelessOptions,
+  serveMcpHttp,
+  serveMcpStateless,
+} from './serve-mcp-http.js';

@@ -4,6 +4,7 @@ import {
   type ContentBlock,
   type ElicitationCompleteNotification,
   type Implementation,
+  LOG_LEVEL_META_KEY,
   type LoggingMessageNotification,
   McpServer,
   type ProgressNotification,
@@ -129,6 +130,16 @@ export interface ServeMcpOptions {
  * ```
  */
 export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpServer {
+  return mcpServer(runtime, options, 'legacy');
+}
+
+/**
+ * The server of one protocol era: `legacy` (2025-11-25, a connection or session that initialized)
+ * or `modern` (2026-07-28, one stateless request, every request carrying its own `_meta`). A
+ * modern server has no `logging/setLevel` (a request names its log level in `_meta`, and gets no
+ * log entries without one) and no session to remember taint in.
+ */
+export function mcpServer(runtime: Runtime, options: ServeMcpOptions, era: 'legacy' | 'modern'): McpServer {
   const door = runtime.withDoor(mcpDoor);
   const phase = options.phase ?? 'act';
   const server = new McpServer(options.serverInfo ?? { name: 'toolctx', version: '0.1.0' }, {
@@ -152,10 +163,17 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
   // The level each session asked for. The SDK keeps one too, but only for `sendLoggingMessage`,
   // which sends on the session's standalone stream; a call's log entries belong on its own stream.
   const levels = new Map<string | undefined, LogLevel>();
-  low.setRequestHandler('logging/setLevel', (request, ctx) => {
-    levels.set(ctx.sessionId, request.params.level);
-    return {};
-  });
+  if (era === 'legacy') {
+    low.setRequestHandler('logging/setLevel', (request, ctx) => {
+      levels.set(ctx.sessionId, request.params.level);
+      return {};
+    });
+  }
+  const leastLevel = (extra: McpExtra): LogLevel | undefined => {
+    if (era === 'legacy') return levels.get(extra.sessionId) ?? 'debug';
+    const asked = (extra.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY];
+    return logLevels.includes(asked as LogLevel) ? (asked as LogLevel) : undefined;
+  };
   // The phase decides which tools are offered; each is listed with its title and annotations.
   low.setRequestHandler('tools/list', () => ({
     tools: door.listTools({ phase }).map(({ name }) => toMcpTool(door.tools.get(name)!)),
@@ -173,8 +191,8 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
     const onEvent = (event: ToolEvent) => {
       if (event.type === 'tool.log') {
         const entry = event.data as LogEntry;
-        const least = levels.get(extra.sessionId) ?? 'debug';
-        if (logLevels.indexOf(entry.level) >= logLevels.indexOf(least))
+        const least = leastLevel(extra);
+        if (least && logLevels.indexOf(entry.level) >= logLevels.indexOf(least))
           send({ method: 'notifications/message', params: toMcpLogMessage(entry) });
       } else if (event.type === 'tool.progress' && progressToken !== undefined) {
         const { payload, n } = event.data as { payload: unknown; n: number };

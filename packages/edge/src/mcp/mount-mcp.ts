@@ -1,15 +1,21 @@
+import { isLegacyRequest, type McpHttpHandler, type McpServer } from '@modelcontextprotocol/server';
+import type { Identity, Runtime } from '@toolctx/core';
+import { type ServeMcpOptions, serveMcpStateless } from '@toolctx/core/mcp';
 import type { Hono } from 'hono';
 import { executionContextOf } from '../execution-context.js';
 import type { Authenticate } from '../http/create-tool-server.js';
 import { BodyTimeoutError } from '../http/read-json.js';
 import type { IdentityCallLimit } from '../run-host/call-slots.js';
+import { runtimeOf } from '../runtime-for.js';
 import { type DnsRebindingOptions, refuseForeignHost } from './dns-rebinding.js';
 import type { McpSession } from './mcp-session.js';
 import {
   callSlotHeader,
+  callsOf,
   type McpSessionLimit,
   releaseSessionSlot,
   slotHeader,
+  takeCallSlots,
   takeSessionSlot,
 } from './session-slots.js';
 import {
@@ -68,6 +74,44 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
    * callers are not counted. Needs the Worker's env: `mountMcp` passes it, `mcpFetch` takes it fourth.
    */
   callLimit?: IdentityCallLimit;
+  /**
+   * Serves MCP 2026-07-28 beside 2025-11-25: a request whose `_meta` names the 2026 revision (the
+   * SDK's `isLegacyRequest` is false) is answered in the Worker by the SDK's stateless handler
+   * (`serveMcpStateless` from `@toolctx/core/mcp`) with this runtime's tools — give it the function
+   * `createMcpSession` got, so both revisions share the isolate's runtime. Without it a 2026
+   * request is answered `-32022` naming 2025-11-25, and the SDK client's negotiation falls back.
+   */
+  runtimeFor?: (env: E) => Runtime;
+  /** `serveMcp`'s options for 2026 requests' servers (the session class's `serveOptions` for 2025). */
+  serveOptions?: ServeMcpOptions;
+  /**
+   * Adds prompts, resources and completions to each 2026 request's server with the SDK's API: the
+   * same function the session class's `configureServer` calls, so both revisions serve the same.
+   */
+  configureServer?: (server: McpServer) => void;
+}
+
+// One stateless handler per route options and runtime: a Worker's runtime lives as long as its isolate.
+const modernHandlers = new WeakMap<object, WeakMap<Runtime, McpHttpHandler>>();
+
+function modernHandler<E>(options: McpRouteOptions<E>, runtime: Runtime): McpHttpHandler {
+  let byRuntime = modernHandlers.get(options);
+  if (!byRuntime) {
+    byRuntime = new WeakMap();
+    modernHandlers.set(options, byRuntime);
+  }
+  let handler = byRuntime.get(runtime);
+  if (!handler) {
+    const serve = options.serveOptions ?? {};
+    handler = serveMcpStateless(runtime, {
+      ...serve,
+      identify: (caller) =>
+        (caller.authInfo?.extra?.identity as Identity | undefined) ?? serve.identify?.(caller),
+      ...(options.configureServer ? { configureServer: options.configureServer } : {}),
+    });
+    byRuntime.set(runtime, handler);
+  }
+  return handler;
 }
 
 /**
@@ -143,6 +187,10 @@ export async function mcpFetch<E = unknown>(
     if (body === undefined) return bodyTooLarge(maxMessageBytes);
     if (isEmptyBatch(body)) return emptyBatch();
   }
+  if (body !== undefined) {
+    const modern = await modernRequest(request, headers, body, options, env, identity ?? undefined);
+    if (modern) return modern;
+  }
   const sessionId = request.headers.get('mcp-session-id');
   if (sessionId) {
     let id: DurableObjectId;
@@ -173,6 +221,95 @@ export async function mcpFetch<E = unknown>(
   }
   if (!opened.ok) await giveBack();
   return opened;
+}
+
+/**
+ * Answers a 2026-07-28 request (`isLegacyRequest` false), or nothing for a 2025 one. With
+ * `callLimit`, each `tools/call` in it holds a slot of its identity's until its response ends.
+ */
+async function modernRequest<E>(
+  request: Request,
+  headers: Headers,
+  text: string,
+  options: McpRouteOptions<E>,
+  env: E | undefined,
+  identity: Identity | undefined,
+): Promise<Response | undefined> {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined; // the 2025 path answers a parse error
+  }
+  const forward = new Request(request.url, {
+    method: 'POST',
+    headers,
+    body: text,
+    signal: request.signal,
+  });
+  if (await isLegacyRequest(forward, body)) return undefined;
+  if (!options.runtimeFor) {
+    // The revision's own refusal, which a negotiating client answers by falling back to 2025-11-25.
+    const id = (body as { id?: unknown } | null)?.id ?? null;
+    const message =
+      'This server serves MCP 2025-11-25 only: its mountMcp has no runtimeFor to serve 2026-07-28 with.';
+    return Response.json(
+      { jsonrpc: '2.0', id, error: { code: -32022, message, data: { supported: ['2025-11-25'] } } },
+      { status: 400 },
+    );
+  }
+  const handler = modernHandler(options, runtimeOf(options.runtimeFor, env as E));
+  const { calls } = callsOf(text);
+  const limit = options.callLimit;
+  const slots =
+    limit && identity && calls.length > 0 ? await takeCallSlots(limit, env, identity, calls) : undefined;
+  if (slots instanceof Response) return slots;
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    await Promise.all([...(slots?.values() ?? [])].map((slot) => slot.release()));
+  };
+  let response: Response;
+  try {
+    response = await handler.fetch(forward, identity ? { authInfo: identityAuth(identity) } : undefined);
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  if (!slots || !response.body) {
+    await release();
+    return response;
+  }
+  // The slots come back when the answer has gone out, or the client hung up on it.
+  const reader = response.body.getReader();
+  const ended = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await reader.read().catch((error: unknown) => {
+        void release();
+        throw error;
+      });
+      if (next.done) {
+        await release();
+        controller.close();
+      } else controller.enqueue(next.value);
+    },
+    async cancel(reason) {
+      await release();
+      await reader.cancel(reason);
+    },
+  });
+  request.signal.addEventListener('abort', () => void release(), { once: true });
+  return new Response(ended, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/** How the Worker hands its caller's identity to the SDK's handler: as `authInfo`, never from headers. */
+function identityAuth(identity: Identity) {
+  return { token: '', clientId: '', scopes: [], extra: { identity } };
 }
 
 /**

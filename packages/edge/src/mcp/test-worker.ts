@@ -77,7 +77,9 @@ const tools = [
   }),
 ];
 
-export class TestMcpSession extends createMcpSession(() => createRuntime({ tools })) {
+const testRuntimeFor = () => createRuntime({ tools });
+
+export class TestMcpSession extends createMcpSession(testRuntimeFor) {
   // What the SDK offers beyond tools, added through the hook: a prompt whose argument completes.
   protected override configureServer(server: McpServer) {
     server.registerPrompt(
@@ -309,6 +311,19 @@ mountMcp(app, {
   binding: 'MCP_SESSIONS',
   path: '/mcp-calls-capped',
   callLimit: { binding: 'IDENTITY_RUNS', maxCallsPerIdentity: 2 },
+  authenticate: (request) => {
+    const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/);
+    return token?.[1] ? { tenant: 'acme', principal: token[1] } : null;
+  },
+});
+// MCP 2026-07-28 beside 2025 sessions (src/mcp/modern.test.ts): a request whose _meta names the
+// revision is answered in the Worker with TestMcpSession's tools; at most one call in flight per
+// identity, 2025 and 2026 calls counted together.
+mountMcp(app, {
+  binding: 'MCP_SESSIONS',
+  path: '/mcp-2026',
+  runtimeFor: testRuntimeFor,
+  callLimit: { binding: 'IDENTITY_RUNS', maxCallsPerIdentity: 1 },
   authenticate: (request) => {
     const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/);
     return token?.[1] ? { tenant: 'acme', principal: token[1] } : null;

@@ -59,3 +59,40 @@ export const rpc = (method: string, params?: unknown, id: unknown = 1) =>
 export const callTool = (name: unknown, args?: unknown) =>
   rpc('tools/call', { name, ...(args === undefined ? {} : { arguments: args }) });
 const _deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+/**
+ * A 2026-07-28 request: its protocol version and client capabilities in `_meta`, and the headers
+ * the revision requires (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` for a named call).
+ */
+export function modernRequest(
+  method: string,
+  params: Record<string, unknown> = {},
+  id: string | number = 1,
+  meta: Record<string, unknown> = {},
+): RequestInit & { headers: Record<string, string> } {
+  const name = params.name;
+  return {
+    method: 'POST',
+    headers: {
+      accept,
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+          ...(params._meta as Record<string, unknown> | undefined),
+          ...meta,
+        },
+      },
+    }),
+  };
+}

@@ -1,0 +1,97 @@
+import { SELF } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { messagesOf, modernRequest, openSession } from '../test-utils/mcp.js';
+
+// mountMcp serving MCP 2026-07-28 beside 2025 sessions: /mcp-2026 has runtimeFor (and a call
+// limit of one per identity), /mcp has none (src/mcp/test-worker.ts).
+const at = 'http://toolctx.test/mcp-2026';
+const as = (principal: string) => ({ authorization: `Bearer ${principal}` });
+
+async function modern(
+  principal: string,
+  method: string,
+  params: Record<string, unknown>,
+  id: string | number = 1,
+  init: RequestInit = {},
+) {
+  const request = modernRequest(method, params, id);
+  return SELF.fetch(at, { ...request, ...init, headers: { ...request.headers, ...as(principal) } });
+}
+
+async function resultOf(response: Response) {
+  const messages = messagesOf(await response.text(), response.headers.get('content-type'));
+  return messages.at(-1) as { result?: Record<string, unknown>; error?: { code: number; data?: unknown } };
+}
+
+async function live(principal: string): Promise<number> {
+  const response = await SELF.fetch(`http://toolctx.test/test/call-slots?principal=${principal}`);
+  return ((await response.json()) as { live: number }).live;
+}
+
+async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${check}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('mountMcp with runtimeFor: MCP 2026-07-28 beside 2025-11-25', () => {
+  it('answers a 2026 tools/call in the Worker with the session class’s tools, and a 2025 initialize at the same URL opens a session', async () => {
+    const response = await modern('ana', 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    const { result } = await resultOf(response);
+    expect(result).toMatchObject({ resultType: 'complete', structuredContent: { sum: 3 } });
+
+    const listed = await resultOf(await modern('ana', 'tools/list', {}, 2));
+    const names = ((listed.result?.tools ?? []) as { name: string }[]).map((tool) => tool.name);
+    expect(names).toContain('add');
+    expect(await openSession(at, as('ana'))).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('tells a 2026 client -32022, naming 2025-11-25, where mountMcp has no runtimeFor', async () => {
+    const request = modernRequest('tools/list', {}, 7);
+    const response = await SELF.fetch('http://toolctx.test/mcp', request);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: {
+        code: -32022,
+        message: expect.stringMatching(/runtimeFor/),
+        data: { supported: ['2025-11-25'] },
+      },
+    });
+  });
+
+  it('counts a 2026 call against callLimit: past it a 429, another identity apart, and the slot back once the answer has gone out', async () => {
+    const held = await modern(
+      'bea',
+      'tools/call',
+      { name: 'steps', arguments: { count: 3, ms: 150 }, _meta: { progressToken: 's1' } },
+      1,
+    );
+    expect(held.status).toBe(200);
+    const reader = held.body!.getReader();
+    await reader.read(); // its first progress report: the call runs and holds the slot
+    expect(await live('bea')).toBe(1);
+
+    const refused = await modern('bea', 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, 2);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({
+      error: { data: { limit: 1, option: 'maxCallsPerIdentity' } },
+    });
+    const other = await resultOf(
+      await modern('cid', 'tools/call', { name: 'add', arguments: { a: 2, b: 2 } }),
+    );
+    expect(other.result).toMatchObject({ structuredContent: { sum: 4 } });
+
+    while (!(await reader.read()).done) {}
+    await until(async () => (await live('bea')) === 0);
+    const next = await resultOf(
+      await modern('bea', 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, 3),
+    );
+    expect(next.result).toMatchObject({ structuredContent: { sum: 2 } });
+  });
+});
