@@ -125,6 +125,7 @@ export const conformanceTools: AnyTool[] = [
       // 2026-07-28 (SEP-2106) checks that composition and conditional keywords reach the client.
       allOf: [{ anyOf: [{ required: ['name'] }, { required: ['address'] }, { maxProperties: 0 }] }],
       if: { required: ['address'] },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own keyword, in plain data.
       then: { properties: { address: { type: 'object' } } },
       else: { properties: { name: { type: 'string' } } },
     },
