@@ -23,6 +23,8 @@ export interface WranglerDevOptions {
   readyPath?: string;
   /** The wrangler to run, for a folder outside the workspace (an npm project's `node_modules/.bin/wrangler`). */
   wrangler?: string;
+  /** The port to serve on, for a Worker that must know its own URL up front (a var); default a free one. */
+  port?: number;
 }
 
 /** A `wrangler dev` this test started, and how to restart and stop it. */
@@ -50,7 +52,7 @@ export interface WranglerDev {
  */
 export async function startWranglerDev(options: WranglerDevOptions): Promise<WranglerDev> {
   const work = await mkdtemp(join(tmpdir(), 'toolctx-wrangler-'));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const [command, ...args] = [...(options.wrangler ? [options.wrangler] : ['pnpm', 'exec', 'wrangler'])];
   args.push('dev', '--ip', '127.0.0.1', '--port', String(port));
   if (options.config) args.push('--config', options.config);

@@ -55,10 +55,10 @@ async function runWithOneCall(as = 'ana'): Promise<string> {
   return runId;
 }
 
-async function deleted(runId: string): Promise<void> {
+async function deleted(runId: string, as = 'ana'): Promise<void> {
   const started = Date.now();
   while (Date.now() - started < budget(30_000)) {
-    const response = await send(`/runs/${runId}/events`);
+    const response = await send(`/runs/${runId}/events`, { as });
     await response.text();
     if (response.status === 404) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -82,12 +82,25 @@ describe('what ended runs leave in Durable Object storage under wrangler dev', (
     expect(await storageBytes(byIdleAlarm)).toBeLessThanOrEqual(neverWritten);
   });
 
-  it('an identity whose runs have all ended keeps no counter of them, and counts from nothing after', async () => {
+  it('an identity whose runs have all ended lists them until their retention passes, then keeps nothing, and counts from nothing after', async () => {
     const runs = [await runWithOneCall('cleo'), await runWithOneCall('cleo')];
     expect((await send('/runs', { method: 'POST', body: '{}', as: 'cleo' })).status).toBe(429);
     const counting = await identityBytes('cleo');
     for (const runId of runs)
       expect((await send(`/runs/${runId}`, { method: 'DELETE', as: 'cleo' })).status).toBe(200);
+    // Ended, they are still listed (newest first) while their hosts keep them; another identity sees none.
+    const listed = async (as: string) => {
+      const response = await send('/runs', { as });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { runs: { runId: string; ended: boolean }[] }).runs;
+    };
+    await expect
+      .poll(() => listed('cleo'))
+      .toEqual([...runs].reverse().map((runId) => expect.objectContaining({ runId, ended: true })));
+    expect(await listed('dana')).toEqual([]);
+    // Once the hosts deleted the runs, the identity's alarm has taken them off its list.
+    await Promise.all(runs.map((runId) => deleted(runId, 'cleo')));
+    await expect.poll(() => listed('cleo'), { timeout: budget(10_000) }).toEqual([]);
     await dev.restart();
     const neverUsed = await identityBytes('nobody');
     expect(counting).toBeGreaterThan(neverUsed);

@@ -33,7 +33,7 @@ export interface DoorErrorInfo extends Omit<ErrorInfo, 'kind'> {
 }
 
 /** The HTTP statuses a run-host answer can fail with. */
-export type ReplyStatus = 400 | 404 | 409 | 410 | 429;
+export type ReplyStatus = 400 | 404 | 409 | 410 | 429 | 501;
 
 /**
  * What the run host answers: a value, or a failure that the HTTP door turns into `status` and an

@@ -52,14 +52,18 @@ export {
   httpCallDoor,
   httpDoor,
   type IdentityCallLimit,
+  type ListedRun,
   limitExceeded,
   type MemoryRunDirectoryOptions,
   type RunDirectory,
   type RunInfo,
   type RunInit,
   type RunLimits,
+  type RunListOptions,
+  type RunPage,
   type RunStorage,
   type RunStorageListOptions,
+  type RunSummary,
 } from './run-host/index.js';
 export {
   type Admission,

@@ -97,7 +97,7 @@ export class RunHost extends createRunHost<Env>(runtimeFor, runHostOptions) {}
 /** The admissions class bound as `ADMISSIONS` in wrangler.jsonc. */
 export { ArtifactAdmissions };
 
-/** Counts each identity's live runs and one-shot calls, bound as `IDENTITY_RUNS` in wrangler.jsonc. */
+/** Counts each identity's live runs and one-shot calls, and lists its runs (GET /runs), bound as `IDENTITY_RUNS` in wrangler.jsonc. */
 export class IdentityRuns extends IdentityRunsObject {}
 
 /** Pages on the origins in `TOOLCTX_ALLOWED_ORIGINS` (comma-separated) may call the Worker. */

@@ -269,6 +269,17 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     return c.json(info, 201, { location: `/runs/${runId}` });
   });
 
+  // The caller's runs, newest first, a page at a time: a page's history, or a client finding its runs again.
+  app.get('/runs', async (c) => {
+    const cursor = c.req.query('cursor');
+    const limit = c.req.query('limit');
+    const options = {
+      ...(cursor === undefined ? {} : { cursor }),
+      ...(limit === undefined ? {} : { limit: Number(limit) }),
+    };
+    return c.json(unwrap(await runsOf(c.env).list(c.get('identity'), options)));
+  });
+
   app.post('/runs/:runId/calls', async (c) => {
     const runId = idOf(c.req.param('runId'), 'runId');
     const body = parseCall(await readBody(c));

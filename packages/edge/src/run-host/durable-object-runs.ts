@@ -1,9 +1,10 @@
-import type { Reply } from '../door-error.js';
+import { ok, type Reply, refuse } from '../door-error.js';
 import type { IdentityRunsObject } from './identity-runs.js';
 import { identityRunsOf } from './identity-slots.js';
 import { defaultLimits } from './limits.js';
 import type { RunDirectory } from './run-directory.js';
 import type { RunHostObject } from './run-host.js';
+import { type ListedRun, pageRequest, type RunPage } from './run-list.js';
 import type { DoorRun } from './run-state.js';
 
 /**
@@ -20,9 +21,10 @@ import type { DoorRun } from './run-state.js';
  */
 export interface DurableObjectRunsOptions {
   /**
-   * Where each identity's live runs are counted ({@link IdentityRunsObject}); without it runs per
-   * identity are not limited. Give the run host the same namespace (`createRunHost`'s
-   * `identityRuns`) so a run's end frees its slot.
+   * Where each identity's live runs are counted and listed ({@link IdentityRunsObject}); without
+   * it runs per identity are not limited and `GET /runs` answers `501 unsupported`. Give the run
+   * host the same namespace (`createRunHost`'s `identityRuns`) so a run's end frees its slot and
+   * its entry leaves the list with the run.
    */
   identityRuns?: DurableObjectNamespace<IdentityRunsObject>;
   /** Live runs one identity (tenant and principal) may hold; one more is a 429. Default 100. */
@@ -57,19 +59,42 @@ export function durableObjectRuns<E>(
     async start(init) {
       if (!identityRuns) return host(init.runId).start(init);
       const counter = identityRunsOf(identityRuns, init.identity);
+      // One start time for the run's record and its entry in the list, which sorts by it.
+      const createdAt = init.createdAt ?? Date.now();
+      const listed: ListedRun = {
+        runId: init.runId,
+        owner: init.identity,
+        phase: init.phase ?? 'act',
+        createdAt,
+        ended: false,
+        ...(init.sessionId === undefined ? {} : { sessionId: init.sessionId }),
+      };
       // RPC's result type (each branch `& Disposable`) no longer narrows on `ok`; the value is a plain Reply.
-      const slot = (await counter.acquire(init.runId, maxRuns)) as Reply<{ live: number; taken: boolean }>;
+      const slot = (await counter.admitRun(listed, maxRuns)) as Reply<{ live: number; taken: boolean }>;
       if (!slot.ok) return slot;
-      // A run that did not start gives its slot back, whether its host refused or failed.
+      // A run that did not start gives its slot back and leaves the list, whether its host refused or failed.
       let reply: Awaited<ReturnType<RunDirectory['start']>>;
       try {
-        reply = await host(init.runId).start(init);
+        reply = await host(init.runId).start({ ...init, createdAt });
       } catch (error) {
-        if (slot.value.taken) await counter.release(init.runId).catch(() => {});
+        if (slot.value.taken) await counter.finishRun(listed, 0).catch(() => {});
         throw error;
       }
-      if (!reply.ok && slot.value.taken) await counter.release(init.runId);
+      if (!reply.ok && slot.value.taken) await counter.finishRun(listed, 0);
       return reply;
+    },
+    async list(caller, options) {
+      if (!identityRuns)
+        return refuse(
+          501,
+          'unsupported',
+          "GET /runs lists each identity's runs where they are counted: pass durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS }) and the same identityRuns to createRunHost.",
+        );
+      const request = pageRequest(options);
+      if (!request.ok) return request;
+      const { after, limit } = request.value;
+      const page = await identityRunsOf(identityRuns, caller).listRuns(caller, after, limit);
+      return ok(page as RunPage);
     },
     // The object is the run: its RPC methods are the run's verbs (RunHostObject implements
     // DoorRun); only the stub's RPC typing, which wraps each answer, needs the cast.

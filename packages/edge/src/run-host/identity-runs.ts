@@ -1,6 +1,9 @@
 import { DurableObject } from 'cloudflare:workers';
+import type { Identity } from '@toolctx/core';
 import type { Reply } from '../door-error.js';
+import { sameIdentity } from '../same-identity.js';
 import { limitExceeded } from './limits.js';
+import { type ListedRun, pageOf, positionOf, type RunPage, summaryOf } from './run-list.js';
 
 /**
  * What an identity's slots are held for: its runs, its MCP sessions, or its calls in flight on the
@@ -36,6 +39,17 @@ const kinds: Record<
   },
 };
 
+/** A listed run's key: its owner's conversation (encoded, so no id can pass for another), then its place. */
+const listKey = (run: { owner: Identity; createdAt: number; runId: string }) =>
+  `${listPrefix(run.owner)}${positionOf(run)}`;
+const listPrefix = (owner: Identity) =>
+  `l:${owner.conversationId === undefined ? '-' : `=${encodeURIComponent(owner.conversationId)}`}:`;
+/** An ended run's forgetting, by when: `f:<when, 15 digits>:<its list key>`, so the due ones are read first. */
+const forgetKey = (at: number, key: string) => `f:${String(at).padStart(15, '0')}:${key}`;
+
+/** A listed run as stored: once it ended, when it is forgotten. */
+type StoredRun = ListedRun & { forgetAt?: number };
+
 /**
  * Counts one identity's live runs, MCP sessions and calls in flight, across all the run hosts,
  * session objects and isolates: one object per identity (`idFromName` of its tenant and principal),
@@ -51,6 +65,11 @@ const kinds: Record<
  * isolate crashed or was restarted, so no release will come) stops counting. If this object
  * restarts, the leases are lost with its memory and come back with their holders' next renewals:
  * until then, at most one lease's third, the identity may start more calls than its limit.
+ *
+ * It also lists the identity's runs for `GET /runs`: {@link IdentityRunsObject.admitRun} writes a
+ * run's entry with its slot, {@link IdentityRunsObject.finishRun} marks it ended and keeps it
+ * until the run host deletes the run (its retention window), and the object's alarm removes it
+ * then; an identity with nothing live and nothing listed keeps no storage.
  *
  * @example
  * ```ts
@@ -74,6 +93,16 @@ export class IdentityRunsObject extends DurableObject {
     kind: SlotKind = 'run',
     leaseMs = 30_000,
   ): Promise<Reply<{ live: number; taken: boolean }>> {
+    return this.take(id, max, kind, leaseMs);
+  }
+
+  /** {@link acquire}'s work, without an await, so a caller's next write lands in the same transaction. */
+  private take(
+    id: string,
+    max: number,
+    kind: SlotKind,
+    leaseMs: number,
+  ): Reply<{ live: number; taken: boolean }> {
     const kv = this.ctx.storage.kv;
     const { prefix, what, option, advice, retryAfterSeconds } = kinds[kind];
     const key = `${prefix}${id}`;
@@ -85,6 +114,69 @@ export class IdentityRunsObject extends DurableObject {
     if (call) this.leases.set(id, Date.now() + leaseMs);
     else kv.put(key, Date.now());
     return { ok: true, value: { live: live + 1, taken: true } };
+  }
+
+  /**
+   * Takes a run slot for `run`, as {@link acquire} does, and lists the run for its owner: both
+   * writes with no await between them, so they are stored together or not at all.
+   */
+  async admitRun(run: ListedRun, max: number): Promise<Reply<{ live: number; taken: boolean }>> {
+    const slot = this.take(run.runId, max, 'run', 0);
+    if (slot.ok && slot.value.taken) {
+      const stored: StoredRun = { ...summaryOf(run), owner: run.owner };
+      this.ctx.storage.kv.put(listKey(run), stored);
+    }
+    return slot;
+  }
+
+  /**
+   * Gives back `run`'s slot and keeps it listed, ended, until `listedUntil` (ms since the epoch:
+   * when its host deletes it); a time already passed removes its entry now (a run that did not
+   * start, or one its host has deleted). Again changes nothing.
+   */
+  async finishRun(run: ListedRun, listedUntil: number): Promise<void> {
+    const kv = this.ctx.storage.kv;
+    kv.delete(`${kinds.run.prefix}${run.runId}`);
+    const key = listKey(run);
+    const stored = kv.get<StoredRun>(key);
+    if (stored && listedUntil <= Date.now()) {
+      kv.delete(key);
+      if (stored.forgetAt !== undefined) kv.delete(forgetKey(stored.forgetAt, key));
+    } else if (stored && stored.forgetAt === undefined) {
+      const ended: StoredRun = { ...stored, ended: true, forgetAt: listedUntil };
+      if (run.endedAt !== undefined) ended.endedAt = run.endedAt;
+      kv.put(key, ended);
+      kv.put(forgetKey(listedUntil, key), key);
+      const alarm = await this.ctx.storage.getAlarm();
+      if (alarm === null || alarm > listedUntil) await this.ctx.storage.setAlarm(listedUntil);
+    }
+    await this.deleteIfEmpty();
+  }
+
+  /**
+   * A page of `caller`'s listed runs, newest first, after `after` (a position from the previous
+   * page's cursor). Only the caller's own: its conversation's entries, each owner checked again.
+   */
+  async listRuns(caller: Identity, after: string | undefined, limit: number): Promise<RunPage> {
+    const prefix = listPrefix(caller);
+    const entries = this.ctx.storage.kv.list<StoredRun>({
+      prefix,
+      ...(after === undefined ? {} : { startAfter: `${prefix}${after}` }),
+    });
+    return pageOf(ownedBy(caller, prefix, entries), limit);
+  }
+
+  /** Removes the listed runs whose retention has passed, then waits for the next one (or deletes an emptied object). */
+  override async alarm(): Promise<void> {
+    const kv = this.ctx.storage.kv;
+    const due = [...kv.list<string>({ prefix: 'f:', end: forgetKey(Date.now() + 1, '') })];
+    for (const [forget, key] of due) {
+      kv.delete(key);
+      kv.delete(forget);
+    }
+    const [next] = kv.list<string>({ prefix: 'f:', limit: 1 });
+    if (next) await this.ctx.storage.setAlarm(Number(next[0].slice(2, 17)));
+    else await this.deleteIfEmpty();
   }
 
   /**
@@ -100,17 +192,27 @@ export class IdentityRunsObject extends DurableObject {
 
   /**
    * Gives back the slot of `kind` held for `id`; giving it back twice changes nothing. The last
-   * run or session slot given back deletes the object's storage: an identity with no live run or
-   * session keeps nothing (an emptied table would still be billed, one object for every identity ever seen).
+   * run or session slot given back, with no run listed, deletes the object's storage: an identity
+   * with no live run or session keeps nothing.
    */
   async release(id: string, kind: SlotKind = 'run'): Promise<void> {
     if (kind === 'call') {
       this.leases.delete(id);
       return;
     }
-    const kv = this.ctx.storage.kv;
-    kv.delete(`${kinds[kind].prefix}${id}`);
-    if ([...kv.list({ limit: 1 })].length === 0) await this.ctx.storage.deleteAll();
+    this.ctx.storage.kv.delete(`${kinds[kind].prefix}${id}`);
+    await this.deleteIfEmpty();
+  }
+
+  /**
+   * With no slot held and no run listed, deletes the object's storage: an emptied table would
+   * still be billed, one object for every identity ever seen. The alarm first, as deleteAlarm
+   * after deleteAll would write its metadata back.
+   */
+  private async deleteIfEmpty(): Promise<void> {
+    if ([...this.ctx.storage.kv.list({ limit: 1 })].length > 0) return;
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
   }
 
   /** How many call leases have not lapsed; the lapsed ones are forgotten on the way. */
@@ -119,4 +221,14 @@ export class IdentityRunsObject extends DurableObject {
     for (const [id, lapsesAt] of this.leases) if (lapsesAt <= now) this.leases.delete(id);
     return this.leases.size;
   }
+}
+
+/** The entries of `caller`'s conversation whose owner is the caller (a tenant of `''` and none share an object). */
+function* ownedBy(
+  caller: Identity,
+  prefix: string,
+  entries: Iterable<[string, StoredRun]>,
+): Iterable<[string, ListedRun]> {
+  for (const [key, run] of entries)
+    if (sameIdentity(run.owner, caller)) yield [key.slice(prefix.length), run];
 }

@@ -1,5 +1,7 @@
 import type { Identity } from '@toolctx/core';
 import type { IdentityRunsObject } from './identity-runs.js';
+import { type ListedRun, summaryOf } from './run-list.js';
+import type { RunRecord } from './run-log.js';
 
 // The client side of IdentityRunsObject, apart from the class so that durableObjectRuns (in the
 // package's main entry) loads where `cloudflare:workers` does not exist.
@@ -14,12 +16,21 @@ export function identityRunsOf(
   );
 }
 
-/** A run host's `onFinished`: gives the run's slot back (best effort: a failed release is not the run's failure). */
+/**
+ * A run host's `onFinished`: gives the run's slot back and keeps it listed until its host deletes
+ * it, `retentionMs` after its end (best effort: a failed release is not the run's failure).
+ */
 export function releaseOnFinish(
   namespace: DurableObjectNamespace<IdentityRunsObject>,
-): (record: { runId: string; owner: Identity }) => void {
+  retentionMs: number,
+): (record: RunRecord) => void {
   return (record) =>
     void identityRunsOf(namespace, record.owner)
-      .release(record.runId)
+      .finishRun(listedRunOf(record), (record.endedAt ?? Date.now()) + retentionMs)
       .catch(() => {});
+}
+
+/** What a run's record says of it in its identity's list. */
+export function listedRunOf(record: RunRecord): ListedRun {
+  return { ...summaryOf(record), owner: record.owner };
 }

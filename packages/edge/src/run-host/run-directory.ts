@@ -1,16 +1,26 @@
 import type { Identity, Runtime } from '@toolctx/core';
-import type { Reply } from '../door-error.js';
+import { ok, type Reply } from '../door-error.js';
+import { sameIdentity } from '../same-identity.js';
 import { httpDoor } from './doors.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
+import {
+  type ListedRun,
+  pageOf,
+  pageRequest,
+  positionOf,
+  type RunListOptions,
+  type RunPage,
+} from './run-list.js';
 import { RunLog } from './run-log.js';
 import { type DoorRun, RunState } from './run-state.js';
 import { createMemoryRunStorage } from './run-storage.js';
 import type { RunInfo, RunInit } from './types.js';
 
 /**
- * Where the HTTP door's runs live: two verbs, `start` and `get`. Every verb of the run `get`
- * answers takes the caller's identity: a run answers only the identity that started it (anyone
- * else gets the same 404 as for a run that does not exist). Two implementations:
+ * Where the HTTP door's runs live: three verbs, `start`, `get` and `list`. Every verb of the run
+ * `get` answers takes the caller's identity: a run answers only the identity that started it
+ * (anyone else gets the same 404 as for a run that does not exist), and `list` shows a caller its
+ * own runs only. Two implementations:
  * {@link createMemoryRunDirectory} and {@link durableObjectRuns}.
  *
  * @example
@@ -30,6 +40,12 @@ export interface RunDirectory {
    * exist (or is another identity's) answers each verb with the same 404.
    */
   get(runId: string): DoorRun;
+  /**
+   * The caller's runs, newest first, a page at a time (`GET /runs`): live ones and ended ones
+   * within their retention window, each as {@link RunSummary}. A malformed cursor or a `limit`
+   * outside 1–100 is a 400.
+   */
+  list(caller: Identity, options?: RunListOptions): Promise<Reply<RunPage>>;
 }
 
 /**
@@ -89,7 +105,11 @@ export function createMemoryRunDirectory(options: MemoryRunDirectoryOptions): Ru
   const runs = new Map<string, RunState>();
   // Each identity's live runs, by tenant and principal; a run leaves its set when it finishes.
   const live = new Map<string, Set<string>>();
+  // Each identity's runs to list (conversation included, as a run's owner is): until forgotten.
+  const listed = new Map<string, Set<string>>();
   const keyOf = (identity: Identity) => JSON.stringify([identity.tenant ?? '', identity.principal ?? '']);
+  const ownerKeyOf = (identity: Identity) =>
+    JSON.stringify([identity.tenant ?? null, identity.principal ?? null, identity.conversationId ?? null]);
   const logOf = () => new RunLog(createMemoryRunStorage(), maxEvents);
   return {
     async start(init) {
@@ -106,7 +126,12 @@ export function createMemoryRunDirectory(options: MemoryRunDirectoryOptions): Ru
       const onFinished = () => {
         mine.delete(init.runId);
         if (mine.size === 0) live.delete(key);
-        const forget = setTimeout(() => runs.delete(init.runId), retentionMs);
+        const forget = setTimeout(() => {
+          runs.delete(init.runId);
+          const owned = listed.get(ownerKeyOf(init.identity));
+          owned?.delete(init.runId);
+          if (owned?.size === 0) listed.delete(ownerKeyOf(init.identity));
+        }, retentionMs);
         // In Node, a timer must not keep the process alive for the retention window.
         (forget as { unref?: () => void }).unref?.();
       };
@@ -116,8 +141,24 @@ export function createMemoryRunDirectory(options: MemoryRunDirectoryOptions): Ru
         runs.set(init.runId, state);
         mine.add(init.runId);
         live.set(key, mine);
+        const owned = listed.get(ownerKeyOf(init.identity)) ?? new Set<string>();
+        listed.set(ownerKeyOf(init.identity), owned.add(init.runId));
       }
       return reply;
+    },
+    async list(caller, options) {
+      const request = pageRequest(options);
+      if (!request.ok) return request;
+      const { after, limit } = request.value;
+      const entries: [string, ListedRun][] = [];
+      for (const runId of listed.get(ownerKeyOf(caller)) ?? []) {
+        const record = runs.get(runId)?.record;
+        if (!record || !sameIdentity(record.owner, caller)) continue;
+        const position = positionOf(record);
+        if (after === undefined || position > after) entries.push([position, record]);
+      }
+      entries.sort(([a], [b]) => (a < b ? -1 : 1));
+      return ok(pageOf(entries, limit));
     },
     // An unknown run is one with empty storage, as a Durable Object of a new name is: every verb
     // answers it with the 404 of a run this identity does not have.

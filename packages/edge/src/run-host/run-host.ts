@@ -45,7 +45,11 @@ export interface RunHostOptions extends RunLimits {
    * (`tool.failed`, `aborted`). Default a day.
    */
   approvalWindowMs?: number;
-  /** Where this run's identity holds its slot (the namespace given to `durableObjectRuns`): freed when the run finishes. */
+  /**
+   * Where this run's identity holds its slot and lists its runs (the namespace given to
+   * `durableObjectRuns`): the slot is freed when the run finishes, and the run stays listed
+   * (`GET /runs`) until this host deletes it, `retentionMs` after its end.
+   */
   identityRuns?: DurableObjectNamespace<IdentityRunsObject>;
   /**
    * While a call runs, the object keeps itself alive with its alarm, set this often (ms), so the
@@ -100,7 +104,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
     this.maxCallMs = positiveMs('maxCallMs', options.maxCallMs ?? 60 * 60_000);
     const log = new RunLog(ctx.storage.kv, options.maxEvents ?? 1000);
     this.runtime = runtime.withDoor(durableObjectDoor);
-    const onFinished = options.identityRuns && releaseOnFinish(options.identityRuns);
+    const onFinished = options.identityRuns && releaseOnFinish(options.identityRuns, this.retentionMs);
     this.releaseSlot = onFinished;
     // A streamed call or resumed approval (JSON or SSE) settles after its reply was sent: re-arm the alarm from there.
     const onCallSettled = () => void this.touch().catch(() => {});
@@ -215,7 +219,8 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
       this.run.forget();
-      // The slot was given back when the run finished; again here, in case that release failed.
+      // The slot was given back when the run finished; again here, in case that release failed,
+      // and the run leaves its identity's list (GET /runs) as it leaves storage.
       this.releaseSlot?.(record);
       return;
     }

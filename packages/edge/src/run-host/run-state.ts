@@ -164,7 +164,7 @@ export class RunState implements DoorRun {
       owner: { ...init.identity },
       phase: init.phase ?? 'act',
       state: init.state ?? {},
-      createdAt: Date.now(),
+      createdAt: init.createdAt ?? Date.now(),
       ended: false,
     };
     if (init.sessionId !== undefined) record.sessionId = init.sessionId;

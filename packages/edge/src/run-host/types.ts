@@ -17,6 +17,11 @@ export interface RunInit {
   sessionId?: string;
   phase?: Phase;
   state?: Record<string, unknown>;
+  /**
+   * When the run starts, ms since the epoch; default now. A directory that lists runs sets it, so
+   * the run's record and its entry in its identity's list agree.
+   */
+  createdAt?: number;
 }
 
 /**
