@@ -41,6 +41,9 @@ export const versions = {
   '@types/react': '19.3.3',
   '@types/react-dom': '19.3.0',
   '@vitejs/plugin-react': '6.3.1',
+  svelte: '5.59.1',
+  '@sveltejs/vite-plugin-svelte': '7.3.2',
+  'svelte-check': '4.7.8',
 } as const;
 
 /** The tarball of `@toolctx/<name>`, as `file:` for a package.json. */
