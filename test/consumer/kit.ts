@@ -44,6 +44,9 @@ export const versions = {
   svelte: '5.59.1',
   '@sveltejs/vite-plugin-svelte': '7.3.2',
   'svelte-check': '4.7.8',
+  vue: '3.5.46',
+  '@vitejs/plugin-vue': '6.1.1',
+  'vue-tsc': '3.3.14',
 } as const;
 
 /** The tarball of `@toolctx/<name>`, as `file:` for a package.json. */
