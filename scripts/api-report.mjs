@@ -180,6 +180,16 @@ export function packageReports(packageDir) {
         lines.unshift(`// ${symbol.getName()} is ${target.getName()}`);
       return lines.join('\n');
     });
+    // A `declare module 'react'` or `declare global` in the entry changes types outside it: shown too.
+    const augmentations = program
+      .getSourceFile(join(packageDir, types))
+      .statements.filter(
+        (statement) =>
+          ts.isModuleDeclaration(statement) &&
+          (ts.isStringLiteral(statement.name) || statement.flags & ts.NodeFlags.GlobalAugmentation),
+      )
+      .map(print);
+    blocks.push(...augmentations);
     const missing = [...unexported].sort(compareNames);
     const text = [
       `## API Report File for "${specifier}"`,

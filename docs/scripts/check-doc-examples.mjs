@@ -1,7 +1,8 @@
-// Every ```ts block under an `@example` in a doc comment of packages/*/src (tests aside) must
-// compile: each is type-checked as a module of its own, importing the published names
+// Every ```ts (or ```tsx) block under an `@example` in a doc comment of packages/*/src (tests
+// aside) must compile: each is type-checked as a module of its own, importing the published names
 // (`@toolctx/core`, …) that resolve to the built packages as docs/examples do, with the platform
-// types of where that code runs. A failure names the source file and line.
+// types of where that code runs (a ```tsx block: React in the page). A failure names the source
+// file and line.
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -16,6 +17,8 @@ const environments = [
   // Core runs anywhere; its examples read as a Node host would write them.
   { match: /^packages\/core\//, config: 'tsconfig.node.json' },
 ];
+/** A ```tsx block is React in the web page, whichever package documents it. */
+const tsxConfig = 'tsconfig.react.json';
 const notDocumented = /(\.test\.ts|\.check\.ts|test-helpers\.ts|fixture\.worker\.ts)$|\/test-utils\//;
 
 async function sourceFiles() {
@@ -31,8 +34,8 @@ async function sourceFiles() {
 }
 
 /**
- * The ```ts blocks of `@example` tags in `text`'s doc comments, each with the line its code starts
- * on, and the lines of `@example` tags with no such block (which would otherwise go unchecked).
+ * The ```ts and ```tsx blocks of `@example` tags in `text`'s doc comments, each with the line its
+ * code starts on and whether it is TSX, and the lines of `@example` tags with no such block (which would otherwise go unchecked).
  */
 function docExamples(text) {
   const examples = [];
@@ -55,9 +58,9 @@ function docExamples(text) {
       } else if (/^\s*@\w/.test(line)) {
         closeTag();
         if (/^\s*@example\b/.test(line)) tag = { line: firstLine + i, fenced: false };
-      } else if (tag && /^\s*```ts\s*$/.test(line)) {
+      } else if (tag && /^\s*```tsx?\s*$/.test(line)) {
         tag.fenced = true;
-        block = { line: firstLine + i + 1, code: [] };
+        block = { line: firstLine + i + 1, code: [], tsx: /```tsx/.test(line) };
       }
     });
     closeTag();
@@ -107,18 +110,19 @@ for (const source of await sourceFiles()) {
   if (!environment) continue;
   const { examples, unfenced } = docExamples(await readFile(`${root}${source}`, 'utf8'));
   for (const line of unfenced)
-    unchecked.push(`${source}:${line}: this @example has no \`\`\`ts block to check.`);
+    unchecked.push(`${source}:${line}: this @example has no \`\`\`ts (or \`\`\`tsx) block to check.`);
   for (const example of examples) {
     count++;
-    const list = byConfig.get(environment.config) ?? [];
+    const config = example.tsx ? tsxConfig : environment.config;
+    const list = byConfig.get(config) ?? [];
     // `export {}` makes each block a module, so names in one never leak into another.
     list.push({
       source,
       line: example.line,
       text: `${example.code.join('\n')}\nexport {};\n`,
-      virtualPath: `${docs}.doc-examples/${source.replace(/\.ts$/, '')}.L${example.line}.ts`,
+      virtualPath: `${docs}.doc-examples/${source.replace(/\.ts$/, '')}.L${example.line}.${example.tsx ? 'tsx' : 'ts'}`,
     });
-    byConfig.set(environment.config, list);
+    byConfig.set(config, list);
   }
 }
 if (count === 0)

@@ -1,14 +1,15 @@
 // What the consumer tests share: fresh npm projects outside the repository, installed from the
 // packed tarballs (never workspace links), the README's blocks copied by their markers, and strict
 // TypeScript checks as a user's project would set them.
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
-import { budget, slowdown } from '../slowdown.js';
+import { budget, slowdown, waitUntil } from '../slowdown.js';
+import { freePort } from '../wrangler-dev.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -36,6 +37,17 @@ export const versions = {
   // ai's declarations import 'json-schema' without depending on its types; with skipLibCheck
   // false a user of the AI SDK adds them.
   '@types/json-schema': '7.0.15',
+  react: '19.3.1',
+  'react-dom': '19.3.1',
+  '@types/react': '19.3.3',
+  '@types/react-dom': '19.3.0',
+  '@vitejs/plugin-react': '6.3.1',
+  svelte: '5.59.1',
+  '@sveltejs/vite-plugin-svelte': '7.3.2',
+  'svelte-check': '4.7.8',
+  vue: '3.5.46',
+  '@vitejs/plugin-vue': '6.1.1',
+  'vue-tsc': '3.3.14',
 } as const;
 
 /** The tarball of `@toolctx/<name>`, as `file:` for a package.json. */
@@ -158,4 +170,31 @@ export async function typecheck(
     JSON.stringify({ compilerOptions: { ...strictOptions, ...options }, files }, null, 2),
   );
   await sh(join(dir, 'node_modules/.bin/tsc'), ['-p', config], { cwd: dir });
+}
+
+/** Builds the vite app in `dir` and serves it with `vite preview` on loopback until `stop()`. */
+export async function viteBuildAndPreview(dir: string): Promise<{ url: string; stop(): void }> {
+  const vite = join(dir, 'node_modules/.bin/vite');
+  await sh(vite, ['build', '--logLevel', 'error'], { cwd: dir });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const preview: ChildProcess = spawn(
+    vite,
+    ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+    { cwd: dir, env: cleanEnv, detached: true, stdio: 'ignore' },
+  );
+  const stop = () => {
+    if (preview.pid && preview.exitCode === null) process.kill(-preview.pid, 'SIGTERM');
+  };
+  try {
+    await waitUntil(() => fetch(url).then((response) => response.ok || undefined), {
+      what: `vite preview to answer ${url}`,
+      ms: 30_000,
+      every: 200,
+    });
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { url, stop };
 }

@@ -1,23 +1,19 @@
 // The web app and live-status quick starts in a fresh npm project: the README's blocks copied
 // verbatim into a vite app, type-checked strictly with and without Node's types, built with vite
 // and run in headless Chromium.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../chromium.js';
-import { budget, waitUntil } from '../slowdown.js';
-import { freePort } from '../wrangler-dev.js';
+import { budget } from '../slowdown.js';
 import {
-  cleanEnv,
   installedNames,
   npmProject,
   readmeBlock,
-  sh,
   tarball,
   typecheck,
   versions,
+  viteBuildAndPreview,
   writeFiles,
 } from './kit.js';
 
@@ -46,8 +42,7 @@ const pages = {
 };
 const dom = { lib: ['ES2022', 'DOM', 'DOM.Iterable'] };
 let dir = '';
-let preview: ChildProcess | undefined;
-let url = '';
+let preview: { url: string; stop(): void } | undefined;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
@@ -68,7 +63,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (preview?.pid) process.kill(-preview.pid, 'SIGTERM');
+  preview?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -85,7 +80,7 @@ async function open(path: string): Promise<{ page: Page; logged: unknown[]; erro
   page.on('pageerror', (error) => errors.push(error.message));
   // Nothing leaves this machine: the example's remote server is not there.
   await page.route('https://tools.example.com/**', (route) => route.abort());
-  await page.goto(`${url}/${path}`);
+  await page.goto(`${preview?.url}/${path}`);
   return { page, logged, errors };
 }
 
@@ -109,19 +104,7 @@ describe('the web app quick starts from the tarballs', () => {
   });
 
   it('build with vite', async () => {
-    await sh(join(dir, 'node_modules/.bin/vite'), ['build', '--logLevel', 'error'], { cwd: dir });
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    preview = spawn(
-      join(dir, 'node_modules/.bin/vite'),
-      ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
-      { cwd: dir, env: cleanEnv, detached: true, stdio: 'ignore' },
-    );
-    await waitUntil(() => fetch(url).then((response) => response.ok || undefined), {
-      what: `vite preview to answer ${url}`,
-      ms: 30_000,
-      every: 200,
-    });
+    preview = await viteBuildAndPreview(dir);
   });
 
   it('runs summarise in the module Worker with its artifact in IndexedDB, and shows its status line', async () => {

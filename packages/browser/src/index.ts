@@ -3,7 +3,8 @@
  * workspace in the origin private file system. The rest has an entry of its own, so a page pays
  * only for what it imports: `@toolctx/browser/status` (the live-status widget),
  * `@toolctx/browser/worker` (the Web Worker door) and `@toolctx/browser/remote` (a remote run's
- * events in the page).
+ * events in the page); `@toolctx/browser/react`, `/vue` and `/svelte` type the widget's element in
+ * each framework's templates.
  *
  * @example
  * ```ts

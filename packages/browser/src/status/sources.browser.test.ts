@@ -1,5 +1,5 @@
 import { createRuntime, defineTool, type ToolEvent } from '@toolctx/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { attachStatus } from './attach-status.js';
 import { defineStatusElement, type StatusElement } from './status-element.js';
@@ -45,9 +45,11 @@ describe('what attachStatus can watch', () => {
     }
     const element = container();
     attachStatus(element, replay());
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await frames();
-    expect(lineTexts(element)).toEqual(['steps done', 'steps done']);
+    // The replay's timers and the widget's frames stretch on a loaded machine: wait for the end.
+    await vi.waitFor(() => expect(lineTexts(element)).toEqual(['steps done', 'steps done']), {
+      timeout: 10_000,
+      interval: 20,
+    });
     const bars = barValues(element);
     expect(bars.sort()).toEqual([
       [2, 2],
@@ -123,5 +125,25 @@ describe('<toolctx-status>', () => {
     status.remove();
     expect(listeners).toBe(0);
     expect(shadow.querySelector('.toolctx-status')).toBeNull();
+  });
+
+  it('takes up a source and options set on it before it was defined', async () => {
+    const early = document.createElement('toolctx-status-early') as StatusElement;
+    early.options = { templates: { 'tool.steps.done': 'Counted early.' } };
+    const run = createRuntime({ tools: [steps] }).startRun();
+    early.source = run;
+    document.body.append(early);
+    defineStatusElement('toolctx-status-early');
+    expect(Object.hasOwn(early, 'source')).toBe(false);
+    await run.call({ tool: 'steps', args: { count: 1 } });
+    await frames();
+    expect(lineTexts(early.shadowRoot!)).toEqual(['Counted early.']);
+  });
+
+  it('has a setter for source and for options, which is what Svelte 5 looks for to set a prop as a property', () => {
+    const Element = defineStatusElement();
+    for (const name of ['source', 'options'])
+      expect(Object.getOwnPropertyDescriptor(Element.prototype, name)?.set, name).toBeTypeOf('function');
+    expect(Object.hasOwn(new Element(), 'options')).toBe(false);
   });
 });

@@ -34,34 +34,55 @@ export function defineStatusElement(
   if (known) return known as CustomElementConstructor & (new () => StatusElement);
   // Made here, not at import, so the module loads where HTMLElement does not exist (Node, a Worker).
   class ToolctxStatus extends HTMLElement implements StatusElement {
-    options: Omit<AttachStatusOptions, 'document'> = {};
-    private current: StatusSource | undefined;
-    private handle: StatusHandle | undefined;
+    // # names, which the minifier shortens: the widget's bundle has a budget.
+    #options: Omit<AttachStatusOptions, 'document'> = {};
+    #source: StatusSource | undefined;
+    #handle: StatusHandle | undefined;
+
+    constructor() {
+      super();
+      // Set on the element before it was defined (a framework that rendered first, a script that
+      // ran early), a property is the element's own and would hide the accessors: taken up here.
+      for (const name of ['options', 'source'] as const) {
+        if (!Object.hasOwn(this, name)) continue;
+        const value = this[name];
+        delete (this as Partial<StatusElement>)[name];
+        (this as StatusElement)[name] = value as never;
+      }
+    }
+
+    // An accessor, not a field: Svelte 5 sets a prop as a property only where the element has a setter.
+    get options(): Omit<AttachStatusOptions, 'document'> {
+      return this.#options;
+    }
+
+    set options(options: Omit<AttachStatusOptions, 'document'>) {
+      this.#options = options;
+    }
 
     get source(): StatusSource | undefined {
-      return this.current;
+      return this.#source;
     }
 
     set source(source: StatusSource | undefined) {
-      this.current = source;
-      this.render();
+      this.#source = source;
+      this.#render();
     }
 
     connectedCallback(): void {
-      this.render();
+      this.#render();
     }
 
     disconnectedCallback(): void {
-      this.handle?.detach();
-      this.handle = undefined;
+      this.#render(); // no longer connected: it only detaches
     }
 
-    private render(): void {
-      this.handle?.detach();
-      this.handle = undefined;
-      if (!this.current || !this.isConnected) return;
+    #render(): void {
+      this.#handle?.detach();
+      this.#handle = undefined;
+      if (!this.#source || !this.isConnected) return;
       const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
-      this.handle = attachStatus(shadow, this.current, this.options);
+      this.#handle = attachStatus(shadow, this.#source, this.#options);
     }
   }
   registry.define(name, ToolctxStatus);
