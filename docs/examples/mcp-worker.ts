@@ -15,11 +15,16 @@ const runtimeFor = () => createRuntime({ tools, artifacts: createMemoryArtifactS
 
 export class ToolsMcpSession extends createMcpSession(runtimeFor) {}
 
-type Bindings = { MCP_SESSIONS: DurableObjectNamespace<ToolsMcpSession>; MCP_TOKEN?: string };
+type Bindings = {
+  MCP_SESSIONS: DurableObjectNamespace<ToolsMcpSession>;
+  MCP_TOKEN?: string;
+  MCP_STATE_KEY?: string; // `wrangler secret put MCP_STATE_KEY`: 32 bytes or more
+};
 const app = new Hono<{ Bindings: Bindings }>();
 mountMcp(app, {
   binding: 'MCP_SESSIONS', // POST/GET/DELETE /mcp
   runtimeFor, // the session class's function: 2026-07-28 requests share the isolate's runtime
+  requestStateKey: (env: Bindings) => env.MCP_STATE_KEY, // signs 2026 asks' rounds
   // Leave `authenticate` out and the endpoint is OPEN: anyone who can reach /mcp calls every tool.
   // Identity comes only from here, given the request and the Worker's env; null answers 401 with
   // a `WWW-Authenticate: Bearer` challenge, { refused } a 401 with its message.

@@ -11,6 +11,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const answerText = (answer: AskFormAnswer) =>
   `action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.values : {})}`;
 
+const nameForm: AskSchema = {
+  type: 'object',
+  properties: { name: { type: 'string' } },
+  required: ['name'],
+};
+
 const defaultsForm: AskSchema = {
   type: 'object',
   properties: {
@@ -217,5 +223,49 @@ export const conformanceTools: AnyTool[] = [
       await sleep(500);
       return 'Reconnection test completed';
     },
+  }),
+  // MCP 2026's input_required rounds (SEP-2322): plain asks with the keys the scenarios name.
+  defineTool({
+    name: 'test_input_required_result_elicitation',
+    description: 'Asks for a name (key user_name) and greets it.',
+    inputSchema: z.object({}),
+    execute: async (_args, ctx) => {
+      const answer = await ctx.ask({ key: 'user_name', message: 'What is your name?', schema: nameForm });
+      return answer.action === 'accept' ? `Hello, ${answer.values.name}!` : `No name (${answer.action}).`;
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_request_state',
+    description: 'Asks for a confirmation (key confirm) and answers state-ok.',
+    inputSchema: z.object({}),
+    execute: async (_args, ctx) => {
+      const answer = await ctx.ask({
+        key: 'confirm',
+        message: 'Please confirm',
+        schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      });
+      return `state-ok: ${answerText(answer)}`;
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_multi_round',
+    description: 'Asks for a name (step1), then a colour (step2).',
+    inputSchema: z.object({}),
+    execute: async (_args, ctx) => {
+      const name = await ctx.ask({ key: 'step1', message: 'Step 1: What is your name?', schema: nameForm });
+      const color = await ctx.ask({
+        key: 'step2',
+        message: 'Step 2: What is your favorite color?',
+        schema: { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] },
+      });
+      return `Name: ${answerText(name)}; colour: ${answerText(color)}`;
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_tampered_state',
+    description: 'Asks for a name; its round state is signed.',
+    inputSchema: z.object({}),
+    execute: async (_args, ctx) =>
+      answerText(await ctx.ask({ key: 'user_name', message: 'What is your name?', schema: nameForm })),
   }),
 ];

@@ -1,7 +1,7 @@
 // The prompt and completion fixtures, added with the SDK's own API to the McpServer: prompts and
 // completions are outside toolctx, and its public hooks for them are the server serveMcp returns
 // (Node) and McpSession's configureServer (Worker). Both set-ups call this one function.
-import { completable, type McpServer } from '@modelcontextprotocol/server';
+import { acceptedContent, completable, inputRequired, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 /** A 1×1 PNG. */
@@ -58,5 +58,35 @@ export function addConformancePrompts(server: McpServer): McpServer {
       { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
     ],
   }));
+  // MCP 2026's input_required on a prompt (SEP-2322): the SDK's own rounds.
+  const contextForm = {
+    type: 'object' as const,
+    properties: { context: { type: 'string' as const } },
+    required: ['context'],
+  };
+  server.registerPrompt(
+    'test_input_required_result_prompt',
+    { description: 'A prompt that asks for its context first.' },
+    (ctx) => {
+      const answered = acceptedContent(
+        ctx.mcpReq.inputResponses,
+        'user_context',
+        z.object({ context: z.string() }),
+      );
+      if (!answered) {
+        return inputRequired({
+          inputRequests: {
+            user_context: inputRequired.elicit({
+              message: 'What context should the prompt use?',
+              requestedSchema: contextForm,
+            }),
+          },
+        });
+      }
+      return {
+        messages: [{ role: 'user', content: { type: 'text', text: `Context: ${answered.context}` } }],
+      };
+    },
+  );
   return server;
 }

@@ -17,6 +17,8 @@ type Env = {
   MCP_SESSIONS: DurableObjectNamespace<ConformanceMcpSession>;
   ARTIFACT_META: KVNamespace;
   ARTIFACTS: R2Bucket;
+  /** Signs 2026 rounds' requestState (a var in this test Worker's wrangler config; a secret elsewhere). */
+  MCP_STATE_KEY: string;
 };
 
 const runtimeFor = (env: Env) =>
@@ -38,5 +40,10 @@ export class ConformanceMcpSession extends createMcpSession<Env>(runtimeFor) {
 
 const app = new Hono<{ Bindings: Env }>();
 // 2025-11-25 sessions in ConformanceMcpSession objects; 2026-07-28 requests in the Worker itself.
-mountMcp(app, { binding: 'MCP_SESSIONS', runtimeFor, configureServer });
+mountMcp(app, {
+  binding: 'MCP_SESSIONS',
+  runtimeFor,
+  configureServer,
+  requestStateKey: (env) => env.MCP_STATE_KEY,
+});
 export default app;

@@ -61,7 +61,7 @@ function cannotAsk(server: Server, ask: OpenAsk, page: boolean): ToolctxError {
   const what = page ? 'to open a page' : 'a question';
   const why =
     server.getClientCapabilities() === undefined
-      ? 'this MCP server never saw the client initialize (stateless HTTP keeps no session to remember its capabilities), so no one can be asked: serve MCP with sessions'
+      ? 'this MCP server never saw the client initialize (stateless HTTP keeps no session to remember its capabilities), so no one can be asked: serve MCP 2025-11-25 with sessions, or give the 2026-07-28 door a requestStateKey (mountMcp: requestStateKey: (env) => env.MCP_STATE_KEY, from `wrangler secret put MCP_STATE_KEY`)'
       : page
         ? 'this MCP client did not declare URL elicitation: a client that can send its user to a page declares capabilities.elicitation.url when it initializes'
         : 'this MCP client did not declare elicitation: a client that can show its user a form declares capabilities.elicitation (or elicitation.form) when it initializes';

@@ -2,12 +2,12 @@
 // by the SDK v2 client (its automatic version negotiation picks 2026; pinned legacy, 2025) and by
 // raw requests where a client would hide what is checked.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createRuntime } from '../runtime/create-runtime.js';
 import { parseSse } from '../sse/index.js';
 import { defineTool } from '../tools/define-tool.js';
-import { serveMcpHttp } from './serve-mcp-http.js';
+import { serveMcpHttp, serveMcpStateless } from './serve-mcp-http.js';
 
 const chatty = defineTool({
   name: 'chatty',
@@ -141,5 +141,141 @@ describe('serveMcpHttp', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }),
     });
     expect((await mcp.fetch(legacy)).status).toBe(403);
+  });
+});
+
+describe("serveMcpStateless: a tool's asks as MCP 2026 input_required rounds", () => {
+  let runs = 0;
+  const greet = defineTool({
+    name: 'greet',
+    description: 'Asks for a name, then greets it.',
+    inputSchema: z.object({ loud: z.boolean().optional() }),
+    execute: async ({ loud }, ctx) => {
+      runs++;
+      const answer = await ctx.ask({
+        key: 'who',
+        message: 'What is your name?',
+        schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      });
+      const name = answer.action === 'accept' ? String(answer.values.name) : 'nobody';
+      return loud ? `HELLO, ${name.toUpperCase()}!` : `Hello, ${name}!`;
+    },
+  });
+  const other = defineTool({ ...greet, name: 'other' });
+  const rounds = serveMcpStateless(createRuntime({ tools: [greet, other] }), {
+    requestStateKey: 'a-test-key-that-is-at-least-32-bytes-long',
+    identify: ({ authInfo }) => (authInfo ? { tenant: 't', principal: authInfo.clientId } : undefined),
+  });
+  afterAll(() => rounds.close());
+  afterEach(() => vi.useRealTimers());
+
+  interface Answer {
+    result?: {
+      resultType?: string;
+      inputRequests?: Record<string, { method: string }>;
+      requestState?: string;
+      content?: { text: string }[];
+    };
+    error?: { code: number; message: string };
+  }
+  const canElicit = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
+  async function call(params: Record<string, unknown>, principal = 'ana', meta = canElicit): Promise<Answer> {
+    const response = await rounds.fetch(modern('tools/call', params, meta), auth(principal));
+    const text = await response.text();
+    const messages = response.headers.get('content-type')?.startsWith('text/event-stream')
+      ? parseSse(text).map((event) => JSON.parse(event.data))
+      : [JSON.parse(text)];
+    return messages.at(-1);
+  }
+  const firstRound = async (args: Record<string, unknown> = {}) => {
+    const { result } = await call({ name: 'greet', arguments: args });
+    expect(result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { who: { method: 'elicitation/create' } },
+    });
+    return result!.requestState!;
+  };
+  const named = (name: string) => ({ who: { action: 'accept', content: { name } } });
+
+  it('ends a round at the ask with a signed state; the retry carrying it back runs the same call with the answer', async () => {
+    const requestState = await firstRound();
+    const before = runs;
+    const { result } = await call({
+      name: 'greet',
+      arguments: {},
+      requestState,
+      inputResponses: named('Ana'),
+    });
+    expect(result?.content?.[0]?.text).toBe('Hello, Ana!');
+    expect(runs).toBe(before + 1);
+  });
+
+  it('answers -32021 to a client that did not declare elicitation, rather than a round it cannot answer', async () => {
+    const { error } = await call({ name: 'greet', arguments: {} }, 'ana', {
+      'io.modelcontextprotocol/clientCapabilities': {},
+    });
+    expect(error).toMatchObject({ code: -32021 });
+  });
+
+  it('asks again, rather than failing, when the retry brings no fitting answer', async () => {
+    const requestState = await firstRound();
+    const { result } = await call({
+      name: 'greet',
+      arguments: {},
+      requestState,
+      inputResponses: { who: 42 },
+    });
+    expect(result).toMatchObject({ resultType: 'input_required', inputRequests: { who: {} } });
+  });
+
+  it('refuses with -32602, running nothing, a state changed by the client, used once already, or brought by another identity', async () => {
+    const requestState = await firstRound();
+    const flipped =
+      requestState.slice(0, -2) + (requestState.at(-2) === 'A' ? 'B' : 'A') + requestState.at(-1);
+    const before = runs;
+    expect(
+      (await call({ name: 'greet', arguments: {}, requestState: flipped, inputResponses: named('Eve') }))
+        .error,
+    ).toMatchObject({ code: -32602 });
+    expect(
+      (await call({ name: 'greet', arguments: {}, requestState, inputResponses: named('Eve') }, 'bob')).error,
+    ).toMatchObject({ code: -32602 });
+    expect(runs).toBe(before);
+    expect(
+      (await call({ name: 'greet', arguments: {}, requestState, inputResponses: named('Ana') })).result
+        ?.content?.[0]?.text,
+    ).toBe('Hello, Ana!');
+    expect(
+      (await call({ name: 'greet', arguments: {}, requestState, inputResponses: named('Ana') })).error,
+    ).toMatchObject({ code: -32602 });
+  });
+
+  it('refuses with -32602 a state brought to another tool, or with other arguments', async () => {
+    const requestState = await firstRound();
+    const before = runs;
+    expect(
+      (await call({ name: 'other', arguments: {}, requestState, inputResponses: named('Ana') })).error,
+    ).toMatchObject({ code: -32602, message: expect.stringMatching(/made for the tool "greet"/) });
+    const again = await firstRound();
+    expect(
+      (
+        await call({
+          name: 'greet',
+          arguments: { loud: true },
+          requestState: again,
+          inputResponses: named('Ana'),
+        })
+      ).error,
+    ).toMatchObject({ code: -32602, message: expect.stringMatching(/arguments changed/) });
+    expect(runs).toBe(before + 1); // the second first round
+  });
+
+  it('refuses with -32602 a state past its ten minutes', async () => {
+    const requestState = await firstRound();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 11 * 60_000);
+    expect(
+      (await call({ name: 'greet', arguments: {}, requestState, inputResponses: named('Ana') })).error,
+    ).toMatchObject({ code: -32602 });
   });
 });

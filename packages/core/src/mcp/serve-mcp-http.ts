@@ -14,10 +14,19 @@ import {
 } from '@modelcontextprotocol/server';
 import { randomId } from '../random-id.js';
 import type { Runtime } from '../runtime/create-runtime.js';
+import { type McpRounds, mcpRounds } from './input-required.js';
 import { mcpServer, type ServeMcpOptions } from './serve-mcp.js';
 
 /** Options of {@link serveMcpStateless}. */
 export interface ServeMcpStatelessOptions extends ServeMcpOptions {
+  /**
+   * Signs the `requestState` of 2026 rounds (a tool's asks as `input_required` results), at least
+   * 32 bytes; every server that may get a client's retry needs the same key. Default: a random key
+   * of this handler's, enough where one process serves every round (a retry after a restart is
+   * refused with `-32602` and the client starts over). `false`: no rounds — an ask of a 2026
+   * request answers `unsupported`.
+   */
+  requestStateKey?: string | false;
   /**
    * Adds what is outside toolctx with the SDK's own API (prompts, resources, completions) to each
    * server made here: a 2025 session's, and each 2026 request's.
@@ -43,15 +52,32 @@ export interface ServeMcpStatelessOptions extends ServeMcpOptions {
  * ```
  */
 export function serveMcpStateless(runtime: Runtime, options: ServeMcpStatelessOptions = {}): McpHttpHandler {
-  return createMcpHandler(() => configured(runtime, options, 'modern'), { legacy: 'reject' });
+  const key = options.requestStateKey ?? randomKey();
+  const rounds =
+    key === false
+      ? undefined
+      : mcpRounds(key, (ctx) =>
+          JSON.stringify(
+            options.identify?.(ctx.http?.authInfo ? { authInfo: ctx.http.authInfo } : {}) ?? null,
+          ),
+        );
+  return createMcpHandler(() => configured(runtime, options, 'modern', rounds), { legacy: 'reject' });
+}
+
+/** 32 random bytes, as hex. */
+function randomKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('');
 }
 
 function configured(
   runtime: Runtime,
   options: ServeMcpStatelessOptions,
   era: 'legacy' | 'modern',
+  rounds?: McpRounds,
 ): McpServer {
-  const server = mcpServer(runtime, options, era);
+  const server = mcpServer(runtime, options, era, rounds);
   options.configureServer?.(server);
   return server;
 }

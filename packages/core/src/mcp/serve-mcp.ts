@@ -4,6 +4,7 @@ import {
   type ContentBlock,
   type ElicitationCompleteNotification,
   type Implementation,
+  type InputRequiredResult,
   LOG_LEVEL_META_KEY,
   type LoggingMessageNotification,
   McpServer,
@@ -11,6 +12,7 @@ import {
   type ServerOptions,
 } from '@modelcontextprotocol/server';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
+import { deferAsks } from '../ask/defer-asks.js';
 import { type LogEntry, type LogLevel, logLevels } from '../context/log-entry.js';
 import type { Identity, ToolResult } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
@@ -30,6 +32,7 @@ import { mcpDoor } from './door.js';
 import { type DeclaredElicitation, noteDeclaredElicitation } from './elicit.js';
 import { askingPerson } from './elicit-approval.js';
 import { guardEmptyBatch } from './empty-batch.js';
+import type { McpRounds } from './input-required.js';
 import { toMcpTool } from './tool-metadata.js';
 import { errorMetaKey, mcpProgressOf, toMcpLogMessage } from './wire.js';
 
@@ -139,11 +142,17 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
  * modern server has no `logging/setLevel` (a request names its log level in `_meta`, and gets no
  * log entries without one) and no session to remember taint in.
  */
-export function mcpServer(runtime: Runtime, options: ServeMcpOptions, era: 'legacy' | 'modern'): McpServer {
+export function mcpServer(
+  runtime: Runtime,
+  options: ServeMcpOptions,
+  era: 'legacy' | 'modern',
+  rounds?: McpRounds,
+): McpServer {
   const door = runtime.withDoor(mcpDoor);
   const phase = options.phase ?? 'act';
   const server = new McpServer(options.serverInfo ?? { name: 'toolctx', version: '0.1.0' }, {
     ...options.serverOptions,
+    ...(rounds ? { requestState: { verify: rounds.verify } } : {}),
     capabilities: { ...options.serverOptions?.capabilities, tools: {}, logging: {} },
     jsonSchemaValidator: options.serverOptions?.jsonSchemaValidator ?? new CfWorkerJsonSchemaValidator(),
   });
@@ -178,64 +187,83 @@ export function mcpServer(runtime: Runtime, options: ServeMcpOptions, era: 'lega
   low.setRequestHandler('tools/list', () => ({
     tools: door.listTools({ phase }).map(({ name }) => toMcpTool(door.tools.get(name)!)),
   }));
-  low.setRequestHandler('tools/call', async (request, extra): Promise<CallToolResult> => {
-    const progressToken = extra.mcpReq._meta?.progressToken;
-    const progressOf = mcpProgressOf();
-    // Notifications are chained so the last one is on the wire before the result it precedes.
-    let sent: Promise<void> = Promise.resolve();
-    const send = (
-      notification: ProgressNotification | LoggingMessageNotification | ElicitationCompleteNotification,
-    ) => {
-      sent = sent.then(() => extra.mcpReq.notify(notification)).catch(() => {});
-    };
-    const onEvent = (event: ToolEvent) => {
-      if (event.type === 'tool.log') {
-        const entry = event.data as LogEntry;
-        const least = leastLevel(extra);
-        if (least && logLevels.indexOf(entry.level) >= logLevels.indexOf(least))
-          send({ method: 'notifications/message', params: toMcpLogMessage(entry) });
-      } else if (event.type === 'tool.progress' && progressToken !== undefined) {
-        const { payload, n } = event.data as { payload: unknown; n: number };
-        send({ method: 'notifications/progress', params: { progressToken, ...progressOf(payload, n) } });
-      }
-    };
-    const links = artifactLinks(server, store, scopes.scopeOf(extra));
-    const { signal, decidePending } = askingPerson(
-      low,
-      door.tools.get(request.params.name),
-      extra.mcpReq,
-      declared,
-    );
-    // Pages the person agreed to open: the tool is done waiting on one once it asks again or ends.
-    const pages: string[] = [];
-    const pagesDone = () => {
-      for (const elicitationId of pages.splice(0))
-        send({ method: 'notifications/elicitation/complete', params: { elicitationId } });
-    };
-    const ask = mcpAskUser(low, extra.mcpReq.send, declared, (elicitationId) => pages.push(elicitationId));
-    const call: CallOnceRequest & RemembersTaint = {
-      tool: request.params.name,
-      args: request.params.arguments ?? {},
-      signal,
-      phase,
-      identity: options.identify?.(callerOf(extra)),
-      sessionId: extra.sessionId,
-      anonymousScope: scopes.anonymousScope(extra),
-      onEvent: links.watch(onEvent),
-      ...(decidePending ? { decidePending } : {}),
-      askUser: async (open, signal) => {
-        // The page's completion goes out before the next question.
-        pagesDone();
+  low.setRequestHandler(
+    'tools/call',
+    async (request, extra): Promise<CallToolResult | InputRequiredResult> => {
+      const progressToken = extra.mcpReq._meta?.progressToken;
+      const progressOf = mcpProgressOf();
+      // Notifications are chained so the last one is on the wire before the result it precedes.
+      let sent: Promise<void> = Promise.resolve();
+      const send = (
+        notification: ProgressNotification | LoggingMessageNotification | ElicitationCompleteNotification,
+      ) => {
+        sent = sent.then(() => extra.mcpReq.notify(notification)).catch(() => {});
+      };
+      const onEvent = (event: ToolEvent) => {
+        if (event.type === 'tool.log') {
+          const entry = event.data as LogEntry;
+          const least = leastLevel(extra);
+          if (least && logLevels.indexOf(entry.level) >= logLevels.indexOf(least))
+            send({ method: 'notifications/message', params: toMcpLogMessage(entry) });
+        } else if (event.type === 'tool.progress' && progressToken !== undefined) {
+          const { payload, n } = event.data as { payload: unknown; n: number };
+          send({ method: 'notifications/progress', params: { progressToken, ...progressOf(payload, n) } });
+        }
+      };
+      const links = artifactLinks(server, store, scopes.scopeOf(extra));
+      const { signal, decidePending } = askingPerson(
+        low,
+        door.tools.get(request.params.name),
+        extra.mcpReq,
+        declared,
+      );
+      // Pages the person agreed to open: the tool is done waiting on one once it asks again or ends.
+      const pages: string[] = [];
+      const pagesDone = () => {
+        for (const elicitationId of pages.splice(0))
+          send({ method: 'notifications/elicitation/complete', params: { elicitationId } });
+      };
+      const ask = mcpAskUser(low, extra.mcpReq.send, declared, (elicitationId) => pages.push(elicitationId));
+      const call: CallOnceRequest & RemembersTaint = {
+        tool: request.params.name,
+        args: request.params.arguments ?? {},
+        signal,
+        phase,
+        identity: options.identify?.(callerOf(extra)),
+        sessionId: extra.sessionId,
+        anonymousScope: scopes.anonymousScope(extra),
+        onEvent: links.watch(onEvent),
+        ...(decidePending ? { decidePending } : {}),
+        askUser: async (open, signal) => {
+          // The page's completion goes out before the next question.
+          pagesDone();
+          await sent;
+          return ask(open, signal);
+        },
+        [sessionTaint]: taint,
+      };
+      if (rounds) {
+        // MCP 2026: the call's asks end the round as input_required; the retry runs the same call
+        // again with every answer so far.
+        const { toolCallId, answers } = await rounds.resume(extra, call.tool, call.args);
+        const askUser = deferAsks(answers);
+        const result = await door.callOnce({ ...call, toolCallId, askUser });
         await sent;
-        return ask(open, signal);
-      },
-      [sessionTaint]: taint,
-    };
-    const result = await door.callOnce(call);
-    pagesDone();
-    await sent;
-    return links.addTo(toCallToolResult(result));
-  });
+        if (!result.ok && result.error.kind === 'input-required') {
+          return rounds.inputRequired(
+            extra,
+            { tool: call.tool, args: call.args, toolCallId, answers },
+            askUser.deferred,
+          );
+        }
+        return links.addTo(toCallToolResult(result));
+      }
+      const result = await door.callOnce(call);
+      pagesDone();
+      await sent;
+      return links.addTo(toCallToolResult(result));
+    },
+  );
   // JSON-RPC 2.0's answer to `[]`, which the SDK's HTTP transports would take as nothing to do.
   const connect = server.connect.bind(server);
   server.connect = async (transport) => {

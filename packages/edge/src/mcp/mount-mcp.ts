@@ -85,6 +85,13 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
   /** `serveMcp`'s options for 2026 requests' servers (the session class's `serveOptions` for 2025). */
   serveOptions?: ServeMcpOptions;
   /**
+   * The key that signs the `requestState` of 2026 rounds (a tool's asks as `input_required`
+   * results), at least 32 bytes, from a secret binding (`wrangler secret put MCP_STATE_KEY`):
+   * `(env) => env.MCP_STATE_KEY`. A client's retry may reach any isolate, so every one needs the
+   * same key. Without it an ask of a 2026 request answers `unsupported`, naming this option.
+   */
+  requestStateKey?: (env: E) => string | undefined;
+  /**
    * Adds prompts, resources and completions to each 2026 request's server with the SDK's API: the
    * same function the session class's `configureServer` calls, so both revisions serve the same.
    */
@@ -94,7 +101,7 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
 // One stateless handler per route options and runtime: a Worker's runtime lives as long as its isolate.
 const modernHandlers = new WeakMap<object, WeakMap<Runtime, McpHttpHandler>>();
 
-function modernHandler<E>(options: McpRouteOptions<E>, runtime: Runtime): McpHttpHandler {
+function modernHandler<E>(options: McpRouteOptions<E>, runtime: Runtime, env: E): McpHttpHandler {
   let byRuntime = modernHandlers.get(options);
   if (!byRuntime) {
     byRuntime = new WeakMap();
@@ -108,6 +115,7 @@ function modernHandler<E>(options: McpRouteOptions<E>, runtime: Runtime): McpHtt
       identify: (caller) =>
         (caller.authInfo?.extra?.identity as Identity | undefined) ?? serve.identify?.(caller),
       ...(options.configureServer ? { configureServer: options.configureServer } : {}),
+      requestStateKey: options.requestStateKey?.(env) || false,
     });
     byRuntime.set(runtime, handler);
   }
@@ -258,7 +266,7 @@ async function modernRequest<E>(
       { status: 400 },
     );
   }
-  const handler = modernHandler(options, runtimeOf(options.runtimeFor, env as E));
+  const handler = modernHandler(options, runtimeOf(options.runtimeFor, env as E), env as E);
   const { calls } = callsOf(text);
   const limit = options.callLimit;
   const slots =

@@ -1,0 +1,139 @@
+// A tool's asks over MCP 2026-07-28, which has no server-pushed elicitation: multi round-trip
+// requests (MRTR). The call's asks end the round as an `input_required` result whose
+// `requestState` is sealed (HMAC, the SDK's codec); the client's retry carries it back with its
+// `inputResponses`, and the same call (by its id) runs again from the start with every answer so
+// far, getting past the asks it made before.
+import {
+  createRequestStateCodec,
+  type ElicitRequestFormParams,
+  type ElicitResult,
+  type InputRequests,
+  type InputRequiredResult,
+  inputRequired,
+  ProtocolError,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { argsHash } from '../approval/approval.js';
+import type { AskAnswer, OpenAsk } from '../ask/ask.js';
+import { randomId } from '../random-id.js';
+
+type FormSchema = ElicitRequestFormParams['requestedSchema'];
+
+/** What a round's `requestState` carries, signed (readable by the client, not changeable). */
+interface SealedRound {
+  v: 1;
+  tool: string;
+  toolCallId: string;
+  argsHash: string;
+  /** Every answer so far, by the ask's key. */
+  answers: Record<string, AskAnswer>;
+  /** The keys this round asked: the retry's `inputResponses` are read under these. */
+  open: string[];
+  /** Each state is good for one retry. */
+  nonce: string;
+}
+
+/** How long a round's state is good for, in seconds: the longest an ask waits by default. */
+const stateTtlSeconds = 600;
+
+/** The rounds of one server factory: its codec and the states already used. */
+export interface McpRounds {
+  /** Verifies a retry's state (the SDK's `requestState.verify` hook): a throw is `-32602`. */
+  verify(state: string, ctx: ServerContext): Promise<SealedRound>;
+  /** The call a `tools/call` request runs as, and the answers it has. */
+  resume(
+    ctx: ServerContext,
+    tool: string,
+    args: unknown,
+  ): Promise<{ toolCallId: string; answers: Record<string, AskAnswer> }>;
+  /** The `input_required` result that asks `asks` and seals the round. */
+  inputRequired(
+    ctx: ServerContext,
+    call: { tool: string; args: unknown; toolCallId: string; answers: Record<string, AskAnswer> },
+    asks: readonly OpenAsk[],
+  ): Promise<InputRequiredResult>;
+}
+
+/**
+ * The rounds of a server factory whose states are signed with `key` (at least 32 bytes) and bound
+ * to the caller's identity (`identityOf`) and the method: a state minted for one identity, tool,
+ * call or set of arguments is refused for any other, as is an expired or already used one.
+ */
+export function mcpRounds(
+  key: string,
+  identityOf: (ctx: ServerContext) => string,
+  ttlSeconds = stateTtlSeconds,
+): McpRounds {
+  const codec = createRequestStateCodec<SealedRound>({
+    key,
+    ttlSeconds,
+    bind: (ctx) => `${identityOf(ctx)}\0${ctx.mcpReq.method}`,
+  });
+  // The nonces used within their time to live, in this process: a state is good for one retry.
+  const used = new Map<string, number>();
+  const refuse = (why: string) => new ProtocolError(-32602, `Invalid requestState: ${why}`);
+
+  return {
+    async verify(state, ctx) {
+      const sealed = await codec.verify(state, ctx);
+      const now = Date.now();
+      for (const [nonce, until] of used) if (until < now) used.delete(nonce);
+      if (used.has(sealed.nonce))
+        throw refuse('it was used already; send the state of the latest round once');
+      used.set(sealed.nonce, now + ttlSeconds * 1000);
+      return sealed;
+    },
+    async resume(ctx, tool, args) {
+      const sealed = ctx.mcpReq.requestState<SealedRound>();
+      const responses = inputResponsesOf(ctx);
+      if (!sealed) {
+        // A first round, or a retry without state: what the client answered counts for the keys
+        // the tool asks (core checks each answer against its ask).
+        return { toolCallId: randomId('call_'), answers: responses };
+      }
+      if (sealed.tool !== tool) throw refuse(`it was made for the tool "${sealed.tool}"`);
+      if (sealed.argsHash !== (await argsHash(args))) throw refuse('the arguments changed since it was made');
+      const answers = { ...sealed.answers };
+      for (const key of sealed.open) if (Object.hasOwn(responses, key)) answers[key] = responses[key]!;
+      return { toolCallId: sealed.toolCallId, answers };
+    },
+    async inputRequired(ctx, call, asks) {
+      const inputRequests: InputRequests = {};
+      for (const ask of asks) {
+        inputRequests[ask.key] =
+          ask.url === undefined
+            ? inputRequired.elicit({ message: ask.message, requestedSchema: ask.schema as FormSchema })
+            : inputRequired.elicitUrl({ message: ask.message, url: ask.url });
+      }
+      const sealed: SealedRound = {
+        v: 1,
+        tool: call.tool,
+        toolCallId: call.toolCallId,
+        argsHash: await argsHash(call.args),
+        answers: call.answers,
+        open: asks.map((ask) => ask.key),
+        nonce: randomId('round_'),
+      };
+      return inputRequired({ inputRequests, requestState: await codec.mint(sealed, ctx) });
+    },
+  };
+}
+
+/** The retry's answers as core's: `{ action, content }` → `{ action, values }`; anything else is no answer. */
+function inputResponsesOf(ctx: ServerContext): Record<string, AskAnswer> {
+  const given = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined;
+  const answers: Record<string, AskAnswer> = {};
+  if (!given || typeof given !== 'object') return answers;
+  for (const [key, value] of Object.entries(given)) {
+    const result = value as Partial<ElicitResult> | null;
+    if (result?.action === 'accept') {
+      const content = result.content;
+      answers[key] =
+        content && typeof content === 'object'
+          ? { action: 'accept', values: content as never }
+          : { action: 'accept' };
+    } else if (result?.action === 'decline' || result?.action === 'cancel')
+      answers[key] = { action: result.action };
+  }
+  return answers;
+}
