@@ -2,9 +2,11 @@ import { jsonSchema, type ToolExecutionOptions, type ToolSet, tool } from 'ai';
 import type { ApprovalDecision } from '../approval/approval-decision.js';
 import { requiresApproval } from '../approval/requires-approval.js';
 import { type ContentPart, isToolParts } from '../content/content-part.js';
-import type { CallRequest, ToolResult } from '../context/types.js';
+import type { ToolResult } from '../context/types.js';
 import { ToolctxError } from '../errors.js';
 import type { RunEvents } from '../events/event-log.js';
+import { callNeedsApproval } from '../runtime/needs-approval.js';
+import { RunImpl } from '../runtime/run.js';
 import type { CallableRun, ResumeOptions, Run } from '../runtime/run-api.js';
 import { type AnyTool, type ToolSchema, toolSchema } from '../tools/define-tool.js';
 import { sdkApprovalAnswers } from './sdk-approvals.js';
@@ -66,7 +68,6 @@ export interface AiSdkCallMeta {
 type AiSdkRun = Pick<CallableRun, 'call'> & {
   listTools?: () => ToolSchema[];
   readonly events?: Pick<RunEvents, 'subscribe'>;
-  needsApproval?: (request: Pick<CallRequest, 'tool' | 'args'>) => Promise<boolean>;
   resume?: (approvalId: string, decision: ApprovalDecision, options?: ResumeOptions) => Promise<ToolResult>;
   callStatus?: (toolCallId: string) => { approvalId?: string } | undefined;
 };
@@ -201,9 +202,11 @@ export function toAiSdkTools(run: AiSdkRun, options: AiSdkToolsOptions = {}): To
   const set: ToolSet = {};
   for (const { schema, asks } of offered(run, options)) {
     const name = schema.name;
+    // A local run answers from the tool's own rule and the run's taint; another door's run from
+    // the definitions it was given.
     const approvalRule =
-      resume && run.needsApproval
-        ? (args: unknown) => run.needsApproval!({ tool: name, args })
+      resume && run instanceof RunImpl
+        ? (args: unknown) => callNeedsApproval(run, { tool: name, args })
         : resume && asks
           ? asks
           : undefined;

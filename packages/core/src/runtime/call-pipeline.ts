@@ -67,8 +67,8 @@ export function startCall(
     invocation,
     budgetBytes,
     startedAt,
+    meta: request.meta,
   };
-  if (request.meta) call.meta = request.meta;
   run.log.emitCallEvent('tool.started', startedData(tool), toolCallId, parentId, startedAt);
   if (request.signal) invocation.listen(request.signal, cancelledByCaller);
   const { args } = request;
@@ -101,7 +101,7 @@ export async function pipeline(run: CallingRun, call: CallState, entry: Entry): 
     // A resumed call met the policy and was validated before it waited; arguments its host brought
     // back are validated again (the approval token then checks they are the ones approved).
     if (!call.resumed || call.resumed.validate) {
-      const refusal = call.resumed ? undefined : await policyRefusal(run, call);
+      const refusal = !call.resumed && (await policyRefusal(run, call));
       if (refusal) return fail(run, call, refusal);
       const parsed = await (entry.validation ?? validate(call.tool.inputSchema, args));
       if (parsed.issues) return fail(run, call, argsInvalid(call.toolName, parsed.issues));

@@ -9,8 +9,9 @@ import type { CallingRun } from './call-state.js';
  * Whether a call of `request.tool` with `request.args` would stop to ask for approval in this run:
  * the tool's `needsApproval` on its validated arguments, or a send the trifecta rule makes ask. The
  * approval port is not asked and nothing is recorded. A call that could not start (an unknown tool,
- * one its phase refuses, invalid arguments) asks nothing: it fails on its own when made. Loaded on
- * first use, by hosts with an approval step of their own (the AI SDK's).
+ * one its phase refuses, invalid arguments) asks nothing: it fails on its own when made. For
+ * `toAiSdkTools`, whose SDK asks before it executes; kept out of the runtime, which asks as it calls,
+ * so the main entry does not carry it.
  */
 export async function callNeedsApproval(
   run: CallingRun,

@@ -148,21 +148,6 @@ export interface Run extends CallableRun {
   /** Calls tools concurrently, one batch; results in the order asked. */
   callBatch(requests: readonly CallRequest[]): Promise<ToolResult[]>;
   /**
-   * Whether a call of `tool` with `args` would stop to ask for approval in this run now: the
-   * tool's `needsApproval` on its validated arguments, or a send the trifecta rule makes ask. The
-   * approval port is not asked and nothing is recorded; a call that could not start (an unknown
-   * tool, a phase that refuses it, invalid arguments) answers `false` and fails when made. For a
-   * host with an approval step of its own, such as the AI SDK's `needsApproval`.
-   *
-   * @example
-   * ```ts
-   * import type { Run } from '@toolctx/core';
-   * declare const run: Run;
-   * if (await run.needsApproval({ tool: 'publish_note', args: { text: 'hi' } })) console.log('ask first');
-   * ```
-   */
-  needsApproval(request: Pick<CallRequest, 'tool' | 'args'>): Promise<boolean>;
-  /**
    * Decides an approval that a call left pending (`approval-pending`) and answers at once whether
    * the decision was taken: approved, the call runs now (in flight like any call: the run's end,
    * `run.cancel` and `options.signal` cancel it) and `result` resolves to its result; denied, to

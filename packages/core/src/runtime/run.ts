@@ -217,10 +217,6 @@ export class RunImpl implements CallingRun {
     );
   }
 
-  needsApproval(request: Pick<CallRequest, 'tool' | 'args'>): Promise<boolean> {
-    return import('./needs-approval.js').then((loaded) => loaded.callNeedsApproval(this, request));
-  }
-
   callStatus(toolCallId: string): CallHandle | undefined {
     const record = this.book?.get(toolCallId);
     return record && callHandleOf(record);
@@ -257,19 +253,14 @@ export class RunImpl implements CallingRun {
     // The approval binds the hash the person approved; the guards check it against the arguments
     // the tool is about to get, so arguments changed in storage, or by the host, cannot run on it.
     const given = 'args' in options;
-    const resumed = {
-      approvalId,
-      argsHash,
-      ...(decision.reason ? { reason: decision.reason } : {}),
-      ...(given ? { validate: true as const } : {}),
-    };
+    const resumed = { approvalId, argsHash, reason: decision.reason, validate: given };
     const invocation = this.inflight.track(undefined);
     invocation.callId = callId;
     invocation.approvalId = approvalId;
     const budgetBytes = this.services.outputBudgetBytes;
-    const call: CallState = { ...facts, tool, invocation, budgetBytes, startedAt: Date.now(), resumed };
+    const { meta } = options;
+    const call: CallState = { ...facts, tool, invocation, budgetBytes, startedAt: Date.now(), resumed, meta };
     if (options.signal) invocation.listen(options.signal, cancelledByCaller);
-    if (options.meta) call.meta = options.meta;
     const entry = { args: given ? options.args : args };
     const done = pipeline(this, call, entry).then((result) => this.settle(record, result));
     return {
