@@ -31,6 +31,8 @@ export const bundles = [
     // kept on the main path: a wake must settle cut-off calls before it answers anything; and
     // taint held per key and released with its run (issue 34) 0.3 KiB: 18.5.
     // ctx.ask and run.asks/answer (issue 35; the checks and the run's side load on first use) 0.6 KiB: 19.
+    // ctx.meta and run.resume's own copy of the arguments (issue 37) 45 bytes: 18.99; the AI SDK's
+    // ask-before-execute rule (runtime/needs-approval.ts) is imported by @toolctx/core/ai-sdk only.
     maxBytes: 19 * KiB,
     options: { external: ['zod'] },
   },

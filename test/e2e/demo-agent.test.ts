@@ -146,6 +146,27 @@ describe("the demo's scripted agent", () => {
       .waitFor({ state: 'attached', timeout: budget(20_000) });
   });
 
+  it('worker side: denied through the AI SDK’s approval, the tool never runs and the model reads the denial', async () => {
+    await column('worker').locator('[data-field="pace"]').fill('400');
+    const notes = async () => (await artifactNames('worker')).filter((name) => name === 'note.txt').length;
+    const notesBefore = await notes();
+    await action('worker', 'agent').click();
+    await agentIn('worker', 'paused');
+    await action('worker', 'deny').click();
+    await agentIn('worker', 'done');
+    const log = await agentLog('worker').textContent();
+    expect(log).toContain('Denied: publish_note does not run (Denied in the demo.)');
+    // The scripted model stops on the AI SDK's execution-denied result rather than carrying on.
+    expect(log).toContain('I stopped: publish_note did not succeed (denied: Denied in the demo.)');
+    expect(log).not.toContain('Done:');
+    await lines('worker', 'publish_note')
+      .and(column('worker').locator('[data-state="failed"]'))
+      .first()
+      .waitFor({ state: 'attached' });
+    expect(await column('worker').locator('.toolctx-status__line[data-state="pending"]').count()).toBe(0);
+    expect(await notes()).toBe(notesBefore);
+  });
+
   it('page side: Stop while the agent waits for approval answers it no and leaves nothing pending', async () => {
     await action('page', 'agent').click();
     await agentIn('page', 'paused');
@@ -292,12 +313,13 @@ describe('a reload of the demo', () => {
       await expect
         .poll(() => artifactNames('worker'), { timeout: budget(30_000) })
         .toEqual(expect.arrayContaining(['note.txt', 'report-4-steps.txt', 'report-20-steps.txt']));
-      // It finished as done, not cancelled: the agent's build and this one, nothing left running.
+      // It finished as done, not cancelled: the builds of the agent's two runs and this one,
+      // nothing left running.
       await expect
         .poll(() =>
           lines('worker', 'build_report').and(column('worker').locator('[data-state="done"]')).count(),
         )
-        .toBe(2);
+        .toBe(3);
       expect(await column('worker').locator('.toolctx-status__line[data-state="running"]').count()).toBe(0);
       // The page side's artifacts come back from IndexedDB.
       await expect.poll(() => artifactNames('page')).toEqual(expect.arrayContaining(pageBefore));

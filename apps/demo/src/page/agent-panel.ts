@@ -33,7 +33,7 @@ export function mountAgentPanel(side: Side, gate: ApprovalGate): { controls: HTM
     { class: 'agent', 'data-role': 'agent', 'data-state': 'idle' },
     el('div', { class: 'controls' }, start, stop),
     hint(
-      'generateText with a scripted model calls these tools through toAiSdkTools: several calls, progress, an approval that pauses it, an artifact.',
+      'generateText with a scripted model calls these tools through toAiSdkTools: several calls, progress, an artifact, and the AI SDK’s tool approval that pauses it until you decide.',
     ),
     hint('Stop: the AI SDK’s abortSignal cancels the call in flight (the tool’s ctx.signal fires).'),
     el('div', { class: 'controls' }, el('label', {}, 'Pace ', pace), paceShown, gather),
@@ -69,10 +69,10 @@ export function mountAgentPanel(side: Side, gate: ApprovalGate): { controls: HTM
           approval: async (approvalId) => {
             panel.dataset.state = 'paused';
             waitingFor = approvalId;
-            const result = await gate.ask(approvalId);
+            const decision = await gate.hear(approvalId);
             waitingFor = undefined;
             panel.dataset.state = 'running';
-            return result;
+            return decision;
           },
         },
         controller.signal,

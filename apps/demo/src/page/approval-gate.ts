@@ -8,6 +8,13 @@ export interface ApprovalGate {
    * the person's answer at once, before the call has run.
    */
   ask(approvalId: string, decided?: (approved: boolean) => void): Promise<ToolResult>;
+  /**
+   * Queues `approvalId` for the buttons, for an asker that carries an approval to the run itself
+   * (the agent, through the AI SDK's `tool-approval-response`): resolves with the person's decision.
+   * An approval is left for the asker to resume; a denial is also given to the run at once, so the
+   * call's line settles without waiting for the AI SDK to run another tool.
+   */
+  hear(approvalId: string): Promise<ApprovalDecision>;
   /** Denies `approvalId` if it still waits (the agent that asked was stopped). */
   withdraw(approvalId: string, reason: string): void;
   /**
@@ -19,8 +26,10 @@ export interface ApprovalGate {
 
 interface Waiting {
   approvalId: string;
-  settle(result: ToolResult): void;
+  settle?(result: ToolResult): void;
   decided?: (approved: boolean) => void;
+  /** Set when the asker resumes an approved call itself. */
+  heard?(decision: ApprovalDecision): void;
 }
 
 /**
@@ -44,7 +53,11 @@ export function createApprovalGate(
     queue.splice(queue.indexOf(waiting), 1);
     sync();
     waiting.decided?.(approved);
-    waiting.settle(await side.decide(waiting.approvalId, approved ? { approved } : { approved, reason }));
+    const decision = approved ? { approved } : { approved, reason };
+    waiting.heard?.(decision);
+    if (waiting.heard && approved) return;
+    const result = await side.decide(waiting.approvalId, decision);
+    waiting.settle?.(result);
   };
   const waitingFor = (approvalId: string) => queue.find((waiting) => waiting.approvalId === approvalId);
   approve.addEventListener('click', () => void decide(queue[0], true));
@@ -54,6 +67,12 @@ export function createApprovalGate(
     ask(approvalId, decided) {
       return new Promise((settle) => {
         queue.push(decided ? { approvalId, settle, decided } : { approvalId, settle });
+        sync();
+      });
+    },
+    hear(approvalId) {
+      return new Promise((heard) => {
+        queue.push({ approvalId, heard });
         sync();
       });
     },

@@ -4,6 +4,7 @@ import type {
   AskAnswer,
   CallableRun,
   CallRequest,
+  Run,
   ToolEvent,
   ToolResult,
 } from '@toolctx/core';
@@ -23,6 +24,12 @@ export interface CallHandle {
 }
 
 /**
+ * What the agent's tools (`toAiSdkTools`) use of a side's run: its calls, and `resume` for a call
+ * a person approved through the AI SDK's approval flow.
+ */
+export type AgentRun = CallableRun & Pick<Run, 'resume'>;
+
+/**
  * Where the tools run, as one column of the page sees it. Two implementations: the page's Web
  * Worker (`createPageSide`) and the Cloudflare Worker over HTTP (`createWorkerSide`).
  */
@@ -31,7 +38,7 @@ export interface Side {
   /** The run's events, for the status widget and the artifacts panel. */
   readonly events: { subscribe(listener: (event: ToolEvent) => void): () => void };
   /** The run itself, for an agent's tools (`toAiSdkTools`): its calls show in the same widget. */
-  readonly run: CallableRun;
+  readonly run: AgentRun;
   call(tool: string, args: unknown): CallHandle;
   cancel(callId: string): Promise<void>;
   decide(approvalId: string, decision: ApprovalDecision): Promise<ToolResult>;

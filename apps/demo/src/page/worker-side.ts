@@ -1,6 +1,13 @@
 import { connectRun } from '@toolctx/browser/remote';
-import type { CallableRun, CallRequest, ErrorInfo, ToolEvent, ToolResult } from '@toolctx/core';
-import { type ArtifactRow, type CallHandle, rememberingArgs, type Side } from './side.js';
+import type {
+  ApprovalDecision,
+  CallRequest,
+  ErrorInfo,
+  RunEvents,
+  ToolEvent,
+  ToolResult,
+} from '@toolctx/core';
+import { type AgentRun, type ArtifactRow, type CallHandle, rememberingArgs, type Side } from './side.js';
 
 const API = '/api';
 /** Where the page keeps the Worker run's id, so a reload reconnects instead of starting over. */
@@ -38,13 +45,29 @@ export async function createWorkerSide(): Promise<Side> {
   // The door's own verbs: a detached call (`Prefer: respond-async`) outlives this page, so a
   // reload reconnects to the run and watches it finish; its signal cancels it explicitly.
   const remote = connectRun(API, runId);
-  const { run, argsOf } = rememberingArgs<CallableRun>({
+  // The door decides an approval with `POST /approvals/:id` and answers the resumed call's result.
+  const decide = (approvalId: string, decision: ApprovalDecision) =>
+    request<ToolResult>('POST', `/approvals/${encodeURIComponent(approvalId)}`, {
+      runId,
+      ...decision,
+    }).catch((error: unknown): ToolResult => ({ ok: false, error: asErrorInfo(error) }));
+  // The run's events are this side's one stream: toAiSdkTools subscribes once per call (for its
+  // preliminary results), and a stream of the door's each time would open and abort a request.
+  const events: RunEvents = {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    [Symbol.asyncIterator]: () => remote[Symbol.asyncIterator](),
+  };
+  const { run, argsOf } = rememberingArgs<AgentRun>({
     runId,
-    events: remote,
+    events,
     call: (call: CallRequest): Promise<ToolResult> =>
       remote
         .call({ ...call, toolCallId: call.toolCallId ?? `call_${crypto.randomUUID()}`, detached: true })
         .catch((error: unknown): ToolResult => ({ ok: false, error: asErrorInfo(error) })),
+    resume: decide,
   });
 
   return {
@@ -62,11 +85,7 @@ export async function createWorkerSide(): Promise<Side> {
       return { callId, result: run.call({ tool, args, toolCallId: callId }) };
     },
     cancel,
-    decide: (approvalId, decision) =>
-      request<ToolResult>('POST', `/approvals/${encodeURIComponent(approvalId)}`, {
-        runId,
-        ...decision,
-      }).catch((error: unknown): ToolResult => ({ ok: false, error: asErrorInfo(error) })),
+    decide,
     // The door's answer to an ask (`POST /runs/:runId/asks/:askId`): a refusal is core's
     // `Answered`, which the widget shows in the form; a network failure rejects, and the form
     // says the answer was not sent.

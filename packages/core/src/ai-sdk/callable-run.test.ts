@@ -23,7 +23,7 @@ const options = { toolCallId: 'call_1', messages: [] } as ToolExecutionOptions;
 
 describe('toAiSdkTools on a run of any door', () => {
   it('offers the tools given and calls them through a run that cannot list its own', async () => {
-    const set = toAiSdkTools(doorRun(), { tools: [toolSchema(countWords)] });
+    const set = toAiSdkTools(doorRun(), { tools: [toolSchema(countWords)], preliminary: false });
     expect(Object.keys(set)).toEqual(['count_words']);
     expect(set.count_words!.description).toBe('Counts the words in a text.');
     expect(await set.count_words!.execute!({ text: 'to be or not' }, options)).toBe(4);

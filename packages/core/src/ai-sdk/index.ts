@@ -22,4 +22,9 @@ export {
   chatTools,
   type ToolOutputChat,
 } from './chat-tools.js';
-export { type AiSdkToolsOptions, toAiSdkTools } from './to-ai-sdk-tools.js';
+export {
+  type AiSdkCallMeta,
+  type AiSdkProgress,
+  type AiSdkToolsOptions,
+  toAiSdkTools,
+} from './to-ai-sdk-tools.js';

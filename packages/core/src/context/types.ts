@@ -58,6 +58,8 @@ export interface CallRequest {
   toolCallId?: string;
   /** Cancels this call (together with the run's signal and the tool's timeout). */
   signal?: AbortSignal;
+  /** Data for this call alone, which the tool reads as `ctx.meta` (the run's `state` is for every call). */
+  meta?: Readonly<Record<string, unknown>>;
 }
 
 /** Calls another tool of the same runtime as a child of the current call. */
@@ -92,6 +94,12 @@ export interface ToolExecutionContext {
   readonly identity?: Readonly<Identity>;
   /** Read-only data from the host, shared by every call of the run. */
   readonly state: Readonly<Record<string, unknown>>;
+  /**
+   * Read-only data the caller passed with this call alone (`run.call({ meta })`, `run.resume`'s
+   * `meta`); absent when it passed none. `toAiSdkTools` puts the AI SDK's execute options here
+   * under `aiSdk` (see `AiSdkCallMeta`).
+   */
+  readonly meta?: Readonly<Record<string, unknown>>;
   /**
    * Fires when the run is cancelled, the caller aborts, the parent call ends or this tool's timeout
    * passes. Made on first read. A tool that ignores it is still settled when it fires.

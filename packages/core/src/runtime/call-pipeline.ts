@@ -67,6 +67,7 @@ export function startCall(
     invocation,
     budgetBytes,
     startedAt,
+    meta: request.meta,
   };
   run.log.emitCallEvent('tool.started', startedData(tool), toolCallId, parentId, startedAt);
   if (request.signal) invocation.listen(request.signal, cancelledByCaller);
@@ -97,9 +98,10 @@ export async function pipeline(run: CallingRun, call: CallState, entry: Entry): 
   try {
     if (entry.outcome) return await conclude(run, call, await entry.outcome);
     let { args } = entry;
-    // A resumed call met the policy and was validated before it waited.
-    if (!call.resumed) {
-      const refusal = await policyRefusal(run, call);
+    // A resumed call met the policy and was validated before it waited; arguments its host brought
+    // back are validated again (the approval token then checks they are the ones approved).
+    if (!call.resumed || call.resumed.validate) {
+      const refusal = !call.resumed && (await policyRefusal(run, call));
       if (refusal) return fail(run, call, refusal);
       const parsed = await (entry.validation ?? validate(call.tool.inputSchema, args));
       if (parsed.issues) return fail(run, call, argsInvalid(call.toolName, parsed.issues));

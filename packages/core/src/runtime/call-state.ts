@@ -24,8 +24,11 @@ export interface CallingRun extends RunFacts {
   readonly decidePending?: ApprovalPort | undefined;
 }
 
-/** The decision a resumed call carries: what the person approved, bound to the hash they were shown. */
-export type Resumed = { approvalId: string; argsHash: string; reason?: string };
+/**
+ * The decision a resumed call carries: what the person approved, bound to the hash they were shown;
+ * `validate` when the host brought its own copy of the arguments, which are checked again.
+ */
+export type Resumed = { approvalId: string; argsHash: string; reason?: string; validate?: boolean };
 
 /**
  * A call on its way through its run: the facts its context reads (filled in as it passes its

@@ -93,6 +93,16 @@ export type Decided =
 export interface ResumeOptions {
   /** Cancels the resumed call, as a call's own `signal` does. */
   signal?: AbortSignal;
+  /**
+   * The arguments to run the approved call with, for a host that keeps its own copy of the call
+   * (the AI SDK reads it back from the conversation's messages). They are validated and the call
+   * runs only if they hash as the arguments that were approved; otherwise it fails
+   * `approval-invalid` (`details.reason: 'args-changed'`) and the tool does not run. Default: the
+   * arguments the call was filed with.
+   */
+  args?: unknown;
+  /** Data for the resumed call alone, which the tool reads as `ctx.meta`. */
+  meta?: Readonly<Record<string, unknown>>;
 }
 
 /**

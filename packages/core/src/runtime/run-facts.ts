@@ -54,6 +54,8 @@ export interface CallFacts {
   wanted?: Readonly<Record<string, ArtifactMeta>>;
   credential?: Credential;
   approval?: { readonly approvalId: string; readonly reason?: string };
+  /** The caller's data for this call (`ctx.meta`). */
+  meta?: Readonly<Record<string, unknown>>;
   /** Set once a cleanup of the `call` scope was registered, so only such calls fire one. */
   callTeardown?: boolean;
 }

@@ -251,15 +251,18 @@ export class RunImpl implements CallingRun {
     if (this.finished) return settled(fail(this, facts, runEnded));
     if (!decision.approved) return settled(fail(this, facts, approvalDenial(toolName, decision)));
     // The approval binds the hash the person approved; the guards check it against the arguments
-    // the tool is about to get, so arguments changed in storage since cannot run on it.
-    const resumed = { approvalId, argsHash, ...(decision.reason ? { reason: decision.reason } : {}) };
+    // the tool is about to get, so arguments changed in storage, or by the host, cannot run on it.
+    const given = 'args' in options;
+    const resumed = { approvalId, argsHash, reason: decision.reason, validate: given };
     const invocation = this.inflight.track(undefined);
     invocation.callId = callId;
     invocation.approvalId = approvalId;
     const budgetBytes = this.services.outputBudgetBytes;
-    const call: CallState = { ...facts, tool, invocation, budgetBytes, startedAt: Date.now(), resumed };
+    const { meta } = options;
+    const call: CallState = { ...facts, tool, invocation, budgetBytes, startedAt: Date.now(), resumed, meta };
     if (options.signal) invocation.listen(options.signal, cancelledByCaller);
-    const done = pipeline(this, call, { args }).then((result) => this.settle(record, result));
+    const entry = { args: given ? options.args : args };
+    const done = pipeline(this, call, entry).then((result) => this.settle(record, result));
     return {
       taken: true,
       toolCallId: callId,

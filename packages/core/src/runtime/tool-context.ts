@@ -120,6 +120,9 @@ class ToolContext extends Attempt implements ToolExecutionContext {
   get state(): Readonly<Record<string, unknown>> {
     return this.run.state;
   }
+  get meta(): Readonly<Record<string, unknown>> | undefined {
+    return this.call.meta;
+  }
   get phase(): Phase {
     return this.run.phase;
   }

@@ -9,7 +9,7 @@ const usage = {
   outputTokens: { total: 0, text: 0, reasoning: undefined },
 };
 
-/** The text each tool's result gave the model so far, by tool name (latest wins); errors marked. */
+/** The text each tool's result gave the model so far, by tool name (latest wins); errors and denials marked. */
 function resultsOf(prompt: Parameters<MockLanguageModelV3['doGenerate']>[0]['prompt']) {
   const results = new Map<string, { failed: boolean; text: string }>();
   for (const message of prompt) {
@@ -22,8 +22,12 @@ function resultsOf(prompt: Parameters<MockLanguageModelV3['doGenerate']>[0]['pro
           ? typeof output.value === 'string'
             ? output.value
             : JSON.stringify(output.value)
-          : '';
-      results.set(part.toolName, { failed: output.type.startsWith('error'), text });
+          : output.type === 'execution-denied'
+            ? `denied: ${output.reason ?? 'no reason given'}`
+            : '';
+      // A call the person denied in the AI SDK's approval did not succeed either.
+      const failed = output.type.startsWith('error') || output.type === 'execution-denied';
+      results.set(part.toolName, { failed, text });
     }
   }
   return results;
