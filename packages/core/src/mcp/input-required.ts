@@ -13,9 +13,13 @@ import {
   ProtocolError,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { argsHash } from '../approval/approval.js';
+import { type ApprovalPort, argsHash } from '../approval/approval.js';
 import type { AskAnswer, OpenAsk } from '../ask/ask.js';
+import { checkAnswer } from '../ask/check-ask.js';
 import { randomId } from '../random-id.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import { approvalMessage } from './approval-message.js';
+import { approvalForm } from './elicit-approval.js';
 
 type FormSchema = ElicitRequestFormParams['requestedSchema'];
 
@@ -88,7 +92,9 @@ export function mcpRounds(
       const responses = inputResponsesOf(ctx);
       if (!sealed) {
         // A first round, or a retry without state: what the client answered counts for the keys
-        // the tool asks (core checks each answer against its ask).
+        // the tool asks (core checks each answer against its ask), never as an approval, which
+        // only the round that asked for it may carry back.
+        delete responses[approvalKey];
         return { toolCallId: randomId('call_'), answers: responses };
       }
       if (sealed.tool !== tool) throw refuse(`it was made for the tool "${sealed.tool}"`);
@@ -137,3 +143,57 @@ function inputResponsesOf(ctx: ServerContext): Record<string, AskAnswer> {
   }
   return answers;
 }
+
+/** The approval port of a round: {@link roundApproval}. */
+export interface RoundApproval extends ApprovalPort {
+  /** The approval this round asked the person for, when the port answered `'pending'`. */
+  readonly asked: OpenAsk | undefined;
+}
+
+/**
+ * The approval of a call over MCP 2026, as one more ask of its round (key `toolctx.approval`, the approval
+ * form): the answer a retry brings decides it (accept approves, decline or cancel denies, with the
+ * person's note as the reason); without one the port answers `'pending'` and the door asks in the
+ * round's `input_required`. The runtime binds the decision to this call and its arguments with its
+ * one-use token, as for any approval, and the round's state binds the arguments it was asked for.
+ */
+export function roundApproval(
+  tool: AnyTool | undefined,
+  toolCallId: string,
+  answers: Readonly<Record<string, AskAnswer>>,
+): RoundApproval {
+  let asked: OpenAsk | undefined;
+  return {
+    get asked() {
+      return asked;
+    },
+    async request(request) {
+      const now = Date.now();
+      const ask: OpenAsk = {
+        askId: request.approvalId,
+        toolCallId,
+        tool: request.toolName,
+        key: approvalKey,
+        message: tool ? approvalMessage(tool, request.args) : `Approve ${request.toolName}?`,
+        schema: approvalForm,
+        askedAt: now,
+        expiresAt: now + stateTtlSeconds * 1000,
+      };
+      const answer = Object.hasOwn(answers, approvalKey) ? answers[approvalKey] : undefined;
+      if (!answer || !checkAnswer(ask, answer).ok) {
+        asked = ask;
+        return 'pending';
+      }
+      const note = answer.action === 'accept' ? answer.values?.reason : undefined;
+      const reason = typeof note === 'string' && note.trim() !== '' ? { reason: note.trim() } : {};
+      if (answer.action === 'accept') return { approved: true, ...reason };
+      return {
+        approved: false,
+        reason: answer.action === 'decline' ? 'the person declined' : 'the person cancelled',
+      };
+    },
+  };
+}
+
+/** The key of a round's approval among its asks. */
+const approvalKey = 'toolctx.approval';

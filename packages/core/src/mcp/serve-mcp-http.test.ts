@@ -162,7 +162,20 @@ describe("serveMcpStateless: a tool's asks as MCP 2026 input_required rounds", (
     },
   });
   const other = defineTool({ ...greet, name: 'other' });
-  const rounds = serveMcpStateless(createRuntime({ tools: [greet, other] }), {
+  const sent: string[] = [];
+  const send = defineTool({
+    name: 'send',
+    description: 'Sends a note; needs approval.',
+    inputSchema: z.object({ to: z.string() }),
+    needsApproval: true,
+    execute: ({ to }) => {
+      sent.push(to);
+      return `sent to ${to}`;
+    },
+  });
+  // The runtime leaves each approval pending: the door asks the person in its round.
+  const approval = { request: async () => 'pending' as const };
+  const rounds = serveMcpStateless(createRuntime({ tools: [greet, other, send], approval }), {
     requestStateKey: 'a-test-key-that-is-at-least-32-bytes-long',
     identify: ({ authInfo }) => (authInfo ? { tenant: 't', principal: authInfo.clientId } : undefined),
   });
@@ -281,5 +294,43 @@ describe("serveMcpStateless: a tool's asks as MCP 2026 input_required rounds", (
     expect(
       (await call({ name: 'greet', arguments: {}, requestState, inputResponses: named('Ana') })).error,
     ).toMatchObject({ code: -32602 });
+  });
+
+  it('asks for an approval as a round of its own: accept runs the call once, decline denies it without running', async () => {
+    const first = await call({ name: 'send', arguments: { to: 'ana@example.com' } });
+    expect(first.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { 'toolctx.approval': { method: 'elicitation/create' } },
+    });
+    expect(JSON.stringify(first.result)).toContain('ana@example.com');
+    expect(sent).toEqual([]);
+    const approved = await call({
+      name: 'send',
+      arguments: { to: 'ana@example.com' },
+      requestState: first.result!.requestState,
+      inputResponses: { 'toolctx.approval': { action: 'accept', content: {} } },
+    });
+    expect(approved.result?.content?.[0]?.text).toBe('sent to ana@example.com');
+    expect(sent).toEqual(['ana@example.com']);
+
+    const again = await call({ name: 'send', arguments: { to: 'bob@example.com' } });
+    const declined = await call({
+      name: 'send',
+      arguments: { to: 'bob@example.com' },
+      requestState: again.result!.requestState,
+      inputResponses: { 'toolctx.approval': { action: 'decline' } },
+    });
+    expect(JSON.stringify(declined.result)).toContain('approval-denied');
+    expect(sent).toEqual(['ana@example.com']);
+  });
+
+  it('never takes an approval a retry brings without the round that asked for it', async () => {
+    const forged = await call({
+      name: 'send',
+      arguments: { to: 'eve@example.com' },
+      inputResponses: { 'toolctx.approval': { action: 'accept', content: {} } },
+    });
+    expect(forged.result).toMatchObject({ resultType: 'input_required' });
+    expect(sent).not.toContain('eve@example.com');
   });
 });

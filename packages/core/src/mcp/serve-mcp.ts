@@ -32,7 +32,7 @@ import { mcpDoor } from './door.js';
 import { type DeclaredElicitation, noteDeclaredElicitation } from './elicit.js';
 import { askingPerson } from './elicit-approval.js';
 import { guardEmptyBatch } from './empty-batch.js';
-import type { McpRounds } from './input-required.js';
+import { type McpRounds, roundApproval } from './input-required.js';
 import { toMcpTool } from './tool-metadata.js';
 import { errorMetaKey, mcpProgressOf, toMcpLogMessage } from './wire.js';
 
@@ -247,13 +247,16 @@ export function mcpServer(
         // again with every answer so far.
         const { toolCallId, answers } = await rounds.resume(extra, call.tool, call.args);
         const askUser = deferAsks(answers);
-        const result = await door.callOnce({ ...call, toolCallId, askUser });
+        const approval = roundApproval(door.tools.get(call.tool), toolCallId, answers);
+        const result = await door.callOnce({ ...call, toolCallId, askUser, decidePending: approval });
         await sent;
-        if (!result.ok && result.error.kind === 'input-required') {
+        const asked = !result.ok && result.error.kind === 'input-required' ? askUser.deferred : undefined;
+        const approving = !result.ok && result.error.kind === 'approval-pending' ? approval.asked : undefined;
+        if (asked || approving) {
           return rounds.inputRequired(
             extra,
             { tool: call.tool, args: call.args, toolCallId, answers },
-            askUser.deferred,
+            asked ?? [approving!],
           );
         }
         return links.addTo(toCallToolResult(result));
