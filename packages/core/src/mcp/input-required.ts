@@ -63,9 +63,16 @@ export interface McpRounds {
  * to the caller's identity (`identityOf`) and the method: a state minted for one identity, tool,
  * call or set of arguments is refused for any other, as is an expired or already used one.
  */
+/**
+ * Whether a round's state (its `nonce`) is used for the first time, remembered until `until` (ms):
+ * where the retries of one deployment may reach several processes, the store they share says.
+ */
+export type UseStateOnce = (nonce: string, until: number, ctx: ServerContext) => boolean | Promise<boolean>;
+
 export function mcpRounds(
   key: string,
   identityOf: (ctx: ServerContext) => string,
+  useOnce?: UseStateOnce,
   ttlSeconds = stateTtlSeconds,
 ): McpRounds {
   const codec = createRequestStateCodec<SealedRound>({
@@ -81,10 +88,11 @@ export function mcpRounds(
     async verify(state, ctx) {
       const sealed = await codec.verify(state, ctx);
       const now = Date.now();
-      for (const [nonce, until] of used) if (until < now) used.delete(nonce);
-      if (used.has(sealed.nonce))
-        throw refuse('it was used already; send the state of the latest round once');
-      used.set(sealed.nonce, now + ttlSeconds * 1000);
+      const until = now + ttlSeconds * 1000;
+      for (const [nonce, lapses] of used) if (lapses < now) used.delete(nonce);
+      const first = useOnce ? await useOnce(sealed.nonce, until, ctx) : !used.has(sealed.nonce);
+      if (!first) throw refuse('it was used already; send the state of the latest round once');
+      if (!useOnce) used.set(sealed.nonce, until);
       return sealed;
     },
     async resume(ctx, tool, args) {

@@ -8,6 +8,7 @@ import {
   type McpHttpHandler,
   type McpServer,
   originValidationResponse,
+  type ServerContext,
   type StreamId,
   validateHostHeader,
   WebStandardStreamableHTTPServerTransport,
@@ -15,7 +16,7 @@ import {
 import { randomId } from '../random-id.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { type McpRounds, mcpRounds } from './input-required.js';
-import { mcpServer, type ServeMcpOptions } from './serve-mcp.js';
+import { type McpCaller, mcpServer, type ServeMcpOptions } from './serve-mcp.js';
 
 /** Options of {@link serveMcpStateless}. */
 export interface ServeMcpStatelessOptions extends ServeMcpOptions {
@@ -27,6 +28,12 @@ export interface ServeMcpStatelessOptions extends ServeMcpOptions {
    * request answers `unsupported`.
    */
   requestStateKey?: string | false;
+  /**
+   * Makes each round's state good for one retry across processes: answers whether `nonce` is used
+   * for the first time, remembering it until `until` (ms since the epoch), in a store every
+   * process shares. Default: remembered in this handler's memory (one process).
+   */
+  useStateOnce?: (nonce: string, until: number, caller: McpCaller) => boolean | Promise<boolean>;
   /**
    * Adds what is outside toolctx with the SDK's own API (prompts, resources, completions) to each
    * server made here: a 2025 session's, and each 2026 request's.
@@ -53,16 +60,20 @@ export interface ServeMcpStatelessOptions extends ServeMcpOptions {
  */
 export function serveMcpStateless(runtime: Runtime, options: ServeMcpStatelessOptions = {}): McpHttpHandler {
   const key = options.requestStateKey ?? randomKey();
+  const { useStateOnce } = options;
   const rounds =
     key === false
       ? undefined
-      : mcpRounds(key, (ctx) =>
-          JSON.stringify(
-            options.identify?.(ctx.http?.authInfo ? { authInfo: ctx.http.authInfo } : {}) ?? null,
-          ),
+      : mcpRounds(
+          key,
+          (ctx) => JSON.stringify(options.identify?.(callerOf(ctx)) ?? null),
+          useStateOnce && ((nonce, until, ctx) => useStateOnce(nonce, until, callerOf(ctx))),
         );
   return createMcpHandler(() => configured(runtime, options, 'modern', rounds), { legacy: 'reject' });
 }
+
+const callerOf = (ctx: ServerContext): McpCaller =>
+  ctx.http?.authInfo ? { authInfo: ctx.http.authInfo } : {};
 
 /** 32 random bytes, as hex. */
 function randomKey(): string {

@@ -94,4 +94,27 @@ describe('mountMcp with runtimeFor: MCP 2026-07-28 beside 2025-11-25', () => {
     );
     expect(next.result).toMatchObject({ structuredContent: { sum: 2 } });
   });
+
+  it('takes a round’s state once in the deployment: a retry another handler (another isolate) served is refused here with -32602', async () => {
+    const elicits = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
+    const post = async (path: string, params: Record<string, unknown>) => {
+      const request = modernRequest('tools/call', params, 1, elicits);
+      const response = await SELF.fetch(`http://toolctx.test${path}`, {
+        ...request,
+        headers: { ...request.headers, ...as('ana') },
+      });
+      return resultOf(response);
+    };
+    const first = await post('/mcp-rounds-a', { name: 'ask_name', arguments: {} });
+    expect(first.result).toMatchObject({ resultType: 'input_required' });
+    const retry = {
+      name: 'ask_name',
+      arguments: {},
+      requestState: first.result?.requestState,
+      inputResponses: { who: { action: 'accept', content: { name: 'Ana' } } },
+    };
+    const answered = await post('/mcp-rounds-b', retry);
+    expect(answered.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Ana!' }] });
+    expect((await post('/mcp-rounds-a', retry)).error).toMatchObject({ code: -32602 });
+  });
 });

@@ -1,11 +1,12 @@
 import { isLegacyRequest, type McpHttpHandler, type McpServer } from '@modelcontextprotocol/server';
 import type { Identity, Runtime } from '@toolctx/core';
-import { type ServeMcpOptions, serveMcpStateless } from '@toolctx/core/mcp';
+import { type ServeMcpOptions, type ServeMcpStatelessOptions, serveMcpStateless } from '@toolctx/core/mcp';
 import type { Hono } from 'hono';
 import { executionContextOf } from '../execution-context.js';
 import type { Authenticate } from '../http/create-tool-server.js';
 import { BodyTimeoutError } from '../http/read-json.js';
-import type { IdentityCallLimit } from '../run-host/call-slots.js';
+import { type IdentityCallLimit, identityRunsBinding } from '../run-host/call-slots.js';
+import { identityRunsOf } from '../run-host/identity-slots.js';
 import { runtimeOf } from '../runtime-for.js';
 import { type DnsRebindingOptions, refuseForeignHost } from './dns-rebinding.js';
 import type { McpSession } from './mcp-session.js';
@@ -92,6 +93,13 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
    */
   requestStateKey?: (env: E) => string | undefined;
   /**
+   * The `IdentityRunsObject` binding that makes each round's state good for one retry across
+   * the deployment (a retry may reach any isolate): the caller's object remembers each state used,
+   * for its ten minutes (anonymous callers share 16 objects). Default: `callLimit`'s or
+   * `sessionLimit`'s binding when one is set; without any, one isolate's memory.
+   */
+  roundsBinding?: string;
+  /**
    * Adds prompts, resources and completions to each 2026 request's server with the SDK's API: the
    * same function the session class's `configureServer` calls, so both revisions serve the same.
    */
@@ -116,6 +124,7 @@ function modernHandler<E>(options: McpRouteOptions<E>, runtime: Runtime, env: E)
         (caller.authInfo?.extra?.identity as Identity | undefined) ?? serve.identify?.(caller),
       ...(options.configureServer ? { configureServer: options.configureServer } : {}),
       requestStateKey: options.requestStateKey?.(env) || false,
+      ...stateUse(options, env),
     });
     byRuntime.set(runtime, handler);
   }
@@ -229,6 +238,22 @@ export async function mcpFetch<E = unknown>(
   }
   if (!opened.ok) await giveBack();
   return opened;
+}
+
+/** Where a round's state is used once: the caller's IdentityRunsObject, when the route names one. */
+function stateUse<E>(options: McpRouteOptions<E>, env: E): Pick<ServeMcpStatelessOptions, 'useStateOnce'> {
+  const binding = options.roundsBinding ?? options.callLimit?.binding ?? options.sessionLimit?.binding;
+  if (!binding) return {};
+  const namespace = identityRunsBinding(env, binding, 'mountMcp roundsBinding');
+  return {
+    useStateOnce: (nonce, until, caller) => {
+      const identity = caller.authInfo?.extra?.identity as Identity | undefined;
+      const stub = identity
+        ? identityRunsOf(namespace, identity)
+        : namespace.get(namespace.idFromName(`mcp-rounds:${nonce.slice(-1)}`));
+      return stub.useOnce(nonce, until);
+    },
+  };
 }
 
 /**

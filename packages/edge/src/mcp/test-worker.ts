@@ -329,6 +329,39 @@ mountMcp(app, {
     return token?.[1] ? { tenant: 'acme', principal: token[1] } : null;
   },
 });
+// Two handlers of one deployment, as two isolates would be (src/mcp/modern.test.ts): one key signs
+// their rounds, and IDENTITY_RUNS remembers each round's state used, whichever one saw it.
+const roundsRuntimeFor = () =>
+  createRuntime({
+    tools: [
+      defineTool({
+        name: 'ask_name',
+        description: 'Asks for a name and greets it.',
+        inputSchema: z.object({}),
+        execute: async (_args, ctx) => {
+          const answer = await ctx.ask({
+            key: 'who',
+            message: 'What is your name?',
+            schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+          });
+          return answer.action === 'accept' ? `Hello, ${answer.values.name}!` : 'Hello!';
+        },
+      }),
+    ],
+  });
+for (const path of ['/mcp-rounds-a', '/mcp-rounds-b']) {
+  mountMcp(app, {
+    binding: 'MCP_SESSIONS',
+    path,
+    runtimeFor: roundsRuntimeFor,
+    requestStateKey: () => 'a-test-key-of-at-least-thirty-two-bytes',
+    roundsBinding: 'IDENTITY_RUNS',
+    authenticate: (request) => {
+      const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/);
+      return token?.[1] ? { tenant: 'acme', principal: token[1] } : null;
+    },
+  });
+}
 app.get('/test/call-slots', async (c) => {
   const principal = c.req.query('principal') ?? '';
   const stub = c.env.IDENTITY_RUNS.get(c.env.IDENTITY_RUNS.idFromName(JSON.stringify(['acme', principal])));

@@ -166,6 +166,22 @@ export class IdentityRunsObject extends DurableObject {
     return pageOf(ownedBy(caller, prefix, entries), limit);
   }
 
+  /**
+   * Whether `key` is used for the first time: it is remembered until `until` (ms since the epoch),
+   * and a use before then answers `false`. What must happen once in a deployment, not once per
+   * isolate: the retry of an MCP 2026 round's state. The alarm forgets it.
+   */
+  async useOnce(key: string, until: number): Promise<boolean> {
+    const kv = this.ctx.storage.kv;
+    const stored = `o:${key}`;
+    if (kv.get(stored) !== undefined) return false;
+    kv.put(stored, until);
+    kv.put(forgetKey(until, stored), stored);
+    const alarm = await this.ctx.storage.getAlarm();
+    if (alarm === null || alarm > until) await this.ctx.storage.setAlarm(until);
+    return true;
+  }
+
   /** Removes the listed runs whose retention has passed, then waits for the next one (or deletes an emptied object). */
   override async alarm(): Promise<void> {
     const kv = this.ctx.storage.kv;
