@@ -315,7 +315,9 @@ describe("serveMcp carries a tool's ask as elicitation/create", () => {
     );
     expect(errorOf(await call(client, 'ask_form'))).toMatchObject({
       kind: 'unsupported',
-      message: expect.stringContaining('serve MCP with sessions'),
+      message: expect.stringMatching(
+        /serve MCP 2025-11-25 with sessions, or give the 2026-07-28 door a requestStateKey/,
+      ),
     });
     await client.close();
   });
