@@ -63,6 +63,10 @@ describe("the MCP Inspector CLI against the Worker's /mcp", () => {
       'test_elicitation_sep1034_defaults',
       'test_elicitation_sep1330_enums',
       'test_reconnection',
+      'test_input_required_result_elicitation',
+      'test_input_required_result_request_state',
+      'test_input_required_result_multi_round',
+      'test_input_required_result_tampered_state',
     ]);
     expect(tools[2]).toMatchObject({
       inputSchema: { type: 'object' },
