@@ -1,7 +1,7 @@
 import { env, runInDurableObject, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { IdentityRunsObject } from '../run-host/identity-runs.js';
-import { base, callTool, openSession, rpc } from '../test-utils/mcp.js';
+import { base, callTool, liveCallSlots, openSession, rpc, until } from '../test-utils/mcp.js';
 
 // `callLimit` on /mcp-calls-capped (src/mcp/test-worker.ts): at most two calls in flight per
 // identity, across its sessions. `wait_for_abort` runs until it is cancelled.
@@ -31,19 +31,6 @@ async function hold(principal: string, session: string, id: string, init: Reques
   return reader;
 }
 
-async function live(principal: string): Promise<number> {
-  const response = await SELF.fetch(`http://toolctx.test/test/call-slots?principal=${principal}`);
-  return ((await response.json()) as { live: number }).live;
-}
-
-async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${check}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** `add` as one call: its status, and its sum when answered. */
 async function add(principal: string, session: string, id = 1) {
   const response = await post(
@@ -60,7 +47,7 @@ describe('the MCP door with callLimit', () => {
     const first = await openSession(at, as('ana'));
     const second = await openSession(at, as('ana'));
     const held = [await hold('ana', first, 'a1'), await hold('ana', second, 'a2')];
-    expect(await live('ana')).toBe(2);
+    expect(await liveCallSlots('ana')).toBe(2);
 
     const refused = await post('ana', first, callTool('add', { a: 1, b: 2 }));
     expect(refused.status).toBe(429);
@@ -81,7 +68,7 @@ describe('the MCP door with callLimit', () => {
     // Another identity is counted apart.
     const bob = await openSession(at, as('bob'));
     expect((await add('bob', bob)).sum).toBe(true);
-    expect(await live('bob')).toBe(0);
+    expect(await liveCallSlots('bob')).toBe(0);
     for (const reader of held) await reader.cancel();
   });
 
@@ -89,7 +76,7 @@ describe('the MCP door with callLimit', () => {
     const session = await openSession(at, as('cat'));
     // Answered: sequential calls, each finding its slot back.
     for (let id = 1; id <= 4; id++) expect((await add('cat', session, id)).sum).toBe(true);
-    expect(await live('cat')).toBe(0);
+    expect(await liveCallSlots('cat')).toBe(0);
 
     const cancelled = await hold('cat', session, 'c1');
     const hungUp = new AbortController();
@@ -104,13 +91,13 @@ describe('the MCP door with callLimit', () => {
     );
     expect(cancel.status).toBe(202);
     await cancel.text();
-    expect(await live('cat')).toBe(1);
+    expect(await liveCallSlots('cat')).toBe(1);
     expect((await add('cat', session, 11)).sum).toBe(true);
 
     // The client hangs up: the session finds the dropped stream and cancels the call.
     await dropped.cancel();
     hungUp.abort();
-    await until(async () => (await live('cat')) === 0);
+    await until(async () => (await liveCallSlots('cat')) === 0);
     expect((await add('cat', session, 12)).sum).toBe(true);
     expect((await add('cat', session, 13)).sum).toBe(true);
     await cancelled.cancel();
@@ -119,13 +106,13 @@ describe('the MCP door with callLimit', () => {
   it('gives back the slots of calls still running when their session is closed', async () => {
     const session = await openSession(at, as('dan'));
     const held = [await hold('dan', session, 'd1'), await hold('dan', session, 'd2')];
-    expect(await live('dan')).toBe(2);
+    expect(await liveCallSlots('dan')).toBe(2);
     const closed = await SELF.fetch(at, {
       method: 'DELETE',
       headers: { ...base, ...as('dan'), 'mcp-session-id': session },
     });
     expect(closed.status).toBe(200);
-    await until(async () => (await live('dan')) === 0);
+    await until(async () => (await liveCallSlots('dan')) === 0);
     for (const reader of held) await reader.cancel().catch(() => {});
   });
 

@@ -1,6 +1,6 @@
 import { SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { messagesOf, modernRequest, openSession } from '../test-utils/mcp.js';
+import { liveCallSlots, messagesOf, modernRequest, openSession, until } from '../test-utils/mcp.js';
 
 // mountMcp serving MCP 2026-07-28 beside 2025 sessions: /mcp-2026 has runtimeFor (and a call
 // limit of one per identity), /mcp has none (src/mcp/test-worker.ts).
@@ -21,19 +21,6 @@ async function modern(
 async function resultOf(response: Response) {
   const messages = messagesOf(await response.text(), response.headers.get('content-type'));
   return messages.at(-1) as { result?: Record<string, unknown>; error?: { code: number; data?: unknown } };
-}
-
-async function live(principal: string): Promise<number> {
-  const response = await SELF.fetch(`http://toolctx.test/test/call-slots?principal=${principal}`);
-  return ((await response.json()) as { live: number }).live;
-}
-
-async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${check}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('mountMcp with runtimeFor: MCP 2026-07-28 beside 2025-11-25', () => {
@@ -75,7 +62,7 @@ describe('mountMcp with runtimeFor: MCP 2026-07-28 beside 2025-11-25', () => {
     expect(held.status).toBe(200);
     const reader = held.body!.getReader();
     await reader.read(); // its first progress report: the call runs and holds the slot
-    expect(await live('bea')).toBe(1);
+    expect(await liveCallSlots('bea')).toBe(1);
 
     const refused = await modern('bea', 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, 2);
     expect(refused.status).toBe(429);
@@ -88,7 +75,7 @@ describe('mountMcp with runtimeFor: MCP 2026-07-28 beside 2025-11-25', () => {
     expect(other.result).toMatchObject({ structuredContent: { sum: 4 } });
 
     while (!(await reader.read()).done) {}
-    await until(async () => (await live('bea')) === 0);
+    await until(async () => (await liveCallSlots('bea')) === 0);
     const next = await resultOf(
       await modern('bea', 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, 3),
     );

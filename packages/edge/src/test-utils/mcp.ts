@@ -96,3 +96,18 @@ export function modernRequest(
     }),
   };
 }
+
+/** How many call slots `principal` (tenant acme) holds now, as the test Worker's IDENTITY_RUNS counts them. */
+export async function liveCallSlots(principal: string): Promise<number> {
+  const response = await SELF.fetch(`http://toolctx.test/test/call-slots?principal=${principal}`);
+  return ((await response.json()) as { live: number }).live;
+}
+
+/** Waits for `check` to hold, polling every 20 ms, failing after `ms`. */
+export async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${check}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
