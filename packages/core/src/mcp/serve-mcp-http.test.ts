@@ -129,6 +129,39 @@ describe('serveMcpHttp', () => {
     expect(await methodsOf(warned)).toEqual(['notifications/message', 'result']);
   });
 
+  it('refuses an initialize past maxSessions with 503 naming the option; a closed session frees its place', async () => {
+    const small = serveMcpHttp(createRuntime({ tools: [add] }), { maxSessions: 1 });
+    const client = new Client({ name: 'test', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+    const transport = new StreamableHTTPClientTransport(new URL(url), {
+      fetch: (input, init) => small.fetch(new Request(input, init)),
+    });
+    await client.connect(transport);
+    const initialize = () =>
+      small.fetch(
+        new Request(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-11-25',
+              capabilities: {},
+              clientInfo: { name: 'c', version: '1' },
+            },
+          }),
+        }),
+      );
+    const refused = await initialize();
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ error: { message: expect.stringMatching(/maxSessions/) } });
+    await transport.terminateSession();
+    await client.close();
+    expect((await initialize()).status).toBe(200);
+    await small.close();
+  });
+
   it('refuses a Host outside allowedHosts with 403, on either revision, before anything runs', async () => {
     const foreign = new Request('http://evil.example/mcp', modern('tools/list', {}));
     expect((await mcp.fetch(foreign)).status).toBe(403);

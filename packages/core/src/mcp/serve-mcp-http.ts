@@ -102,6 +102,11 @@ export interface ServeMcpHttpOptions extends ServeMcpStatelessOptions {
   allowedHosts?: string[];
   /** A 2025 session no request has used for this long is closed, in ms. Default 30 minutes. */
   sessionIdleMs?: number;
+  /**
+   * The most 2025 sessions open at once (each holds a server and its event store in memory): past
+   * it an `initialize` is refused with 503, naming this option. Default 1000.
+   */
+  maxSessions?: number;
   /** What a 2025 session's event store keeps per stream, for `Last-Event-ID` resumes. Default 1000. */
   maxEventsPerStream?: number;
 }
@@ -179,6 +184,14 @@ export function serveMcpHttp(runtime: Runtime, options: ServeMcpHttpOptions = {}
       if (!session || session.owner !== owner) return sessionNotFound();
       session.seen = now;
       return session.transport.handleRequest(request, authInfo ? { authInfo } : undefined);
+    }
+    const maxSessions = options.maxSessions ?? 1000;
+    if (sessions.size >= maxSessions) {
+      return jsonRpcRefusal(
+        503,
+        -32000,
+        `This server holds its limit of ${maxSessions} MCP sessions: close one (DELETE), wait for idle ones to lapse, or raise maxSessions.`,
+      );
     }
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomId('mcp_'),
