@@ -29,6 +29,7 @@ export const versions = {
   vite: '8.3.8',
   wrangler: '4.86.0',
   '@cloudflare/workers-types': '4.20260426.1',
+  '@cloudflare/workers-oauth-provider': '1.2.3',
   // Older than the workspace's 4.13: an app on hono 4.12 must get one copy.
   hono: '4.12.7',
   '@hono/node-server': '2.1.9',

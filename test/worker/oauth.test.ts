@@ -4,11 +4,11 @@
 // WWW-Authenticate, dynamic client registration, PKCE, the token — then tools/call as that
 // principal; another principal's token reaches none of the first one's artifacts, on either door.
 import { fileURLToPath } from 'node:url';
-import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NarrowOAuthClient, signIn as signInAt, textOf } from '../oauth-client.js';
 import { freePort, startWranglerDev, type WranglerDev } from '../wrangler-dev.js';
 
 const testDir = fileURLToPath(new URL('..', import.meta.url));
@@ -28,96 +28,7 @@ afterAll(async () => {
   await dev?.stop();
 });
 
-/**
- * The client's side of OAuth, kept in memory as a CLI would keep it on disk. Its redirect URI is a
- * loopback one nothing listens on: the test follows the consent page's redirect itself.
- */
-class TestOAuthClient implements OAuthClientProvider {
-  readonly redirectUrl = 'http://127.0.0.1:9/callback';
-  authorizationUrl: URL | undefined;
-  private information: OAuthClientInformationMixed | undefined;
-  private saved: OAuthTokens | undefined;
-  private verifier = '';
-
-  get clientMetadata() {
-    return {
-      client_name: 'toolctx OAuth test',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.information;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.information = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
-interface SignedIn {
-  client: Client;
-  oauth: TestOAuthClient;
-  /** Every request the MCP client made, as `METHOD /path`. */
-  requests: string[];
-  token: string;
-}
-
-/** A client that asks for a token for `resource` rather than the one the metadata names. */
-class NarrowOAuthClient extends TestOAuthClient {
-  constructor(private readonly resource: string) {
-    super();
-  }
-  async validateResourceURL() {
-    return new URL(this.resource);
-  }
-}
-
-/** The MCP SDK client signs in as `user` (the fixture's consent page approves as `?user=`) and connects. */
-async function signIn(user: string, oauth = new TestOAuthClient()): Promise<SignedIn> {
-  const requests: string[] = [];
-  const logged: typeof fetch = (input, init) => {
-    requests.push(
-      `${init?.method ?? 'GET'} ${new URL(input instanceof Request ? input.url : input).pathname}`,
-    );
-    return fetch(input, init);
-  };
-  const endpoint = new URL(`${dev.url}/mcp`);
-  const first = new StreamableHTTPClientTransport(endpoint, { authProvider: oauth, fetch: logged });
-  // No token yet: the client discovers, registers and hands the person the authorization URL.
-  await expect(new Client({ name: user, version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(
-    UnauthorizedError,
-  );
-  const authorize = new URL(oauth.authorizationUrl!);
-  authorize.searchParams.set('user', user);
-  const consent = await fetch(authorize, { redirect: 'manual' });
-  expect(consent.status).toBe(302);
-  const back = new URL(consent.headers.get('location')!);
-  expect(`${back.origin}${back.pathname}`).toBe(oauth.redirectUrl);
-  await first.finishAuth(back.searchParams.get('code')!);
-  const client = new Client({ name: user, version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: oauth, fetch: logged }));
-  return { client, oauth, requests, token: oauth.tokens()!.access_token };
-}
-
-const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
-  (result.content as { type: string; text?: string }[]).map((part) => part.text ?? '').join('');
+const signIn = (user: string) => signInAt(dev.url, user);
 
 describe('OAuth on the Worker (@cloudflare/workers-oauth-provider) under wrangler dev', () => {
   it("answers a request without a token on either door with a 401 whose WWW-Authenticate names the protected-resource metadata, which names this Worker's origin as the resource", async () => {
