@@ -10,7 +10,7 @@
  * channel keeps what its reader has not taken in a queue of its own and hands the stream one write
  * at a time (pieces coalesced up to 64 KiB): the stream's write resolves when the reader takes
  * the piece, so the queue is exactly what waits for the reader in memory. A reader more than
- * `maxQueuedBytes` behind that has taken nothing for a second is dropped: the queue is let go, the stream ends once the reader takes
+ * `maxQueuedBytes` behind that has taken nothing for 100 ms is dropped: the queue is let go, the stream ends once the reader takes
  * the piece in flight, and the producer hears `'behind'`; an SSE reader resumes from its
  * Last-Event-ID. The stream ends rather than errors because an error does not cross Durable Object
  * RPC (the Worker's response would stay open, and its reader would wait forever), and because a
@@ -69,7 +69,7 @@ export interface ChannelOptions {
  * (a 3 MiB report, then another, in one turn) is more than the bound for a moment even for a
  * reader that keeps up, and workerd's clock does not move within a turn, so a burst never drops.
  */
-const takeGraceMs = 1000;
+const takeGraceMs = 100;
 
 /** The most bytes the channel hands the stream in one write when it coalesces queued pieces. */
 const pieceBytes = 64 * 1024;
