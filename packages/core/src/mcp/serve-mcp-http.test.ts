@@ -225,7 +225,11 @@ describe("serveMcpStateless: a tool's asks as MCP 2026 input_required rounds", (
     error?: { code: number; message: string };
   }
   const canElicit = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
-  async function call(params: Record<string, unknown>, principal = 'ana', meta = canElicit): Promise<Answer> {
+  async function call(
+    params: Record<string, unknown>,
+    principal = 'ana',
+    meta: Record<string, unknown> = canElicit,
+  ): Promise<Answer> {
     const response = await rounds.fetch(modern('tools/call', params, meta), auth(principal));
     const text = await response.text();
     const messages = response.headers.get('content-type')?.startsWith('text/event-stream')
