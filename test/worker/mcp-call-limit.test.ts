@@ -1,7 +1,8 @@
 // `callLimit` under `wrangler dev` (the MCP test Worker's /mcp-calls-capped: two calls in flight per
 // identity, across its sessions): the SDK client meets the 429 with Retry-After and a JSON-RPC
 // error naming the limit; another identity is not affected; a slot comes back when a call is
-// answered, cancelled, or its client hangs up, and the identity's calls succeed again.
+// answered or cancelled (a call whose client hangs up goes on, holding its slot), and the
+// identity's calls succeed again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../slowdown.js';
 import { type McpWorker, startMcpWorker } from './mcp-worker.js';
@@ -61,7 +62,7 @@ function holder(connected: Connected, id: string, signal: AbortSignal) {
 }
 
 describe('MCP calls per identity, under wrangler dev', () => {
-  it('refuses a third call in flight across sessions with 429 and Retry-After; another identity goes on; cancelled, hung-up and answered calls give their slots back', async () => {
+  it('refuses a third call in flight across sessions with 429 and Retry-After; another identity goes on; cancelled and answered calls give their slots back, a hung-up one holds its slot until its cancel', async () => {
     const first = await worker.connectAs('gus');
     const second = await worker.connectAs('gus');
     const cancelling = new AbortController();
@@ -86,7 +87,13 @@ describe('MCP calls per identity, under wrangler dev', () => {
       }),
     });
     expect(dropped.status).toBe(200);
-    void dropped.text().catch(() => {});
+    // Its priming event's id, for the resume below; the rest is left unread.
+    const reader = dropped.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const primingId = (await reader.read()).value?.match(/^id: (\d+)$/m)?.[1];
+    expect(primingId).toBeDefined();
+    void (async () => {
+      while (!(await reader.read()).done) {}
+    })().catch(() => {});
     // The SDK client's call holds its slot once the Worker has it: wait until the third is refused.
     const refused = await waitUntil(
       async () => {
@@ -139,16 +146,33 @@ describe('MCP calls per identity, under wrangler dev', () => {
         ms: 5000,
       },
     );
-    // The raw client hangs up: the session finds the dropped stream, cancels the call, frees its slot.
-    const hungUpAt = performance.now();
+    // The raw client hangs up: the call goes on and holds its slot (MCP 2025-11-25: a disconnect is
+    // not a cancel), also once the session has let the stream go (a resume of it is no longer a 409).
     hangingUp.abort();
-    await waitUntil(async () => (await rawAdd('gus', second.sessionId, id++)).sum, {
-      what: "a hung-up MCP call's slot given back (gus's call answered beside held-3)",
-      ms: 8000,
-    });
-    console.log(
-      `a hung-up MCP call's slot came back ${Math.round(performance.now() - hungUpAt)} ms after the hang-up`,
+    const resumed = await waitUntil(
+      async () => {
+        const again = await worker.raw('gus', second.sessionId, {
+          method: 'GET',
+          headers: { accept: 'text/event-stream', 'last-event-id': primingId! },
+        });
+        if (again.status !== 409) return again;
+        await again.text();
+      },
+      { what: 'the dropped stream let go (a resume of it not refused with 409)', ms: 10_000 },
     );
+    expect(resumed.status).toBe(200);
+    expect((await rawAdd('gus', second.sessionId, id++)).status).toBe(429);
+    // Its slot comes back with its cancel (or its answer): notifications/cancelled still cancels.
+    const cancel = await worker.raw('gus', second.sessionId, {
+      body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'held-2' } },
+    });
+    expect(cancel.status).toBe(202);
+    await cancel.text();
+    await waitUntil(async () => (await rawAdd('gus', second.sessionId, id++)).sum, {
+      what: "a dropped MCP call's slot given back at its cancel (gus's call answered beside held-3)",
+      ms: 3000,
+    });
+    await resumed.body?.cancel();
     // Answered calls give theirs back: one after another, all let in beside the held one.
     for (let id = 10; id < 14; id++)
       expect(await rawAdd('gus', first.sessionId, id)).toEqual({ status: 200, sum: true });

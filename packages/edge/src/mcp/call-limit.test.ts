@@ -1,7 +1,7 @@
 import { env, runInDurableObject, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { IdentityRunsObject } from '../run-host/identity-runs.js';
-import { base, callTool, liveCallSlots, openSession, rpc, until } from '../test-utils/mcp.js';
+import { base, callTool, liveCallSlots, messagesOf, openSession, rpc, until } from '../test-utils/mcp.js';
 
 // `callLimit` on /mcp-calls-capped (src/mcp/test-worker.ts): at most two calls in flight per
 // identity, across its sessions. `wait_for_abort` runs until it is cancelled.
@@ -72,15 +72,29 @@ describe('the MCP door with callLimit', () => {
     for (const reader of held) await reader.cancel();
   });
 
-  it('gives a slot back when a call is answered, when it is cancelled, and when its client hangs up; the identity’s calls then succeed again', async () => {
+  it('gives a slot back when a call is answered and when it is cancelled; a call whose client drops its stream goes on and holds its slot until its answer, which a resume reads', async () => {
     const session = await openSession(at, as('cat'));
     // Answered: sequential calls, each finding its slot back.
     for (let id = 1; id <= 4; id++) expect((await add('cat', session, id)).sum).toBe(true);
     expect(await liveCallSlots('cat')).toBe(0);
 
     const cancelled = await hold('cat', session, 'c1');
-    const hungUp = new AbortController();
-    const dropped = await hold('cat', session, 'c2', { signal: hungUp.signal });
+    // A call that ends by itself after 10 steps of 150 ms, whose client drops its stream at once:
+    // the call goes on, holding its slot.
+    const stepping = await post(
+      'cat',
+      session,
+      rpc(
+        'tools/call',
+        { name: 'steps', arguments: { count: 10, ms: 150 }, _meta: { progressToken: 'c2' } },
+        'c2',
+      ),
+    );
+    const dropped = stepping.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const primingId = (await dropped.read()).value?.match(/^id: (\d+)$/m)?.[1];
+    expect(primingId).toBeDefined();
+    await dropped.cancel();
+    expect(await liveCallSlots('cat')).toBe(2);
     expect((await add('cat', session, 10)).response.status).toBe(429);
 
     // notifications/cancelled: the SDK answers nothing, the slot comes back with the cancel.
@@ -91,13 +105,17 @@ describe('the MCP door with callLimit', () => {
     );
     expect(cancel.status).toBe(202);
     await cancel.text();
-    expect(await liveCallSlots('cat')).toBe(1);
     expect((await add('cat', session, 11)).sum).toBe(true);
 
-    // The client hangs up: the session finds the dropped stream and cancels the call.
-    await dropped.cancel();
-    hungUp.abort();
+    // The dropped call's slot comes back at its answer, which a resume of its stream reads.
     await until(async () => (await liveCallSlots('cat')) === 0);
+    const resumed = await SELF.fetch(at, {
+      headers: { ...base, ...as('cat'), 'mcp-session-id': session, 'last-event-id': primingId! },
+    });
+    expect(messagesOf(await resumed.text(), resumed.headers.get('content-type')).at(-1)).toMatchObject({
+      id: 'c2',
+      result: { content: [{ type: 'text', text: '10 steps done' }] },
+    });
     expect((await add('cat', session, 12)).sum).toBe(true);
     expect((await add('cat', session, 13)).sum).toBe(true);
     await cancelled.cancel();

@@ -125,29 +125,20 @@ describe('the MCP door in workerd, with the official SDK client', () => {
     await client.close();
   });
 
-  it('cancels the call when the client drops its response stream', async () => {
+  it('cancels the running calls of a session its client closes with DELETE: the tool’s signal fires', async () => {
+    const { client: watcher } = await connect();
     const { client, transport } = await connect();
-    const response = await SELF.fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': transport.sessionId!,
-        'mcp-protocol-version': transport.protocolVersion ?? '2025-06-18',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'drop-1',
-        method: 'tools/call',
-        params: { name: 'wait_for_abort', arguments: { id: 'drop-1' }, _meta: { progressToken: 1 } },
-      }),
-    });
-    const reader = response.body!.getReader();
-    await reader.read(); // the first progress report: the tool is running
-    expect((await callState(client, 'drop-1')).started).toBe(true);
-    await reader.cancel();
-    await until(async () => (await callState(client, 'drop-1')).aborted);
+    const call = client.callTool({ name: 'wait_for_abort', arguments: { id: 'delete-1' } }).then(
+      () => 'resolved',
+      () => 'rejected',
+    );
+    await until(async () => (await callState(watcher, 'delete-1')).started);
+    expect((await callState(watcher, 'delete-1')).aborted).toBe(false);
+    await transport.terminateSession();
+    await until(async () => (await callState(watcher, 'delete-1')).aborted);
     await client.close();
+    expect(await call).toBe('rejected');
+    await watcher.close();
   });
 
   it('answers 404 to a session id that names no session, so the client starts anew', async () => {

@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { JSONRPCMessage, McpServer, RequestId } from '@modelcontextprotocol/server';
+import type { McpServer, RequestId } from '@modelcontextprotocol/server';
 import type { Identity, Runtime } from '@toolctx/core';
 import { type ServeMcpOptions, serveMcp } from '@toolctx/core/mcp';
 import { BodyTimeoutError } from '../http/read-json.js';
@@ -31,8 +31,10 @@ import {
  * The Durable Object that holds one MCP session: an `McpServer` (from `serveMcp`) and its
  * streamable HTTP transport, created by the session's `initialize` request. Every later request of
  * the session reaches this same object, so a `notifications/cancelled` that arrives in its own
- * POST finds the running call and fires the tool's `ctx.signal`; a client that drops the response
- * stream (or, with `enable_request_signal`, the request) cancels the calls that stream carried.
+ * POST finds the running call and fires the tool's `ctx.signal`, as a DELETE of the session does.
+ * A client that drops a call's response stream does not cancel the call (MCP 2025-11-25: a
+ * disconnect SHOULD NOT be taken as a cancel): it goes on, bounded by the tool's timeout, and its
+ * messages and result wait in the event store for the client's `GET` with `Last-Event-ID`.
  *
  * The session belongs to the identity that initialized it (tenant, principal and conversation, as
  * the Worker authenticated them; anonymous is an identity of its own), recorded in memory and in
@@ -52,8 +54,9 @@ import {
  * `Last-Event-ID` gets what it missed, in order and once (bounds: {@link eventStoreLimits}); an id
  * the store does not keep is a 400. Every SSE stream writes a comment line each 500 ms, and the
  * first write that fails tells the object the client hung up, about 2 s after it did: a dropped
- * GET stream is freed for the next GET, and a dropped POST cancels its calls (the tool's
- * `ctx.signal` fires, its teardown runs) and stores an error answer for a client that resumes it.
+ * GET stream is freed for the next GET, and a dropped POST stream is let go while its calls run
+ * on; a resume of it gets what they sent since, then their answers as they come (a call's
+ * `callLimit` slot comes back at its answer, as for any call).
  *
  * Make the class with {@link createMcpSession} from the same `runtimeFor(env)` the HTTP door and
  * the run host take, export it from the Worker and bind it: every session object of an isolate,
@@ -180,7 +183,7 @@ export class McpSession<Env = unknown> extends DurableObject<Env> {
     const requestIds = text === undefined ? [] : callIdsOf(text);
     const reservation = reserve(session.inFlight, session.awaiting, requestIds);
     if (reservation instanceof Response) return reservation;
-    const { release, unanswered } = reservation;
+    const { release } = reservation;
     // With `callLimit`, each tools/call holds a slot of its identity's until it is answered.
     const { calls, cancels } = text === undefined ? { calls: [], cancels: [] } : callsOf(text);
     const limit = readCallLimit(request);
@@ -225,33 +228,9 @@ export class McpSession<Env = unknown> extends DurableObject<Env> {
       await freeSlots(calls);
       return response;
     }
-    let cancelled = false;
-    const cancel = (reason: string) => {
-      if (cancelled) return;
-      cancelled = true;
-      for (const requestId of requestIds) {
-        if (!unanswered.has(requestId)) continue;
-        const message: JSONRPCMessage = {
-          jsonrpc: '2.0',
-          method: 'notifications/cancelled',
-          params: { requestId, reason },
-        };
-        transport.onmessage?.(message);
-        // The SDK answers nothing for a cancelled request: this answer frees the transport's hold
-        // on the request, and is what a client that resumes the stream reads.
-        const answer: JSONRPCMessage = {
-          jsonrpc: '2.0',
-          id: requestId,
-          error: { code: -32000, message: reason },
-        };
-        transport.send(answer).catch(() => {});
-      }
-    };
-    request.signal.addEventListener('abort', () => cancel('The client disconnected.'), { once: true });
+    // A stream the client dropped is let go, its calls go on: their answers wait in the event store.
     const sse = response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
-    const body = watchStream(response.body, sse, () =>
-      cancel('The client closed the stream, so the request was cancelled.'),
-    );
+    const body = watchStream(response.body, sse);
     return new Response(body, {
       status: response.status,
       statusText: response.statusText,

@@ -10,6 +10,7 @@ import { identityRunsOf } from '../run-host/identity-slots.js';
 import { runtimeOf } from '../runtime-for.js';
 import { type DnsRebindingOptions, refuseForeignHost } from './dns-rebinding.js';
 import type { McpSession } from './mcp-session.js';
+import { answerModern } from './modern-answer.js';
 import {
   callSlotHeader,
   callsOf,
@@ -205,7 +206,7 @@ export async function mcpFetch<E = unknown>(
     if (isEmptyBatch(body)) return emptyBatch();
   }
   if (body !== undefined) {
-    const modern = await modernRequest(request, headers, body, options, env, identity ?? undefined);
+    const modern = await modernRequest(request, headers, body, options, env, identity ?? undefined, ctx);
     if (modern) return modern;
   }
   const sessionId = request.headers.get('mcp-session-id');
@@ -267,6 +268,7 @@ async function modernRequest<E>(
   options: McpRouteOptions<E>,
   env: E | undefined,
   identity: Identity | undefined,
+  ctx: ExecutionContext | undefined,
 ): Promise<Response | undefined> {
   let body: unknown;
   try {
@@ -274,11 +276,13 @@ async function modernRequest<E>(
   } catch {
     return undefined; // the 2025 path answers a parse error
   }
+  // Aborted when the client hangs up: the SDK's transport then closes, and the tool's signal fires.
+  const hangUp = new AbortController();
   const forward = new Request(request.url, {
     method: 'POST',
     headers,
     body: text,
-    signal: request.signal,
+    signal: AbortSignal.any([request.signal, hangUp.signal]),
   });
   if (await isLegacyRequest(forward, body)) return undefined;
   if (!options.runtimeFor) {
@@ -298,46 +302,24 @@ async function modernRequest<E>(
     limit && identity && calls.length > 0 ? await takeCallSlots(limit, env, identity, calls) : undefined;
   if (slots instanceof Response) return slots;
   let released = false;
+  // Giving the slots back outlives a client that hung up: the request's context waits for it.
+  let slotsBack = () => {};
+  if (slots) ctx?.waitUntil(new Promise<void>((resolve) => (slotsBack = resolve)));
   const release = async () => {
     if (released) return;
     released = true;
     await Promise.all([...(slots?.values() ?? [])].map((slot) => slot.release()));
+    slotsBack();
   };
-  let response: Response;
+  // The slots come back when the answer has gone out, or the client hung up on it.
+  request.signal.addEventListener('abort', () => void release(), { once: true });
   try {
-    response = await handler.fetch(forward, identity ? { authInfo: identityAuth(identity) } : undefined);
+    const answer = handler.fetch(forward, identity ? { authInfo: identityAuth(identity) } : undefined);
+    return await answerModern(request, answer, hangUp, release);
   } catch (error) {
     await release();
     throw error;
   }
-  if (!slots || !response.body) {
-    await release();
-    return response;
-  }
-  // The slots come back when the answer has gone out, or the client hung up on it.
-  const reader = response.body.getReader();
-  const ended = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await reader.read().catch((error: unknown) => {
-        void release();
-        throw error;
-      });
-      if (next.done) {
-        await release();
-        controller.close();
-      } else controller.enqueue(next.value);
-    },
-    async cancel(reason) {
-      await release();
-      await reader.cancel(reason);
-    },
-  });
-  request.signal.addEventListener('abort', () => void release(), { once: true });
-  return new Response(ended, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
 }
 
 /** How the Worker hands its caller's identity to the SDK's handler: as `authInfo`, never from headers. */

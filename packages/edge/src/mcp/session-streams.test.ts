@@ -66,6 +66,17 @@ function eventsOf(text: string): { id?: string; message: Record<string, unknown>
     .map(({ id, data }) => ({ id, message: JSON.parse(data) }));
 }
 
+/** Polls `check` until it answers something, within 5 s. */
+async function until<T>(check: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const found = await check();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`not within 5 s: ${check}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 const logNumbers = (text: string) =>
   eventsOf(text)
     .map(({ message }) => (message.params as { data?: { n?: number } } | undefined)?.data?.n)
@@ -136,6 +147,45 @@ describe("the MCP session's streams in workerd", () => {
     });
     expect(again.status).toBe(200);
     await again.text();
+  });
+
+  it('a POST stream the client drops does not cancel its call: the call goes on, and a GET with Last-Event-ID gets its result, live and then from the store', async () => {
+    const sessionId = await openSession();
+    const call = (name: string, id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: { id: 'dropped' }, _meta: { progressToken: id } },
+    });
+    const reader = (await send('POST', sessionId, call('hold', 20)))
+      .body!.pipeThrough(new TextDecoderStream())
+      .getReader();
+    let seen = '';
+    while (!seen.includes('notifications/progress')) seen += (await reader.read()).value ?? '';
+    const primingId = seen.match(/^id: (\d+)$/m)![1]!;
+    await reader.cancel();
+    // The session lets the dropped stream go once it notices (a resume before that is a 409).
+    const resumed = await until(async () => {
+      const response = await send('GET', sessionId, undefined, primingId);
+      if (response.status !== 409) return response;
+      await response.text();
+    });
+    expect(resumed.status).toBe(200);
+    const held = await (await send('POST', sessionId, call('held', 21))).text();
+    expect(eventsOf(held).at(-1)!.message).toMatchObject({
+      result: { structuredContent: { aborted: false, tornDown: false } },
+    });
+    const released = await (await send('POST', sessionId, call('release', 22))).text();
+    expect(eventsOf(released).at(-1)!.message).toMatchObject({
+      result: { structuredContent: { released: true } },
+    });
+    const answer = { jsonrpc: '2.0', id: 20, result: { structuredContent: { released: 'dropped' } } };
+    const live = eventsOf(await resumed.text()).map(({ message }) => message);
+    expect(live.at(-1)).toMatchObject(answer);
+    expect(live[0]).toMatchObject({ method: 'notifications/progress' });
+    // Asked again, the store alone answers: what the call sent after the priming event, then its answer.
+    const stored = eventsOf(await (await send('GET', sessionId, undefined, primingId)).text());
+    expect(stored.map(({ message }) => message)).toEqual(live);
   });
 
   it('after an eviction, a resume gets the events stored after its id, then ends; nothing else of the lost session is served', async () => {

@@ -15,23 +15,19 @@ export const retryMs = 1000;
 
 /**
  * Streams `body` to the client through a channel that, for SSE, writes a heartbeat comment every
- * {@link heartbeatMs}. If the client is gone before the body ends, `onGone` is called once and the
- * body is cancelled, which frees the transport's hold on the stream. A client more than the
- * channel's bound behind (1 MiB) is dropped the same way but `onGone` is not called: its calls go
- * on, their messages go to the event store, and the client resumes with `Last-Event-ID`.
+ * {@link heartbeatMs}. A client that is gone before the body ends (its first failed write), or
+ * more than the channel's bound behind (1 MiB), is let go: the body is cancelled, which frees the
+ * transport's hold on the stream and nothing else. The stream's calls go on, what they send goes to
+ * the event store, and the client resumes with `Last-Event-ID`; only `notifications/cancelled` or
+ * a DELETE of the session cancels a call (MCP 2025-11-25: a disconnect SHOULD NOT be a cancel).
  */
-export function watchStream(
-  body: ReadableStream<Uint8Array>,
-  sse: boolean,
-  onGone: () => void,
-): ReadableStream<Uint8Array> {
+export function watchStream(body: ReadableStream<Uint8Array>, sse: boolean): ReadableStream<Uint8Array> {
   const channel = createChannel({ heartbeatMs: sse ? heartbeatMs : 0 });
   const reader = body.getReader();
   let settled = false;
-  channel.onGone((why) => {
+  channel.onGone(() => {
     if (settled) return;
     settled = true;
-    if (why === 'gone') onGone();
     reader.cancel().catch(() => {});
   });
   void (async () => {
@@ -81,8 +77,6 @@ export function unknownEvent(): Response {
 
 /** A POST's request ids, reserved until each has its answer. */
 export interface Reservation {
-  /** The ids still waiting for their answer. */
-  unanswered: ReadonlySet<RequestId>;
   /** Frees the ids now (the exchange failed); once only. */
   release(): void;
 }
@@ -125,7 +119,7 @@ export function reserve(
     inFlight.add(id);
     awaiting.set(id, answered);
   }
-  return { unanswered, release };
+  return { release };
 }
 
 /** The ids of the JSON-RPC requests a POST carries: the calls its response stream answers. */

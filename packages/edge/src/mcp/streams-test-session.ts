@@ -1,6 +1,6 @@
 // The MCP session of the stream tests (test/worker/mcp-streams.test.ts): a tool that holds its
-// stream until it is aborted and says whether its teardown ran, and, through the public hook,
-// prompts that send notifications on the session's GET stream or close their own stream.
+// stream until it is aborted or released and says whether its teardown ran, and, through the
+// public hook, prompts that send notifications on the session's GET stream or close their own stream.
 import type { McpServer } from '@modelcontextprotocol/server';
 import { createRuntime, defineTool } from '@toolctx/core';
 import { z } from 'zod';
@@ -8,20 +8,25 @@ import { createMcpSession } from './mcp-session.js';
 
 /** What happened to each `hold` call, by its id, in this session object's isolate. */
 const held = new Map<string, { aborted: boolean; tornDown: boolean }>();
+/** How to end each running `hold` call with a result, by its id. */
+const releases = new Map<string, () => void>();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const tools = [
   defineTool({
     name: 'hold',
-    description: 'Reports progress, then runs until its signal fires; its teardown is recorded.',
+    description:
+      'Reports progress, then runs until its signal fires or `release` names it; its teardown is recorded.',
     inputSchema: z.object({ id: z.string() }),
     execute: ({ id }, ctx) =>
-      new Promise((_resolve, reject) => {
+      new Promise((resolve, reject) => {
         const state = { aborted: false, tornDown: false };
         held.set(id, state);
+        releases.set(id, () => resolve({ released: id }));
         ctx.onTeardown(
           () => {
             state.tornDown = true;
+            releases.delete(id);
           },
           { scope: 'call' },
         );
@@ -31,6 +36,16 @@ const tools = [
           reject(ctx.signal.reason);
         });
       }),
+  }),
+  defineTool({
+    name: 'release',
+    description: 'Ends the running `hold` call with this id with a result; tells whether one was running.',
+    inputSchema: z.object({ id: z.string() }),
+    execute: ({ id }) => {
+      const release = releases.get(id);
+      release?.();
+      return { released: release !== undefined };
+    },
   }),
   defineTool({
     name: 'held',
