@@ -125,24 +125,20 @@ describe('a dropped stream is noticed', () => {
     expect(priming!.id).toBeTruthy();
     expect(JSON.parse((await next())!.data)).toMatchObject({ method: 'notifications/progress' });
     client.abort();
+    // The session finds a dropped stream at the first heartbeat that fails (before, that cancelled
+    // the call, about 1.0 s after the drop): the call is still running well past that.
     const dropped = performance.now();
-    // The session lets the stream go once a heartbeat to it fails: until then a resume is a 409.
-    const resumed = await waitUntil(
-      async () => {
-        const again = await send('GET', sessionId, { lastEventId: priming!.id });
-        if (again.status !== 409) return again;
-        await again.text();
-      },
-      { what: 'the dropped POST stream to be let go (a resume not refused with 409)', ms: 10_000 },
-    );
-    const latencyMs = Math.round(performance.now() - dropped);
-    console.log(`POST stream dropped: let go ${latencyMs} ms later, its call still running`);
-    expect(latencyMs).toBeLessThan(5000);
+    while (performance.now() - dropped < budget(3000)) {
+      expect(
+        await result(await send('POST', sessionId, { body: call('held', { id: 'drop-post' }) })),
+      ).toEqual({
+        aborted: false,
+        tornDown: false,
+      });
+      await sleep(200);
+    }
+    const resumed = await send('GET', sessionId, { lastEventId: priming!.id });
     expect(resumed.status).toBe(200);
-    expect(await result(await send('POST', sessionId, { body: call('held', { id: 'drop-post' }) }))).toEqual({
-      aborted: false,
-      tornDown: false,
-    });
     expect(
       await result(await send('POST', sessionId, { body: call('release', { id: 'drop-post' }) })),
     ).toEqual({
