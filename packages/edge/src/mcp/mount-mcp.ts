@@ -71,7 +71,8 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
    * `maxCallsPerIdentity` (default 16) the POST carrying the call is refused with 429,
    * `Retry-After: 1` and a JSON-RPC error naming the limit and the option, before the tool runs;
    * other identities, and the session itself, carry on. A call's slot comes back when it is
-   * answered, cancelled (`notifications/cancelled`) or its client hangs up, and lapses within
+   * answered, cancelled (`notifications/cancelled`, a DELETE of its session) or, on 2026-07-28, its
+   * client hangs up (a 2025 call whose client dropped its stream goes on, holding it), and lapses within
    * `leaseMs` if its session object dies mid-call (see {@link IdentityCallLimit}). Anonymous
    * callers are not counted. Needs the Worker's env: `mountMcp` passes it, `mcpFetch` takes it fourth.
    */
