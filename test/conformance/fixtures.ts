@@ -2,7 +2,14 @@
 // same set behind both set-ups (serveMcp on Node, the Worker's /mcp); the elicitation ones ask
 // with ctx.ask. Scenarios whose fixture toolctx cannot express (sampling: a tool asking the
 // client's model) are listed in expected-failures.json instead.
-import { type AnyTool, type AskFormAnswer, type AskSchema, defineTool, withParts } from '@toolctx/core';
+import {
+  type AnyTool,
+  type AskFormAnswer,
+  type AskSchema,
+  defineTool,
+  ToolctxError,
+  withParts,
+} from '@toolctx/core';
 import { z } from 'zod';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -267,5 +274,90 @@ export const conformanceTools: AnyTool[] = [
     inputSchema: z.object({}),
     execute: async (_args, ctx) =>
       answerText(await ctx.ask({ key: 'user_name', message: 'What is your name?', schema: nameForm })),
+  }),
+  // The Tasks extension (SEP-2663): a call of a client that declared it is a task when its tool
+  // says `taskSupport: 'required'`, or when it runs past its window (`optional`, the default).
+  defineTool({
+    name: 'greet',
+    description: 'Greets a name at once: never a task.',
+    inputSchema: z.object({ name: z.string() }),
+    taskSupport: 'forbidden',
+    execute: ({ name }) => `Hello, ${name}!`,
+  }),
+  defineTool({
+    name: 'slow_compute',
+    description: 'Sleeps for `seconds`, then answers; a task past a quarter second. Cancellable.',
+    inputSchema: z.object({ seconds: z.number().min(0).max(600), label: z.string().optional() }),
+    taskWindowMs: 250,
+    execute: async ({ seconds, label }, ctx) => {
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(resolve, seconds * 1000);
+        ctx.signal.addEventListener('abort', () => reject((clearTimeout(timer), ctx.signal.reason)), {
+          once: true,
+        });
+      });
+      return `Computed ${label ?? 'result'} after ${seconds}s`;
+    },
+  }),
+  defineTool({
+    name: 'failing_job',
+    description: 'Always a task; fails as a tool after a second.',
+    inputSchema: z.object({}),
+    taskSupport: 'required',
+    execute: async () => {
+      await sleep(1000);
+      throw new Error('The job failed, as it always does.');
+    },
+  }),
+  defineTool({
+    name: 'protocol_error_job',
+    description: 'Always a task; ends in a host fault (internal), not a tool error.',
+    inputSchema: z.object({}),
+    taskSupport: 'required',
+    execute: async () => {
+      await sleep(200);
+      throw new ToolctxError('internal', 'The job hit an internal fault.');
+    },
+  }),
+  defineTool({
+    name: 'confirm_delete',
+    description: 'Always a task; asks to confirm deleting `filename`.',
+    inputSchema: z.object({ filename: z.string() }),
+    taskSupport: 'required',
+    execute: async ({ filename }, ctx) => {
+      const answer = await ctx.ask({
+        key: 'confirm',
+        message: `Delete ${filename}?`,
+        schema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+      });
+      return answer.action === 'accept' && answer.values.confirm ? `Deleted ${filename}` : `Kept ${filename}`;
+    },
+  }),
+  defineTool({
+    name: 'multi_input',
+    description: 'Always a task; asks two questions at once.',
+    inputSchema: z.object({}),
+    taskSupport: 'required',
+    execute: async (_args, ctx) => {
+      const form: AskSchema = {
+        type: 'object',
+        properties: { name: { type: 'string' }, confirm: { type: 'boolean' } },
+      };
+      const [first, second] = await Promise.all([
+        ctx.ask({ key: 'first', message: 'First input?', schema: form }),
+        ctx.ask({ key: 'second', message: 'Second input?', schema: form }),
+      ]);
+      return `first: ${answerText(first)}; second: ${answerText(second)}`;
+    },
+  }),
+  defineTool({
+    name: 'test_tool_with_task',
+    description: 'Asks for a name (a round), then works for a second and a half (a task).',
+    inputSchema: z.object({}),
+    execute: async (_args, ctx) => {
+      const answer = await ctx.ask({ key: 'user_name', message: 'What is your name?', schema: nameForm });
+      await sleep(1500);
+      return answer.action === 'accept' ? `Hello, ${answer.values.name}!` : `No name (${answer.action}).`;
+    },
   }),
 ];

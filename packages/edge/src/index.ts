@@ -36,6 +36,8 @@ export {
   type McpSessionLimit,
   mcpFetch,
   mountMcp,
+  type RunTaskHostOptions,
+  runTaskHost,
 } from './mcp/index.js';
 export {
   type AskTaken,

@@ -3,6 +3,8 @@ import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/server'
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { canonicalJson } from '../canonical-json.js';
 import { type ContentPart, withParts } from '../content/content-part.js';
+import type { KeptResult } from '../runtime/call-book.js';
+import { errorMetaKey } from './wire.js';
 
 /** MCP content blocks for checked parts: `mediaType` is MCP's `mimeType`, `resource-link` its `resource_link`. */
 export function toMcpContent(parts: readonly ContentPart[]): ContentBlock[] {
@@ -122,4 +124,31 @@ function isJsonOf(text: string, value: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A settled result as MCP's tool result: the tool's parts (or its transcript as text), an object
+ * value as `structuredContent`; a failure as an `isError` result carrying the `ErrorInfo`. A result
+ * kept as a link to its artifact is its cut transcript.
+ */
+export function toCallToolResult(result: KeptResult): CallToolResult {
+  if (!result.ok) {
+    return {
+      isError: true,
+      content: [{ type: 'text', text: result.error.message }],
+      structuredContent: { error: result.error },
+      _meta: { [errorMetaKey]: result.error },
+    };
+  }
+  if ('linked' in result) return { content: [{ type: 'text', text: result.content }] };
+  const { value } = result;
+  const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
+  // The one place a result's MCP content is made: the tool's parts, or its transcript as text.
+  const content: ContentBlock[] = result.parts
+    ? toMcpContent(result.parts)
+    : [{ type: 'text', text: result.content }];
+  return {
+    content,
+    ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
+  };
 }

@@ -24,6 +24,7 @@ export {
   type McpToolsRequestOptions,
   mcpTools,
 } from './mcp-tools.js';
+export { type MemoryTaskHostOptions, mcpTaskDoor, memoryTaskHost } from './memory-tasks.js';
 export { type McpCaller, type ServeMcpOptions, serveMcp } from './serve-mcp.js';
 export {
   type McpHttpServer,
@@ -32,3 +33,11 @@ export {
   serveMcpHttp,
   serveMcpStateless,
 } from './serve-mcp-http.js';
+export {
+  type McpTaskHost,
+  type McpTaskStart,
+  type McpTaskState,
+  taskAnswers,
+  taskStateOf,
+  tasksExtension,
+} from './tasks.js';

@@ -14,6 +14,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { type ApprovalPort, argsHash } from '../approval/approval.js';
+import type { ApprovalDecision } from '../approval/approval-decision.js';
 import type { AskAnswer, OpenAsk } from '../ask/ask.js';
 import { checkAnswer } from '../ask/check-ask.js';
 import { randomId } from '../random-id.js';
@@ -112,13 +113,7 @@ export function mcpRounds(
       return { toolCallId: sealed.toolCallId, answers };
     },
     async inputRequired(ctx, call, asks) {
-      const inputRequests: InputRequests = {};
-      for (const ask of asks) {
-        inputRequests[ask.key] =
-          ask.url === undefined
-            ? inputRequired.elicit({ message: ask.message, requestedSchema: ask.schema as FormSchema })
-            : inputRequired.elicitUrl({ message: ask.message, url: ask.url });
-      }
+      const inputRequests = inputRequestsOf(asks);
       const sealed: SealedRound = {
         v: 1,
         tool: call.tool,
@@ -133,9 +128,28 @@ export function mcpRounds(
   };
 }
 
-/** The retry's answers as core's: `{ action, content }` → `{ action, values }`; anything else is no answer. */
+/** Open asks as MCP input requests, each under its key: a form as a form, a page as a URL request. */
+export function inputRequestsOf(asks: readonly OpenAsk[]): InputRequests {
+  const requests: InputRequests = {};
+  for (const ask of asks) {
+    requests[ask.key] =
+      ask.url === undefined
+        ? inputRequired.elicit({ message: ask.message, requestedSchema: ask.schema as FormSchema })
+        : inputRequired.elicitUrl({ message: ask.message, url: ask.url });
+  }
+  return requests;
+}
+
+/** The retry's answers as core's: see {@link answersOf}. */
 function inputResponsesOf(ctx: ServerContext): Record<string, AskAnswer> {
-  const given = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined;
+  return answersOf(ctx.mcpReq.inputResponses);
+}
+
+/**
+ * A client's `inputResponses` as core's answers: `{ action, content }` → `{ action, values }`;
+ * anything else is no answer.
+ */
+export function answersOf(given: unknown): Record<string, AskAnswer> {
   const answers: Record<string, AskAnswer> = {};
   if (!given || typeof given !== 'object') return answers;
   for (const [key, value] of Object.entries(given)) {
@@ -176,32 +190,48 @@ export function roundApproval(
       return asked;
     },
     async request(request) {
-      const now = Date.now();
-      const ask: OpenAsk = {
-        askId: request.approvalId,
-        toolCallId,
-        tool: request.toolName,
-        key: approvalKey,
-        message: tool ? approvalMessage(tool, request.args) : `Approve ${request.toolName}?`,
-        schema: approvalForm,
-        askedAt: now,
-        expiresAt: now + stateTtlSeconds * 1000,
-      };
+      const ask = approvalAsk(tool, request, toolCallId);
       const answer = Object.hasOwn(answers, approvalKey) ? answers[approvalKey] : undefined;
-      if (!answer || !checkAnswer(ask, answer).ok) {
-        asked = ask;
-        return 'pending';
-      }
-      const note = answer.action === 'accept' ? answer.values?.reason : undefined;
-      const reason = typeof note === 'string' && note.trim() !== '' ? { reason: note.trim() } : {};
-      if (answer.action === 'accept') return { approved: true, ...reason };
-      return {
-        approved: false,
-        reason: answer.action === 'decline' ? 'the person declined' : 'the person cancelled',
-      };
+      const decision = answer && approvalDecisionOf(ask, answer);
+      if (!decision) asked = ask;
+      return decision ?? 'pending';
     },
   };
 }
 
+/** The approval of a call as an ask under {@link approvalKey}: the tool's words, the approval form. */
+export function approvalAsk(
+  tool: AnyTool | undefined,
+  request: { approvalId: string; toolName: string; args: unknown },
+  toolCallId: string,
+): OpenAsk {
+  const now = Date.now();
+  return {
+    askId: request.approvalId,
+    toolCallId,
+    tool: request.toolName,
+    key: approvalKey,
+    message: tool ? approvalMessage(tool, request.args) : `Approve ${request.toolName}?`,
+    schema: approvalForm,
+    askedAt: now,
+    expiresAt: now + stateTtlSeconds * 1000,
+  };
+}
+
+/**
+ * The decision a person's answer to an approval ask makes: accept approves (their note as the
+ * reason), decline or cancel denies; an answer that does not fit the form decides nothing.
+ */
+export function approvalDecisionOf(ask: OpenAsk, answer: AskAnswer): ApprovalDecision | undefined {
+  if (!checkAnswer(ask, answer).ok) return undefined;
+  const note = answer.action === 'accept' ? answer.values?.reason : undefined;
+  const reason = typeof note === 'string' && note.trim() !== '' ? { reason: note.trim() } : {};
+  if (answer.action === 'accept') return { approved: true, ...reason };
+  return {
+    approved: false,
+    reason: answer.action === 'decline' ? 'the person declined' : 'the person cancelled',
+  };
+}
+
 /** The key of a round's approval among its asks. */
-const approvalKey = 'toolctx.approval';
+export const approvalKey = 'toolctx.approval';

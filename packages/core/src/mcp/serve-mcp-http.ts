@@ -16,7 +16,9 @@ import {
 import { randomId } from '../random-id.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { type McpRounds, mcpRounds } from './input-required.js';
-import { type McpCaller, mcpServer, type ServeMcpOptions } from './serve-mcp.js';
+import { memoryTaskHost } from './memory-tasks.js';
+import { type McpCaller, type McpTasks, mcpServer, type ServeMcpOptions } from './serve-mcp.js';
+import type { McpTaskHost } from './tasks.js';
 
 /** Options of {@link serveMcpStateless}. */
 export interface ServeMcpStatelessOptions extends ServeMcpOptions {
@@ -39,6 +41,18 @@ export interface ServeMcpStatelessOptions extends ServeMcpOptions {
    * server made here: a 2025 session's, and each 2026 request's.
    */
   configureServer?: (server: McpServer) => void;
+  /**
+   * Where MCP tasks live (the Tasks extension, for clients that declare it): a call of a tool whose
+   * `taskSupport` is `required`, or an `optional` one (the default) that has not settled within
+   * `taskWindowMs`, is answered as a task the client follows with `tasks/get`, `tasks/update` and
+   * `tasks/cancel`. Default: {@link memoryTaskHost} (this process). `false`: no tasks (the server
+   * does not declare the extension, and a `required` tool answers `-32021`).
+   *
+   * @experimental
+   */
+  tasks?: McpTaskHost | false;
+  /** How long an `optional` tool's call runs before it becomes a task, in ms; a tool's own `taskWindowMs` wins. Default 1000. */
+  taskWindowMs?: number;
 }
 
 /**
@@ -61,15 +75,18 @@ export interface ServeMcpStatelessOptions extends ServeMcpOptions {
 export function serveMcpStateless(runtime: Runtime, options: ServeMcpStatelessOptions = {}): McpHttpHandler {
   const key = options.requestStateKey ?? randomKey();
   const { useStateOnce } = options;
+  const ownerOf = (ctx: ServerContext) => JSON.stringify(options.identify?.(callerOf(ctx)) ?? null);
   const rounds =
     key === false
       ? undefined
       : mcpRounds(
           key,
-          (ctx) => JSON.stringify(options.identify?.(callerOf(ctx)) ?? null),
+          ownerOf,
           useStateOnce && ((nonce, until, ctx) => useStateOnce(nonce, until, callerOf(ctx))),
         );
-  return createMcpHandler(() => configured(runtime, options, 'modern', rounds), { legacy: 'reject' });
+  const host = options.tasks ?? memoryTaskHost(runtime);
+  const tasks = host === false ? undefined : { host, ownerOf, windowMs: options.taskWindowMs ?? 1000 };
+  return createMcpHandler(() => configured(runtime, options, 'modern', rounds, tasks), { legacy: 'reject' });
 }
 
 const callerOf = (ctx: ServerContext): McpCaller =>
@@ -87,8 +104,9 @@ function configured(
   options: ServeMcpStatelessOptions,
   era: 'legacy' | 'modern',
   rounds?: McpRounds,
+  tasks?: McpTasks,
 ): McpServer {
-  const server = mcpServer(runtime, options, era, rounds);
+  const server = mcpServer(runtime, options, era, rounds, tasks);
   options.configureServer?.(server);
   return server;
 }

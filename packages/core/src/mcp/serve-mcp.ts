@@ -9,14 +9,17 @@ import {
   type LoggingMessageNotification,
   McpServer,
   type ProgressNotification,
+  type ServerContext,
   type ServerOptions,
 } from '@modelcontextprotocol/server';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
+import type { AskAnswer } from '../ask/ask.js';
 import { deferAsks } from '../ask/defer-asks.js';
 import { type LogEntry, type LogLevel, logLevels } from '../context/log-entry.js';
 import type { Identity, ToolResult } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
 import type { Phase } from '../policy/phase.js';
+import { randomId } from '../random-id.js';
 import type { CallOnceRequest, Runtime } from '../runtime/create-runtime.js';
 import { type RemembersTaint, type SessionTaint, sessionTaint } from '../runtime/session-taint.js';
 import {
@@ -27,12 +30,21 @@ import {
   registerArtifactResources,
 } from './artifact-resources.js';
 import { mcpAskUser } from './ask-user.js';
-import { toMcpContent } from './content.js';
+import { toCallToolResult } from './content.js';
 import { mcpDoor } from './door.js';
 import { type DeclaredElicitation, noteDeclaredElicitation } from './elicit.js';
 import { askingPerson } from './elicit-approval.js';
 import { guardEmptyBatch } from './empty-batch.js';
 import { type McpRounds, roundApproval } from './input-required.js';
+import {
+  createTaskResult,
+  declaresTasks,
+  type McpTaskHost,
+  type McpTaskStart,
+  serveTaskMethods,
+  tasksExtension,
+  tasksRequired,
+} from './tasks.js';
 import { toMcpTool } from './tool-metadata.js';
 import { errorMetaKey, mcpProgressOf, toMcpLogMessage } from './wire.js';
 
@@ -147,17 +159,26 @@ export function mcpServer(
   options: ServeMcpOptions,
   era: 'legacy' | 'modern',
   rounds?: McpRounds,
+  tasks?: McpTasks,
 ): McpServer {
   const door = runtime.withDoor(mcpDoor);
   const phase = options.phase ?? 'act';
   const server = new McpServer(options.serverInfo ?? { name: 'toolctx', version: '0.1.0' }, {
     ...options.serverOptions,
     ...(rounds ? { requestState: { verify: rounds.verify } } : {}),
-    capabilities: { ...options.serverOptions?.capabilities, tools: {}, logging: {} },
+    capabilities: {
+      ...options.serverOptions?.capabilities,
+      tools: {},
+      logging: {},
+      ...(tasks
+        ? { extensions: { ...options.serverOptions?.capabilities?.extensions, [tasksExtension]: {} } }
+        : {}),
+    },
     jsonSchemaValidator: options.serverOptions?.jsonSchemaValidator ?? new CfWorkerJsonSchemaValidator(),
   });
   refuseSdkTools(server);
   const low = server.server;
+  if (tasks) serveTaskMethods(low, tasks.host, tasks.ownerOf);
   const callerOf = (ctx: McpExtra): McpCaller => ({
     ...(ctx.http?.authInfo ? { authInfo: ctx.http.authInfo } : {}),
     ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),
@@ -242,23 +263,31 @@ export function mcpServer(
         },
         [sessionTaint]: taint,
       };
-      if (rounds) {
+      if (era === 'modern') {
+        const tool = door.tools.get(call.tool);
+        const support = tool?.taskSupport ?? 'optional';
+        const asTask =
+          tasks !== undefined && tool !== undefined && support !== 'forbidden' && declaresTasks(extra);
+        if (tool && support === 'required' && !asTask) throw tasksRequired();
         // MCP 2026: the call's asks end the round as input_required; the retry runs the same call
         // again with every answer so far.
-        const { toolCallId, answers } = await rounds.resume(extra, call.tool, call.args);
+        const { toolCallId, answers } = rounds
+          ? await rounds.resume(extra, call.tool, call.args)
+          : { toolCallId: randomId('call_'), answers: {} };
+        const round = { tool: call.tool, args: call.args, toolCallId, answers };
+        if (asTask) {
+          const waitMs = support === 'required' ? 0 : (tool.taskWindowMs ?? tasks.windowMs);
+          const start = { tool: call.tool, args: call.args, answers, identity: call.identity, phase, waitMs };
+          return taskOrResult(tasks, extra, start, round, rounds, links);
+        }
+        if (!rounds) return links.addTo(toCallToolResult(await door.callOnce(call)));
         const askUser = deferAsks(answers);
-        const approval = roundApproval(door.tools.get(call.tool), toolCallId, answers);
+        const approval = roundApproval(tool, toolCallId, answers);
         const result = await door.callOnce({ ...call, toolCallId, askUser, decidePending: approval });
         await sent;
         const asked = !result.ok && result.error.kind === 'input-required' ? askUser.deferred : undefined;
         const approving = !result.ok && result.error.kind === 'approval-pending' ? approval.asked : undefined;
-        if (asked || approving) {
-          return rounds.inputRequired(
-            extra,
-            { tool: call.tool, args: call.args, toolCallId, answers },
-            asked ?? [approving!],
-          );
-        }
+        if (asked || approving) return rounds.inputRequired(extra, round, asked ?? [approving!]);
         return links.addTo(toCallToolResult(result));
       }
       const result = await door.callOnce(call);
@@ -282,6 +311,41 @@ export function mcpServer(
   return server;
 }
 
+/** The tasks of a 2026 server: where they live, whose they are, and how long a call runs before it is one. */
+export interface McpTasks {
+  host: McpTaskHost;
+  ownerOf: (ctx: ServerContext) => string;
+  /** How long an `optional` tool's call runs before it becomes a task, in ms (a tool's `taskWindowMs` wins). */
+  windowMs: number;
+}
+
+/**
+ * A call of a client that declared the Tasks extension, started as a task: what it came to within
+ * its window — the result itself, or an `input_required` round for what it asked (the task then
+ * goes, and the retry starts it again with the answers), for an `optional` tool — or the task.
+ */
+async function taskOrResult(
+  tasks: McpTasks,
+  ctx: ServerContext,
+  start: Omit<McpTaskStart, 'owner'>,
+  round: { tool: string; args: unknown; toolCallId: string; answers: Record<string, AskAnswer> },
+  rounds: McpRounds | undefined,
+  links: { addTo(result: CallToolResult): Promise<CallToolResult> },
+): Promise<CallToolResult | InputRequiredResult> {
+  const owner = tasks.ownerOf(ctx);
+  const task = await tasks.host.start({ ...start, owner });
+  const { status, result, asks } = task;
+  if (start.waitMs > 0 && status !== 'working') {
+    const askNow = status === 'input_required' && rounds !== undefined && asks?.length;
+    if (askNow || (result && status !== 'input_required')) {
+      if (askNow) await tasks.host.cancel(owner, task.taskId);
+      await tasks.host.forget(owner, task.taskId);
+      return askNow ? rounds.inputRequired(ctx, round, asks) : links.addTo(toCallToolResult(result!));
+    }
+  }
+  return createTaskResult(task) as never;
+}
+
 /**
  * The SDK's `registerTool` installs its own `tools/list` and `tools/call`, which would replace the
  * runtime's, and its callback can answer neither core's errors nor a task: a host's tools are
@@ -293,25 +357,4 @@ function refuseSdkTools(server: McpServer): void {
       `registerTool("${name}"): serveMcp serves the runtime's tools/list and tools/call, so the SDK's registerTool cannot add tools beside them. Define the tool with defineTool and pass it to createRuntime({ tools }); to serve another MCP server's tools, add mcpTools(client) to the runtime's tools. Prompts, resources and completions stay on the SDK's own API.`,
     );
   }) as McpServer['registerTool'];
-}
-
-function toCallToolResult(result: ToolResult): CallToolResult {
-  if (!result.ok) {
-    return {
-      isError: true,
-      content: [{ type: 'text', text: result.error.message }],
-      structuredContent: { error: result.error },
-      _meta: { [errorMetaKey]: result.error },
-    };
-  }
-  const { value } = result;
-  const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
-  // The one place a result's MCP content is made: the tool's parts, or its transcript as text.
-  const content: ContentBlock[] = result.parts
-    ? toMcpContent(result.parts)
-    : [{ type: 'text', text: result.content }];
-  return {
-    content,
-    ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
-  };
 }

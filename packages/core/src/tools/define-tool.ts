@@ -62,6 +62,18 @@ export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV
    */
   idempotent?: boolean;
   /**
+   * How a call from an MCP client that declared the Tasks extension (MCP 2026-07-28) runs:
+   * `optional` (the default) answers the result when the call settles within `taskWindowMs`, and a
+   * task the client follows with `tasks/get` when it does not; `required` is a task at once (a client
+   * without the extension gets `-32021`); `forbidden` is never a task. Other doors ignore it.
+   */
+  taskSupport?: 'optional' | 'required' | 'forbidden';
+  /**
+   * How long an `optional` call may run before it becomes an MCP task, in ms; an ask within it is
+   * an `input_required` round instead. Default: the MCP door's `taskWindowMs` (1000).
+   */
+  taskWindowMs?: number;
+  /**
    * Does the work: `args` are already validated; `ctx` carries the signal, progress, artifacts and
    * the rest. Returns the tool's value, or content parts with the value beside them (`withParts`).
    */

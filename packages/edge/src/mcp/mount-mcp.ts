@@ -7,10 +7,12 @@ import type { Authenticate } from '../http/create-tool-server.js';
 import { BodyTimeoutError } from '../http/read-json.js';
 import { type IdentityCallLimit, identityRunsBinding } from '../run-host/call-slots.js';
 import { identityRunsOf } from '../run-host/identity-slots.js';
+import type { RunDirectory } from '../run-host/run-directory.js';
 import { runtimeOf } from '../runtime-for.js';
 import { type DnsRebindingOptions, refuseForeignHost } from './dns-rebinding.js';
 import type { McpSession } from './mcp-session.js';
 import { answerModern } from './modern-answer.js';
+import { runTaskHost } from './run-tasks.js';
 import {
   callSlotHeader,
   callsOf,
@@ -106,6 +108,25 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
    * same function the session class's `configureServer` calls, so both revisions serve the same.
    */
   configureServer?: (server: McpServer) => void;
+  /**
+   * Serves MCP tasks (the Tasks extension of 2026-07-28, for clients that declare it) as runs of
+   * these runs' run host, one run per task: `(env) => durableObjectRuns(env.RUNS, { identityRuns:
+   * env.IDENTITY_RUNS })`, with a run host serving the same tools. A call of a tool whose
+   * `taskSupport` is `required`, or an `optional` one still running after its window
+   * (`taskWindowMs`), is answered as a task once its call is recorded in its run's Durable Object,
+   * so `tasks/get`, `tasks/update` and `tasks/cancel` reach it from any isolate (they are routed by
+   * the task id, which is the run's); a task answers only the identity that started it, lives as
+   * long as its run is kept (the run host's `retentionMs` after the call settles; give the same
+   * value as `taskTtlMs`), and survives a restart of its object as the run does. Without it 2026
+   * clients get no tasks, and a `required` tool answers `-32021`.
+   *
+   * @experimental
+   */
+  tasks?: (env: E) => RunDirectory;
+  /** How long a task is kept, in ms: the run host's `retentionMs`. Default a day, its default. */
+  taskTtlMs?: number;
+  /** How long an `optional` tool's call runs before it becomes a task, in ms; a tool's own `taskWindowMs` wins. Default 1000. */
+  taskWindowMs?: number;
 }
 
 // One stateless handler per route options and runtime: a Worker's runtime lives as long as its isolate.
@@ -127,6 +148,8 @@ function modernHandler<E>(options: McpRouteOptions<E>, runtime: Runtime, env: E)
       ...(options.configureServer ? { configureServer: options.configureServer } : {}),
       requestStateKey: options.requestStateKey?.(env) || false,
       ...stateUse(options, env),
+      tasks: options.tasks ? runTaskHost(options.tasks(env), runtime, { ttlMs: options.taskTtlMs }) : false,
+      ...(options.taskWindowMs === undefined ? {} : { taskWindowMs: options.taskWindowMs }),
     });
     byRuntime.set(runtime, handler);
   }

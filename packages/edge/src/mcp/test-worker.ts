@@ -243,7 +243,45 @@ const sharedRuntimeFor = (_env: Env) => {
 export class SharedMcpSession extends createMcpSession<Env>(sharedRuntimeFor) {}
 export class SharedRunHost extends createRunHost<Env>(sharedRuntimeFor) {}
 
+// MCP tasks in TaskRunHost objects, one run per task (test/worker/mcp-tasks.test.ts): a tool that
+// waits (a task whoever declares the extension), and one that asks.
+const taskTools = [
+  defineTool({
+    name: 'task_wait',
+    description: 'Waits `ms`, then answers; a task at once.',
+    inputSchema: z.object({ ms: z.number() }),
+    taskSupport: 'required',
+    execute: async ({ ms }, ctx) => {
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(resolve, ms);
+        ctx.signal.addEventListener('abort', () => reject((clearTimeout(timer), ctx.signal.reason)), {
+          once: true,
+        });
+      });
+      return `waited ${ms} ms`;
+    },
+  }),
+  defineTool({
+    name: 'task_ask',
+    description: 'Asks for a colour; a task at once. Safe to run again (a restart does).',
+    inputSchema: z.object({}),
+    taskSupport: 'required',
+    idempotent: true,
+    execute: async (_args, ctx) => {
+      const answer = await ctx.ask({
+        key: 'colour',
+        message: 'Which colour?',
+        schema: { type: 'object', properties: { colour: { type: 'string' } }, required: ['colour'] },
+      });
+      return answer.action === 'accept' ? `colour ${answer.values.colour}` : answer.action;
+    },
+  }),
+];
+const taskRuntimeFor = () => createRuntime({ tools: taskTools });
+export class TaskRunHost extends createRunHost<Env>(taskRuntimeFor) {}
+
 type Env = {
+  TASK_RUNS: DurableObjectNamespace<TaskRunHost>;
   SHARED_MCP: DurableObjectNamespace<SharedMcpSession>;
   SHARED_RUNS: DurableObjectNamespace<SharedRunHost>;
   MCP_SESSIONS: DurableObjectNamespace<TestMcpSession>;
@@ -349,6 +387,16 @@ const roundsRuntimeFor = () =>
       }),
     ],
   });
+mountMcp(app, {
+  binding: 'MCP_SESSIONS',
+  path: '/mcp-tasks',
+  runtimeFor: taskRuntimeFor,
+  tasks: (env: Env) => durableObjectRuns(env.TASK_RUNS),
+  authenticate: (request) => {
+    const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/);
+    return token?.[1] ? { tenant: 'acme', principal: token[1] } : null;
+  },
+});
 for (const path of ['/mcp-rounds-a', '/mcp-rounds-b']) {
   mountMcp(app, {
     binding: 'MCP_SESSIONS',

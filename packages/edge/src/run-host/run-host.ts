@@ -186,6 +186,16 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
     return this.run.streamResume(caller, approvalId, decision, format);
   }
 
+  /** Decides an approval; the resumed call runs on (see {@link index!DoorRun.decide}). */
+  async decide(
+    caller: Identity,
+    approvalId: string,
+    decision: ApprovalDecision,
+  ): Promise<Reply<{ toolCallId: string }>> {
+    await this.touchFor(caller);
+    return this.run.decide(caller, approvalId, decision);
+  }
+
   /** Aborts one running call of this run, or one that waits for approval (see {@link index!DoorRun.cancel}). */
   async cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>> {
     return this.run.cancel(caller, callId);

@@ -80,6 +80,16 @@ export interface DoorRun {
     decision: ApprovalDecision,
     format?: CallFormat,
   ): Promise<Reply<CallAnswer>>;
+  /**
+   * Decides an approval a call of the run left pending and answers once the decision is taken,
+   * the resumed call going on whoever listens (as `startCall` does); nothing to decide is a 404, a
+   * malformed decision a 400.
+   */
+  decide(
+    caller: Identity,
+    approvalId: string,
+    decision: ApprovalDecision,
+  ): Promise<Reply<{ toolCallId: string }>>;
   /** Cancels one call (running, waiting for approval, or resumed by the approval of this id). */
   cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>>;
   /** The asks of the run's calls waiting for their answer, the oldest first. */
@@ -353,6 +363,25 @@ export class RunState implements DoorRun {
     const owned = this.owned(caller);
     if (!owned.ok) return owned;
     return ok({ asks: owned.value.ended ? [] : this.ensureLive(owned.value).asks() });
+  }
+
+  /** Decides an approval and lets the resumed call run on (see {@link DoorRun.decide}). */
+  async decide(
+    caller: Identity,
+    approvalId: string,
+    decision: ApprovalDecision,
+  ): Promise<Reply<{ toolCallId: string }>> {
+    const owned = this.owned(caller);
+    if (!owned.ok) return owned;
+    if (owned.value.ended) return refuse(409, 'conflict', 'The run has ended; its approvals lapsed with it.');
+    const decided = this.ensureLive(owned.value).decide(approvalId, decision);
+    if (!decided.taken) {
+      const { reason, error } = decided;
+      return refuse(reason === 'invalid-decision' ? 400 : 404, 'approval-invalid', error.message, { reason });
+    }
+    this.options.onCallStarted?.();
+    void decided.result.finally(() => this.options.onCallSettled?.());
+    return ok({ toolCallId: decided.toolCallId });
   }
 
   /**

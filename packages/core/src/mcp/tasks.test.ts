@@ -1,0 +1,237 @@
+// MCP tasks (the Tasks extension on 2026-07-28) over serveMcpHttp with its memory task host: what
+// the conformance suite does not ask — another identity, cancellation reaching the tool, approvals
+// inside a task, the window, the time to live — driven by raw requests.
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ApprovalPort } from '../approval/approval.js';
+import { createRuntime } from '../runtime/create-runtime.js';
+import { parseSse } from '../sse/index.js';
+import { defineTool } from '../tools/define-tool.js';
+import { memoryTaskHost } from './memory-tasks.js';
+import { serveMcpHttp } from './serve-mcp-http.js';
+import { tasksExtension } from './tasks.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let aborted: unknown;
+let releaseSlow = () => {};
+const slow = defineTool({
+  name: 'slow',
+  description: 'Waits until released or cancelled.',
+  inputSchema: z.object({}),
+  taskWindowMs: 50,
+  execute: (_args, ctx) =>
+    new Promise<string>((resolve, reject) => {
+      releaseSlow = () => resolve('released');
+      ctx.signal.addEventListener(
+        'abort',
+        () => {
+          aborted = ctx.signal.reason;
+          reject(aborted);
+        },
+        { once: true },
+      );
+    }),
+});
+const quick = defineTool({
+  name: 'quick',
+  description: 'Answers at once.',
+  inputSchema: z.object({ n: z.number() }),
+  execute: ({ n }) => ({ doubled: n * 2 }),
+});
+const always = defineTool({
+  name: 'always',
+  description: 'A task whoever calls it; asks a question.',
+  inputSchema: z.object({}),
+  taskSupport: 'required',
+  execute: async (_args, ctx) => {
+    const answer = await ctx.ask({
+      key: 'colour',
+      message: 'Which colour?',
+      schema: { type: 'object', properties: { colour: { type: 'string' } }, required: ['colour'] },
+    });
+    return answer.action === 'accept' ? `colour ${answer.values.colour}` : answer.action;
+  },
+});
+const guarded = defineTool({
+  name: 'guarded',
+  description: 'Needs approval; a task at once.',
+  inputSchema: z.object({ target: z.string() }),
+  effect: 'write',
+  needsApproval: true,
+  taskSupport: 'required',
+  execute: ({ target }) => `wrote ${target}`,
+});
+const pending: ApprovalPort = { request: async () => 'pending' };
+const runtime = createRuntime({ tools: [slow, quick, always, guarded], approval: pending });
+const mcp = serveMcpHttp(runtime, {
+  identify: ({ authInfo }) => (authInfo ? { tenant: 't', principal: authInfo.clientId } : undefined),
+  tasks: memoryTaskHost(runtime, { ttlMs: 400 }),
+});
+afterAll(() => mcp.close());
+
+const declaring = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { [tasksExtension]: {} } } };
+let nextId = 1;
+
+/** One 2026 request as `principal`, answered with its JSON-RPC message. */
+async function send(
+  principal: string,
+  method: string,
+  params: Record<string, unknown>,
+  meta: Record<string, unknown> = declaring,
+): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
+  const name = typeof params.name === 'string' ? params.name : (params.taskId as string | undefined);
+  const request = new Request('http://localhost/mcp', {
+    method: 'POST',
+    headers: {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method,
+      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', ...meta } },
+    }),
+  });
+  const response = await mcp.fetch(request, { authInfo: { token: 'x', clientId: principal, scopes: [] } });
+  const text = await response.text();
+  const messages = response.headers.get('content-type')?.startsWith('text/event-stream')
+    ? parseSse(text).map((event) => JSON.parse(event.data))
+    : [JSON.parse(text)];
+  return messages.find((message) => 'result' in message || 'error' in message);
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let tries = 0; tries < 100; tries++) {
+    const value = await read();
+    if (done(value)) return value;
+    await sleep(20);
+  }
+  throw new Error('gave up waiting');
+}
+
+describe('MCP tasks over serveMcpHttp', () => {
+  it('answers a call that settles within its window with the result, and one that does not as a task', async () => {
+    const now = await send('ana', 'tools/call', { name: 'quick', arguments: { n: 2 } });
+    expect(now.result).toMatchObject({ resultType: 'complete', structuredContent: { doubled: 4 } });
+    const later = await send('ana', 'tools/call', { name: 'slow', arguments: {} });
+    expect(later.result).toMatchObject({ resultType: 'task', status: 'working', pollIntervalMs: 1000 });
+    releaseSlow();
+    const taskId = later.result!.taskId as string;
+    const done = await until(
+      () => send('ana', 'tasks/get', { taskId }),
+      (got) => got.result?.status === 'completed',
+    );
+    expect(done.result!.result).toMatchObject({ content: [{ type: 'text', text: 'released' }] });
+  });
+
+  it('never makes a task for a client that did not declare the extension, and refuses a required tool with -32021', async () => {
+    const plain = { 'io.modelcontextprotocol/clientCapabilities': {} };
+    const call = send('ana', 'tools/call', { name: 'slow', arguments: {} }, plain);
+    await sleep(100);
+    releaseSlow();
+    expect((await call).result).toMatchObject({ resultType: 'complete', content: [{ text: 'released' }] });
+    const refused = await send('ana', 'tools/call', { name: 'always', arguments: {} }, plain);
+    expect(refused.error?.code).toBe(-32021);
+    expect((await send('ana', 'tasks/get', { taskId: 'task_x' }, plain)).error?.code).toBe(-32021);
+  });
+
+  it("answers another identity's task exactly as a task that never existed", async () => {
+    const created = await send('ana', 'tools/call', { name: 'slow', arguments: {} });
+    const taskId = created.result!.taskId as string;
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      const params = method === 'tasks/update' ? { taskId, inputResponses: {} } : { taskId };
+      const stranger = await send('bob', method, params);
+      const unknown = await send('bob', method, { ...params, taskId: 'task_unknown' });
+      expect(stranger.error?.code).toBe(-32602);
+      expect(stranger.error?.message.replace(taskId, 'ID')).toBe(
+        unknown.error?.message.replace('task_unknown', 'ID'),
+      );
+    }
+    // Bob's cancel reached nothing: Ana's task still runs.
+    expect((await send('ana', 'tasks/get', { taskId })).result?.status).toBe('working');
+    await send('ana', 'tasks/cancel', { taskId });
+  });
+
+  it("fires the tool's ctx.signal on tasks/cancel, and the task ends cancelled", async () => {
+    aborted = undefined;
+    const created = await send('ana', 'tools/call', { name: 'slow', arguments: {} });
+    const taskId = created.result!.taskId as string;
+    expect((await send('ana', 'tasks/cancel', { taskId })).result).not.toHaveProperty('status');
+    const ended = await until(
+      () => send('ana', 'tasks/get', { taskId }),
+      (got) => got.result?.status !== 'working',
+    );
+    expect(ended.result?.status).toBe('cancelled');
+    expect(aborted).toBeDefined();
+  });
+
+  it('holds an ask as input_required until tasks/update answers it, and ignores unknown keys', async () => {
+    const created = await send('ana', 'tools/call', { name: 'always', arguments: {} });
+    const taskId = created.result!.taskId as string;
+    const asking = await until(
+      () => send('ana', 'tasks/get', { taskId }),
+      (got) => got.result?.status === 'input_required',
+    );
+    expect(Object.keys(asking.result!.inputRequests as object)).toEqual(['colour']);
+    expect(asking.result).toMatchObject({ statusMessage: 'Which colour?' });
+    await send('ana', 'tasks/update', {
+      taskId,
+      inputResponses: { other: { action: 'accept', content: {} } },
+    });
+    expect((await send('ana', 'tasks/get', { taskId })).result?.status).toBe('input_required');
+    const answer = { colour: { action: 'accept', content: { colour: 'teal' } } };
+    const ack = (await send('ana', 'tasks/update', { taskId, inputResponses: answer })).result;
+    expect(ack).toMatchObject({ resultType: 'complete' });
+    expect(ack).not.toHaveProperty('status');
+    const done = await until(
+      () => send('ana', 'tasks/get', { taskId }),
+      (got) => got.result?.status === 'completed',
+    );
+    expect(done.result!.result).toMatchObject({ content: [{ text: 'colour teal' }] });
+  });
+
+  it('asks for an approval as a task input request, and runs the tool once tasks/update approves', async () => {
+    const created = await send('ana', 'tools/call', { name: 'guarded', arguments: { target: 'db' } });
+    const taskId = created.result!.taskId as string;
+    const waiting = await until(
+      () => send('ana', 'tasks/get', { taskId }),
+      (got) => got.result?.status === 'input_required',
+    );
+    const request = (waiting.result!.inputRequests as Record<string, { params: { message: string } }>)[
+      'toolctx.approval'
+    ];
+    expect(request?.params.message).toContain('guarded');
+    // An answer that does not fit the approval form decides nothing.
+    await send('ana', 'tasks/update', {
+      taskId,
+      inputResponses: { 'toolctx.approval': { action: 'maybe' } },
+    });
+    expect((await send('ana', 'tasks/get', { taskId })).result?.status).toBe('input_required');
+    await send('ana', 'tasks/update', {
+      taskId,
+      inputResponses: { 'toolctx.approval': { action: 'accept', content: {} } },
+    });
+    const done = await until(
+      () => send('ana', 'tasks/get', { taskId }),
+      (got) => got.result?.status === 'completed',
+    );
+    expect(done.result!.result).toMatchObject({ content: [{ text: 'wrote db' }] });
+  });
+
+  it('keeps a settled task for its ttlMs, then answers it as unknown', async () => {
+    const created = await send('ana', 'tools/call', { name: 'slow', arguments: {} });
+    const taskId = created.result!.taskId as string;
+    expect(created.result!.ttlMs).toBe(400);
+    releaseSlow();
+    await until(
+      () => send('ana', 'tasks/get', { taskId }),
+      (got) => got.result?.status === 'completed',
+    );
+    await sleep(450);
+    expect((await send('ana', 'tasks/get', { taskId })).error?.code).toBe(-32602);
+  });
+});

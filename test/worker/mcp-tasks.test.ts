@@ -1,0 +1,119 @@
+// MCP tasks on Workers under `wrangler dev` (the MCP test Worker's /mcp-tasks: mountMcp with
+// `tasks`, one TaskRunHost object per task): a task answers only the identity that made it (any
+// other gets exactly an unknown task's error), and it outlives a crash of the whole process
+// group — a call the crash cut off says `failed` (interrupted, retryable), an open ask is still
+// open and its answer finishes the call.
+import { readSse } from '@toolctx/core/sse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budget } from '../slowdown.js';
+import { type McpWorker, startMcpWorker } from './mcp-worker.js';
+
+let worker: McpWorker;
+beforeAll(async () => {
+  worker = await startMcpWorker('/mcp-tasks');
+});
+afterAll(() => worker?.dev.stop());
+
+interface Answer {
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+let nextId = 1;
+
+/** One 2026-07-28 request as `principal` from a client that declared the Tasks extension. */
+async function send(principal: string, method: string, params: Record<string, unknown>): Promise<Answer> {
+  const name = (params.name ?? params.taskId) as string;
+  const response = await fetch(`${worker.dev.url}/mcp-tasks`, {
+    method: 'POST',
+    headers: {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      authorization: `Bearer ${principal}`,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      'mcp-name': name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {
+            extensions: { 'io.modelcontextprotocol/tasks': {} },
+          },
+        },
+      },
+    }),
+  });
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) return response.json();
+  for await (const event of readSse(response.body!)) {
+    const message = JSON.parse(event.data) as Answer;
+    if ('result' in message || 'error' in message) return message;
+  }
+  throw new Error(`${method}: no answer`);
+}
+
+async function taskUntil(
+  principal: string,
+  taskId: string,
+  done: (task: Record<string, unknown>) => boolean,
+) {
+  const until = performance.now() + budget(30_000);
+  for (;;) {
+    const { result, error } = await send(principal, 'tasks/get', { taskId });
+    if (error) throw new Error(`tasks/get: ${error.message}`);
+    if (done(result!)) return result!;
+    if (performance.now() > until) throw new Error(`task ${taskId}: ${JSON.stringify(result)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('MCP tasks in Durable Objects under wrangler dev', () => {
+  it("answers another identity's task exactly as one that never existed, and leaves it running", async () => {
+    const created = await send('ana', 'tools/call', { name: 'task_wait', arguments: { ms: 60_000 } });
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = created.result!.taskId as string;
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      const params = method === 'tasks/update' ? { inputResponses: {} } : {};
+      const stranger = await send('bob', method, { ...params, taskId });
+      const unknown = await send('bob', method, { ...params, taskId: 'task_never' });
+      expect(stranger.error?.code).toBe(-32602);
+      expect(stranger.error?.message.replace(taskId, 'ID')).toBe(
+        unknown.error?.message.replace('task_never', 'ID'),
+      );
+    }
+    expect((await send('ana', 'tasks/get', { taskId })).result?.status).toBe('working');
+    await send('ana', 'tasks/cancel', { taskId });
+    expect((await taskUntil('ana', taskId, (task) => task.status !== 'working')).status).toBe('cancelled');
+  });
+
+  it('outlives a crash: a cut-off call is failed (interrupted, retryable), an open ask (of an idempotent tool, run again) stays open and its answer finishes the call', async () => {
+    const cut = await send('ana', 'tools/call', { name: 'task_wait', arguments: { ms: 120_000 } });
+    const asking = await send('ana', 'tools/call', { name: 'task_ask', arguments: {} });
+    const cutId = cut.result!.taskId as string;
+    const askId = asking.result!.taskId as string;
+    await taskUntil('ana', askId, (task) => task.status === 'input_required');
+
+    await worker.dev.crash();
+
+    const failed = await taskUntil('ana', cutId, (task) => task.status !== 'working');
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: -32603, data: { kind: 'interrupted', retryable: true } },
+    });
+    expect(failed).not.toHaveProperty('result');
+    const open = await taskUntil('ana', askId, (task) => task.status === 'input_required');
+    expect(Object.keys(open.inputRequests as object)).toEqual(['colour']);
+    const ack = await send('ana', 'tasks/update', {
+      taskId: askId,
+      inputResponses: { colour: { action: 'accept', content: { colour: 'teal' } } },
+    });
+    expect(ack.result).toMatchObject({ resultType: 'complete' });
+    const done = await taskUntil('ana', askId, (task) => task.status === 'completed');
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'colour teal' }] });
+  });
+});
