@@ -1,11 +1,12 @@
 // MCP over streamable HTTP on a Cloudflare Worker: one Durable Object per 2025-11-25 session, so a
-// client's cancel reaches the running tool, and 2026-07-28 requests answered in the Worker.
-// Bind `MCP_SESSIONS` to `ToolsMcpSession` in wrangler.jsonc.
+// client's cancel reaches the running tool, 2026-07-28 requests answered in the Worker, and their
+// tasks (the Tasks extension) one Durable Object each. Bind `MCP_SESSIONS` to `ToolsMcpSession`
+// and `RUNS` to `RunHost` in wrangler.jsonc.
 
 import { createRuntime } from '@toolctx/core';
 import { createMemoryArtifactStore } from '@toolctx/core/memory';
-import { mountMcp } from '@toolctx/edge';
-import { createMcpSession } from '@toolctx/edge/durable-objects';
+import { durableObjectRuns, mountMcp } from '@toolctx/edge';
+import { createMcpSession, createRunHost } from '@toolctx/edge/durable-objects';
 import { Hono } from 'hono';
 import { tools } from './tools.js';
 
@@ -14,9 +15,12 @@ import { tools } from './tools.js';
 const runtimeFor = () => createRuntime({ tools, artifacts: createMemoryArtifactStore() });
 
 export class ToolsMcpSession extends createMcpSession(runtimeFor) {}
+// A task is a run of the run host: its call, asks and result live in the run's object.
+export class RunHost extends createRunHost(runtimeFor) {}
 
 type Bindings = {
   MCP_SESSIONS: DurableObjectNamespace<ToolsMcpSession>;
+  RUNS: DurableObjectNamespace<RunHost>;
   MCP_TOKEN?: string;
   MCP_STATE_KEY?: string; // `wrangler secret put MCP_STATE_KEY`: 32 bytes or more
 };
@@ -25,6 +29,7 @@ mountMcp(app, {
   binding: 'MCP_SESSIONS', // POST/GET/DELETE /mcp
   runtimeFor, // the session class's function: 2026-07-28 requests share the isolate's runtime
   requestStateKey: (env: Bindings) => env.MCP_STATE_KEY, // signs 2026 asks' rounds
+  tasks: (env: Bindings) => durableObjectRuns(env.RUNS), // 2026 tasks, one run object each
   // Leave `authenticate` out and the endpoint is OPEN: anyone who can reach /mcp calls every tool.
   // Identity comes only from here, given the request and the Worker's env; null answers 401 with
   // a `WWW-Authenticate: Bearer` challenge, { refused } a 401 with its message.

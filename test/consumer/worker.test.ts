@@ -31,14 +31,19 @@ const examples = {
   'wrangler.jsonc': 'docs/examples/wrangler.jsonc',
 };
 const workerTypes = { lib: ['ES2022'], types: ['@cloudflare/workers-types'] };
-// The README says only "bind MCP_SESSIONS to ToolsMcpSession"; this is that binding.
+// The README says only "bind MCP_SESSIONS to ToolsMcpSession and RUNS to RunHost"; these are those bindings.
 const mcpConfig = {
   name: 'toolctx-mcp',
   main: 'src/mcp-worker.ts',
   compatibility_date: '2026-04-20',
   compatibility_flags: ['enable_request_signal'],
-  durable_objects: { bindings: [{ name: 'MCP_SESSIONS', class_name: 'ToolsMcpSession' }] },
-  migrations: [{ tag: 'v1', new_sqlite_classes: ['ToolsMcpSession'] }],
+  durable_objects: {
+    bindings: [
+      { name: 'MCP_SESSIONS', class_name: 'ToolsMcpSession' },
+      { name: 'RUNS', class_name: 'RunHost' },
+    ],
+  },
+  migrations: [{ tag: 'v1', new_sqlite_classes: ['ToolsMcpSession', 'RunHost'] }],
 };
 let dir = '';
 let dev: WranglerDev | undefined;
