@@ -67,6 +67,13 @@ describe("the MCP Inspector CLI against the Worker's /mcp", () => {
       'test_input_required_result_request_state',
       'test_input_required_result_multi_round',
       'test_input_required_result_tampered_state',
+      'greet',
+      'slow_compute',
+      'failing_job',
+      'protocol_error_job',
+      'confirm_delete',
+      'multi_input',
+      'test_tool_with_task',
     ]);
     expect(tools[2]).toMatchObject({
       inputSchema: { type: 'object' },
@@ -84,6 +91,19 @@ describe("the MCP Inspector CLI against the Worker's /mcp", () => {
       'name=Ada',
     );
     expect(result).toEqual({ content: [{ type: 'text', text: 'Hello, Ada.' }] });
+  });
+
+  it('gets the result of a call that outlasts its task window, never a task: the CLI does not declare the Tasks extension', async () => {
+    const { result } = await inspector(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'slow_compute',
+      '--tool-arg',
+      'seconds=1',
+    );
+    expect(result).not.toHaveProperty('taskId');
+    expect(result.content).toEqual([{ type: 'text', text: 'Computed result after 1s' }]);
   });
 
   it('calls a tool that reports progress: the result is printed and the progress reaches the client in order', async () => {

@@ -116,4 +116,47 @@ describe('MCP tasks in Durable Objects under wrangler dev', () => {
     const done = await taskUntil('ana', askId, (task) => task.status === 'completed');
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'colour teal' }] });
   });
+
+  it('sends notifications/tasks to a subscriptions/listen that follows the task, read from its run object, until it completes', async () => {
+    const created = await send('ana', 'tools/call', { name: 'task_wait', arguments: { ms: 1500 } });
+    const taskId = created.result!.taskId as string;
+    const response = await fetch(`${worker.dev.url}/mcp-tasks`, {
+      method: 'POST',
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        authorization: 'Bearer ana',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'follow',
+        method: 'subscriptions/listen',
+        params: {
+          notifications: { taskIds: [taskId] },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {
+              extensions: { 'io.modelcontextprotocol/tasks': {} },
+            },
+          },
+        },
+      }),
+    });
+    const seen: { method: string; params: Record<string, unknown> }[] = [];
+    for await (const event of readSse(response.body!)) {
+      seen.push(JSON.parse(event.data));
+      if (seen.at(-1)!.params.status === 'completed') break;
+    }
+    expect(seen[0]).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: [taskId] } },
+    });
+    expect(seen.slice(1).map((note) => [note.method, note.params.status])).toEqual([
+      ['notifications/tasks', 'working'],
+      ['notifications/tasks', 'completed'],
+    ]);
+    expect(seen.at(-1)!.params).toMatchObject({ taskId, result: { content: [{ text: 'waited 1500 ms' }] } });
+  });
 });

@@ -31,7 +31,7 @@ export const mcpTaskDoor: DoorDeclaration = Object.freeze({
 
 /** Options of {@link memoryTaskHost}. */
 export interface MemoryTaskHostOptions {
-  /** How long a task is kept from its creation, in ms (`ttlMs`); an open one is kept until it settles. Default 1 hour. */
+  /** How long a task is kept after it settled, in ms (its `ttlMs`, so at least that long from its creation). Default 1 hour. */
   ttlMs?: number;
   /** The most tasks kept at once; past it a new task is refused with `-32603`, naming this option. Default 1000. */
   maxTasks?: number;
@@ -75,8 +75,9 @@ export function memoryTaskHost(runtime: Runtime, options: MemoryTaskHostOptions 
   const sweep = () => {
     const now = Date.now();
     for (const [taskId, task] of tasks) {
-      const { status } = state(taskId, task);
-      if (now - task.createdAt < ttlMs || status === 'working' || status === 'input_required') continue;
+      // A task is kept `ttlMs` after it settled, so a long one's result is there to read too.
+      const { status, updatedAt } = state(taskId, task);
+      if (now - updatedAt < ttlMs || status === 'working' || status === 'input_required') continue;
       tasks.delete(taskId);
       void task.run.end();
     }

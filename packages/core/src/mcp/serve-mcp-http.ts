@@ -16,6 +16,7 @@ import {
 import { randomId } from '../random-id.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { type McpRounds, mcpRounds } from './input-required.js';
+import { listenForTasks } from './listen-tasks.js';
 import { memoryTaskHost } from './memory-tasks.js';
 import { type McpCaller, type McpTasks, mcpServer, type ServeMcpOptions } from './serve-mcp.js';
 import type { McpTaskHost } from './tasks.js';
@@ -53,6 +54,12 @@ export interface ServeMcpStatelessOptions extends ServeMcpOptions {
   tasks?: McpTaskHost | false;
   /** How long an `optional` tool's call runs before it becomes a task, in ms; a tool's own `taskWindowMs` wins. Default 1000. */
   taskWindowMs?: number;
+  /**
+   * How often a `subscriptions/listen` that follows tasks (`notifications: { taskIds }`) reads
+   * them, in ms: a change reaches the client as `notifications/tasks` within about this long.
+   * Default 500.
+   */
+  taskPollMs?: number;
 }
 
 /**
@@ -75,7 +82,8 @@ export interface ServeMcpStatelessOptions extends ServeMcpOptions {
 export function serveMcpStateless(runtime: Runtime, options: ServeMcpStatelessOptions = {}): McpHttpHandler {
   const key = options.requestStateKey ?? randomKey();
   const { useStateOnce } = options;
-  const ownerOf = (ctx: ServerContext) => JSON.stringify(options.identify?.(callerOf(ctx)) ?? null);
+  const ownerOfCaller = (caller: McpCaller) => JSON.stringify(options.identify?.(caller) ?? null);
+  const ownerOf = (ctx: ServerContext) => ownerOfCaller(callerOf(ctx));
   const rounds =
     key === false
       ? undefined
@@ -86,7 +94,21 @@ export function serveMcpStateless(runtime: Runtime, options: ServeMcpStatelessOp
         );
   const host = options.tasks ?? memoryTaskHost(runtime);
   const tasks = host === false ? undefined : { host, ownerOf, windowMs: options.taskWindowMs ?? 1000 };
-  return createMcpHandler(() => configured(runtime, options, 'modern', rounds, tasks), { legacy: 'reject' });
+  const handler = createMcpHandler(() => configured(runtime, options, 'modern', rounds, tasks), {
+    legacy: 'reject',
+  });
+  if (host === false) return handler;
+  // A listen for tasks is ours (the SDK's listen router knows only list changes); any other, the SDK's.
+  const listen = { host, pollMs: options.taskPollMs ?? 500 };
+  return {
+    ...handler,
+    fetch: async (request, fetchOptions) => {
+      const caller = fetchOptions?.authInfo ? { authInfo: fetchOptions.authInfo } : {};
+      return (
+        (await listenForTasks(request, ownerOfCaller(caller), listen)) ?? handler.fetch(request, fetchOptions)
+      );
+    },
+  };
 }
 
 const callerOf = (ctx: ServerContext): McpCaller =>

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalPort } from '../approval/approval.js';
 import { createRuntime } from '../runtime/create-runtime.js';
-import { parseSse } from '../sse/index.js';
+import { parseSse, readSse } from '../sse/index.js';
 import { defineTool } from '../tools/define-tool.js';
 import { memoryTaskHost } from './memory-tasks.js';
 import { serveMcpHttp } from './serve-mcp-http.js';
@@ -66,6 +66,7 @@ const runtime = createRuntime({ tools: [slow, quick, always, guarded], approval:
 const mcp = serveMcpHttp(runtime, {
   identify: ({ authInfo }) => (authInfo ? { tenant: 't', principal: authInfo.clientId } : undefined),
   tasks: memoryTaskHost(runtime, { ttlMs: 400 }),
+  taskPollMs: 100,
 });
 afterAll(() => mcp.close());
 
@@ -102,6 +103,42 @@ async function send(
     ? parseSse(text).map((event) => JSON.parse(event.data))
     : [JSON.parse(text)];
   return messages.find((message) => 'result' in message || 'error' in message);
+}
+
+/** Opens a `subscriptions/listen` for `taskIds` as `principal`; `next()` reads its next message. */
+async function listen(principal: string, taskIds: string[]) {
+  const hangUp = new AbortController();
+  const request = new Request('http://localhost/mcp', {
+    method: 'POST',
+    signal: hangUp.signal,
+    headers: {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'subscriptions/listen',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'sub-1',
+      method: 'subscriptions/listen',
+      params: {
+        notifications: { taskIds },
+        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', ...declaring },
+      },
+    }),
+  });
+  const response = await mcp.fetch(request, { authInfo: { token: 'x', clientId: principal, scopes: [] } });
+  const events = readSse(response.body!)[Symbol.asyncIterator]();
+  return {
+    response,
+    async next(ms = 2000): Promise<{ method: string; params: Record<string, unknown> } | 'quiet'> {
+      const timeout = sleep(ms).then(() => 'quiet' as const);
+      const event = await Promise.race([events.next(), timeout]);
+      if (event === 'quiet') return event;
+      return JSON.parse((event.value as { data: string }).data);
+    },
+    close: () => hangUp.abort(),
+  };
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
@@ -233,5 +270,62 @@ describe('MCP tasks over serveMcpHttp', () => {
     );
     await sleep(450);
     expect((await send('ana', 'tasks/get', { taskId })).error?.code).toBe(-32602);
+  });
+
+  it("sends notifications/tasks on subscriptions/listen as a task changes, and nothing of another identity's task", async () => {
+    const created = await send('ana', 'tools/call', { name: 'slow', arguments: {} });
+    const taskId = created.result!.taskId as string;
+    const ana = await listen('ana', [taskId, taskId]);
+    expect(ana.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const ack = await ana.next();
+    expect(ack).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: {
+        notifications: { taskIds: [taskId] },
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' },
+      },
+    });
+    expect(await ana.next()).toMatchObject({
+      method: 'notifications/tasks',
+      params: { taskId, status: 'working' },
+    });
+    const bob = await listen('bob', [taskId]);
+    expect(await bob.next()).toMatchObject({ params: { notifications: { taskIds: [taskId] } } });
+    releaseSlow();
+    expect(await ana.next()).toMatchObject({
+      method: 'notifications/tasks',
+      params: { taskId, status: 'completed', result: { content: [{ text: 'released' }] } },
+    });
+    // Bob acknowledged, as for any id, and heard nothing of Ana's task.
+    expect(await bob.next(1200)).toBe('quiet');
+    ana.close();
+    bob.close();
+  });
+
+  it('refuses a listen for tasks from a client that did not declare the extension with -32021', async () => {
+    const request = new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'subscriptions/listen',
+        params: {
+          notifications: { taskIds: ['task_x'] },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    const response = await mcp.fetch(request);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ id: 7, error: { code: -32021 } });
   });
 });
