@@ -162,7 +162,11 @@ describe('MCP tasks over serveMcpHttp', () => {
       () => send('ana', 'tasks/get', { taskId }),
       (got) => got.result?.status === 'completed',
     );
-    expect(done.result!.result).toMatchObject({ content: [{ type: 'text', text: 'released' }] });
+    // The whole tools/call result, as 2026 has every result: with its resultType.
+    expect(done.result!.result).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'released' }],
+    });
   });
 
   it('never makes a task for a client that did not declare the extension, and refuses a required tool with -32021', async () => {

@@ -192,7 +192,11 @@ function wireStatus(task: McpTaskState): CallStatus {
   return hostFaults.has(result.error.kind) ? 'failed' : 'completed';
 }
 
-/** `tasks/get`'s answer: the task with its input requests, its whole result, or its error. */
+/**
+ * `tasks/get`'s answer: the task with its input requests, its whole result, or its error. The
+ * result is what `tools/call` would have answered, `resultType: 'complete'` included (2026 makes
+ * it a required field of every result; the official Tasks client rejects a result without it).
+ */
 export function detailedTask(task: McpTaskState): Record<string, unknown> {
   const fields = taskFields(task);
   const { result } = task;
@@ -203,7 +207,9 @@ export function detailedTask(task: McpTaskState): Record<string, unknown> {
     const { kind, message, retryable } = result.error;
     return { ...fields, error: { code: -32603, message, data: { kind, retryable: retryable ?? false } } };
   }
-  if (fields.status === 'completed' && result) return { ...fields, result: toCallToolResult(result) };
+  if (fields.status === 'completed' && result) {
+    return { ...fields, result: { ...toCallToolResult(result), resultType: 'complete' } };
+  }
   return fields;
 }
 
