@@ -1,7 +1,6 @@
 import {
   type AuthInfo,
   type CallToolResult,
-  type ContentBlock,
   type ElicitationCompleteNotification,
   type Implementation,
   type InputRequiredResult,
@@ -16,7 +15,7 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/valida
 import type { AskAnswer } from '../ask/ask.js';
 import { deferAsks } from '../ask/defer-asks.js';
 import { type LogEntry, type LogLevel, logLevels } from '../context/log-entry.js';
-import type { Identity, ToolResult } from '../context/types.js';
+import type { Identity } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
 import type { Phase } from '../policy/phase.js';
 import { randomId } from '../random-id.js';
@@ -46,7 +45,7 @@ import {
   tasksRequired,
 } from './tasks.js';
 import { toMcpTool } from './tool-metadata.js';
-import { errorMetaKey, mcpProgressOf, toMcpLogMessage } from './wire.js';
+import { mcpProgressOf, toMcpLogMessage } from './wire.js';
 
 /** What an MCP request tells the host about its caller, for {@link ServeMcpOptions.identify}. */
 export interface McpCaller {
