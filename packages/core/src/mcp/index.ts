@@ -25,7 +25,7 @@ export {
   mcpTools,
 } from './mcp-tools.js';
 export { type MemoryTaskHostOptions, mcpTaskDoor, memoryTaskHost } from './memory-tasks.js';
-export { type McpCaller, type ServeMcpOptions, serveMcp } from './serve-mcp.js';
+export { type McpCaller, type McpTraceContext, type ServeMcpOptions, serveMcp } from './serve-mcp.js';
 export {
   type McpHttpServer,
   type ServeMcpHttpOptions,

@@ -1,5 +1,6 @@
 import {
   type AuthInfo,
+  type CallToolRequest,
   type CallToolResult,
   type ElicitationCompleteNotification,
   type Implementation,
@@ -73,7 +74,29 @@ export interface ServeMcpOptions {
    * on `resources/read` and `resources/list`); `false` serves none.
    */
   artifactResources?: false | ArtifactResourceOptions;
+  /**
+   * Runs each `tools/call` under the trace context its client sent (W3C `traceparent` and
+   * `tracestate` in the request's `_meta`), so the call's span is a child of the client's:
+   * `otelTraceContext` from `@toolctx/core/otel`, with the OpenTelemetry sink and a context
+   * manager registered. Default: calls start under whatever context is active.
+   */
+  traceContext?: McpTraceContext;
 }
+
+/**
+ * Runs `call` under the trace context of a W3C `traceparent` (and `tracestate`), as an MCP
+ * request's `_meta` carries them: see {@link ServeMcpOptions.traceContext}.
+ *
+ * @example
+ * ```ts
+ * import type { McpTraceContext } from '@toolctx/core/mcp';
+ * const untraced: McpTraceContext = (_carrier, call) => call();
+ * ```
+ */
+export type McpTraceContext = <T>(
+  carrier: { traceparent: string; tracestate?: string },
+  call: () => Promise<T>,
+) => Promise<T>;
 
 /**
  * Serves a runtime's tools over MCP with the official SDK: `tools/list` gives each tool's JSON
@@ -207,94 +230,100 @@ export function mcpServer(
   low.setRequestHandler('tools/list', () => ({
     tools: door.listTools({ phase }).map(({ name }) => toMcpTool(door.tools.get(name)!)),
   }));
-  low.setRequestHandler(
-    'tools/call',
-    async (request, extra): Promise<CallToolResult | InputRequiredResult> => {
-      const progressToken = extra.mcpReq._meta?.progressToken;
-      const progressOf = mcpProgressOf();
-      // Notifications are chained so the last one is on the wire before the result it precedes.
-      let sent: Promise<void> = Promise.resolve();
-      const send = (
-        notification: ProgressNotification | LoggingMessageNotification | ElicitationCompleteNotification,
-      ) => {
-        sent = sent.then(() => extra.mcpReq.notify(notification)).catch(() => {});
-      };
-      const onEvent = (event: ToolEvent) => {
-        if (event.type === 'tool.log') {
-          const entry = event.data as LogEntry;
-          const least = leastLevel(extra);
-          if (least && logLevels.indexOf(entry.level) >= logLevels.indexOf(least))
-            send({ method: 'notifications/message', params: toMcpLogMessage(entry) });
-        } else if (event.type === 'tool.progress' && progressToken !== undefined) {
-          const { payload, n } = event.data as { payload: unknown; n: number };
-          send({ method: 'notifications/progress', params: { progressToken, ...progressOf(payload, n) } });
-        }
-      };
-      const links = artifactLinks(server, store, scopes.scopeOf(extra));
-      const { signal, decidePending } = askingPerson(
-        low,
-        door.tools.get(request.params.name),
-        extra.mcpReq,
-        declared,
-      );
-      // Pages the person agreed to open: the tool is done waiting on one once it asks again or ends.
-      const pages: string[] = [];
-      const pagesDone = () => {
-        for (const elicitationId of pages.splice(0))
-          send({ method: 'notifications/elicitation/complete', params: { elicitationId } });
-      };
-      const ask = mcpAskUser(low, extra.mcpReq.send, declared, (elicitationId) => pages.push(elicitationId));
-      const call: CallOnceRequest & RemembersTaint = {
-        tool: request.params.name,
-        args: request.params.arguments ?? {},
-        signal,
-        phase,
-        identity: options.identify?.(callerOf(extra)),
-        sessionId: extra.sessionId,
-        anonymousScope: scopes.anonymousScope(extra),
-        onEvent: links.watch(onEvent),
-        ...(decidePending ? { decidePending } : {}),
-        askUser: async (open, signal) => {
-          // The page's completion goes out before the next question.
-          pagesDone();
-          await sent;
-          return ask(open, signal);
-        },
-        [sessionTaint]: taint,
-      };
-      if (era === 'modern') {
-        const tool = door.tools.get(call.tool);
-        const support = tool?.taskSupport ?? 'optional';
-        const asTask =
-          tasks !== undefined && tool !== undefined && support !== 'forbidden' && declaresTasks(extra);
-        if (tool && support === 'required' && !asTask) throw tasksRequired();
-        // MCP 2026: the call's asks end the round as input_required; the retry runs the same call
-        // again with every answer so far.
-        const { toolCallId, answers } = rounds
-          ? await rounds.resume(extra, call.tool, call.args)
-          : { toolCallId: randomId('call_'), answers: {} };
-        const round = { tool: call.tool, args: call.args, toolCallId, answers };
-        if (asTask) {
-          const waitMs = support === 'required' ? 0 : (tool.taskWindowMs ?? tasks.windowMs);
-          const start = { tool: call.tool, args: call.args, answers, identity: call.identity, phase, waitMs };
-          return taskOrResult(tasks, extra, start, round, rounds, links);
-        }
-        if (!rounds) return links.addTo(toCallToolResult(await door.callOnce(call)));
-        const askUser = deferAsks(answers);
-        const approval = roundApproval(tool, toolCallId, answers);
-        const result = await door.callOnce({ ...call, toolCallId, askUser, decidePending: approval });
-        await sent;
-        const asked = !result.ok && result.error.kind === 'input-required' ? askUser.deferred : undefined;
-        const approving = !result.ok && result.error.kind === 'approval-pending' ? approval.asked : undefined;
-        if (asked || approving) return rounds.inputRequired(extra, round, asked ?? [approving!]);
-        return links.addTo(toCallToolResult(result));
+  low.setRequestHandler('tools/call', (request, extra): Promise<CallToolResult | InputRequiredResult> => {
+    const { traceparent, tracestate } = (extra.mcpReq._meta ?? {}) as Record<string, unknown>;
+    if (!options.traceContext || typeof traceparent !== 'string') return callTool(request, extra);
+    const carrier = { traceparent, ...(typeof tracestate === 'string' ? { tracestate } : {}) };
+    return options.traceContext(carrier, () => callTool(request, extra));
+  });
+  async function callTool(
+    request: CallToolRequest,
+    extra: ServerContext,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const progressToken = extra.mcpReq._meta?.progressToken;
+    const progressOf = mcpProgressOf();
+    // Notifications are chained so the last one is on the wire before the result it precedes.
+    let sent: Promise<void> = Promise.resolve();
+    const send = (
+      notification: ProgressNotification | LoggingMessageNotification | ElicitationCompleteNotification,
+    ) => {
+      sent = sent.then(() => extra.mcpReq.notify(notification)).catch(() => {});
+    };
+    const onEvent = (event: ToolEvent) => {
+      if (event.type === 'tool.log') {
+        const entry = event.data as LogEntry;
+        const least = leastLevel(extra);
+        if (least && logLevels.indexOf(entry.level) >= logLevels.indexOf(least))
+          send({ method: 'notifications/message', params: toMcpLogMessage(entry) });
+      } else if (event.type === 'tool.progress' && progressToken !== undefined) {
+        const { payload, n } = event.data as { payload: unknown; n: number };
+        send({ method: 'notifications/progress', params: { progressToken, ...progressOf(payload, n) } });
       }
-      const result = await door.callOnce(call);
-      pagesDone();
+    };
+    const links = artifactLinks(server, store, scopes.scopeOf(extra));
+    const { signal, decidePending } = askingPerson(
+      low,
+      door.tools.get(request.params.name),
+      extra.mcpReq,
+      declared,
+    );
+    // Pages the person agreed to open: the tool is done waiting on one once it asks again or ends.
+    const pages: string[] = [];
+    const pagesDone = () => {
+      for (const elicitationId of pages.splice(0))
+        send({ method: 'notifications/elicitation/complete', params: { elicitationId } });
+    };
+    const ask = mcpAskUser(low, extra.mcpReq.send, declared, (elicitationId) => pages.push(elicitationId));
+    const call: CallOnceRequest & RemembersTaint = {
+      tool: request.params.name,
+      args: request.params.arguments ?? {},
+      signal,
+      phase,
+      identity: options.identify?.(callerOf(extra)),
+      sessionId: extra.sessionId,
+      anonymousScope: scopes.anonymousScope(extra),
+      onEvent: links.watch(onEvent),
+      ...(decidePending ? { decidePending } : {}),
+      askUser: async (open, signal) => {
+        // The page's completion goes out before the next question.
+        pagesDone();
+        await sent;
+        return ask(open, signal);
+      },
+      [sessionTaint]: taint,
+    };
+    if (era === 'modern') {
+      const tool = door.tools.get(call.tool);
+      const support = tool?.taskSupport ?? 'optional';
+      const asTask =
+        tasks !== undefined && tool !== undefined && support !== 'forbidden' && declaresTasks(extra);
+      if (tool && support === 'required' && !asTask) throw tasksRequired();
+      // MCP 2026: the call's asks end the round as input_required; the retry runs the same call
+      // again with every answer so far.
+      const { toolCallId, answers } = rounds
+        ? await rounds.resume(extra, call.tool, call.args)
+        : { toolCallId: randomId('call_'), answers: {} };
+      const round = { tool: call.tool, args: call.args, toolCallId, answers };
+      if (asTask) {
+        const waitMs = support === 'required' ? 0 : (tool.taskWindowMs ?? tasks.windowMs);
+        const start = { tool: call.tool, args: call.args, answers, identity: call.identity, phase, waitMs };
+        return taskOrResult(tasks, extra, start, round, rounds, links);
+      }
+      if (!rounds) return links.addTo(toCallToolResult(await door.callOnce(call)));
+      const askUser = deferAsks(answers);
+      const approval = roundApproval(tool, toolCallId, answers);
+      const result = await door.callOnce({ ...call, toolCallId, askUser, decidePending: approval });
       await sent;
+      const asked = !result.ok && result.error.kind === 'input-required' ? askUser.deferred : undefined;
+      const approving = !result.ok && result.error.kind === 'approval-pending' ? approval.asked : undefined;
+      if (asked || approving) return rounds.inputRequired(extra, round, asked ?? [approving!]);
       return links.addTo(toCallToolResult(result));
-    },
-  );
+    }
+    const result = await door.callOnce(call);
+    pagesDone();
+    await sent;
+    return links.addTo(toCallToolResult(result));
+  }
   // JSON-RPC 2.0's answer to `[]`, which the SDK's HTTP transports would take as nothing to do.
   const connect = server.connect.bind(server);
   server.connect = async (transport) => {

@@ -13,3 +13,4 @@
  * @module
  */
 export { createOtelSink, type OtelSinkOptions } from './otel-sink.js';
+export { otelTraceContext } from './trace-context.js';

@@ -12,9 +12,11 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { serveMcpHttp } from '../mcp/serve-mcp-http.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createOtelSink } from './otel-sink.js';
+import { otelTraceContext } from './trace-context.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -88,5 +90,54 @@ describe('createOtelSink with an async context manager', () => {
     await run.call({ tool: 'wait', args: { ms: 1 }, toolCallId: 'outside' });
     session.end();
     parentIs(callsNamed('outside')[0], session);
+  });
+
+  it("parents an MCP call under the client's span named by the traceparent in its request's _meta", async () => {
+    const runtime = createRuntime({ tools: [wait], sinks: [createOtelSink({ tracer })] });
+    const mcp = serveMcpHttp(runtime, { traceContext: otelTraceContext });
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const call = async (spanId: string) => {
+      const response = await mcp.fetch(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: {
+            accept: 'application/json, text/event-stream',
+            'content-type': 'application/json',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'wait',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: {
+              name: 'wait',
+              arguments: { ms: 1 },
+              _meta: {
+                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                'io.modelcontextprotocol/clientCapabilities': {},
+                traceparent: `00-${traceId}-${spanId}-01`,
+                tracestate: 'vendor=1',
+              },
+            },
+          }),
+        }),
+      );
+      expect(response.status).toBe(200);
+      await response.text();
+    };
+    const before = exporter.getFinishedSpans().length;
+    await call('00f067aa0ba902b7');
+    const [span] = exporter.getFinishedSpans().slice(before);
+    expect(span?.spanContext().traceId).toBe(traceId);
+    expect(span?.parentSpanContext).toMatchObject({ spanId: '00f067aa0ba902b7', isRemote: true });
+    expect(span?.spanContext().traceState?.get('vendor')).toBe('1');
+    // A malformed traceparent is ignored: the call starts its own trace.
+    await call('not-a-span-id');
+    const [own] = exporter.getFinishedSpans().slice(before + 1);
+    expect(own?.spanContext().traceId).not.toBe(traceId);
+    expect(own?.parentSpanContext).toBeUndefined();
+    await mcp.close();
   });
 });
