@@ -70,7 +70,7 @@ export function runTaskHost(
       const taskId = `task_${crypto.randomUUID().replaceAll('-', '')}`;
       const identity = start.identity ?? anonymous;
       const createdAt = Date.now();
-      const begun = await runs.start({ runId: taskId, identity, phase: start.phase, createdAt });
+      const begun = await runs.start({ runId: taskId, identity, phase: start.phase, createdAt, endsWithCall: taskId });
       if (!begun.ok) throw new ProtocolError(-32000, begun.error.message);
       const run = runs.get(taskId);
       const call = { tool: start.tool, args: start.args, toolCallId: taskId };
@@ -100,10 +100,7 @@ export function runTaskHost(
     async get(owner, taskId) {
       const task = await find(owner, taskId);
       if (!task) return undefined;
-      const { run, identity, handle } = task;
-      // A task's run ends with its call, so its retention counts from then.
-      if (handle.status !== 'working' && handle.status !== 'input_required') await run.end(identity);
-      return stateOf(handle);
+      return stateOf(task.handle);
     },
     async update(owner, taskId, answers) {
       const task = await find(owner, taskId);

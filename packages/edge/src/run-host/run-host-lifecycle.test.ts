@@ -233,3 +233,41 @@ describe('retention: an ended run is deleted after its window', () => {
     expect((await send(`/runs/${runId}/events`)).status).toBe(404);
   });
 });
+
+describe('a run of one call (an MCP task)', () => {
+  const owner = { tenant: 'default', principal: 'ana' };
+  /** Polls what the run is until `done`, within a second. */
+  async function infoUntil(runId: string, done: (ended: boolean) => boolean): Promise<boolean> {
+    for (let tries = 0; tries < 50; tries++) {
+      const info = await hostOf(runId).info(owner);
+      if (info.ok && done(info.value.ended)) return info.value.ended;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`run ${runId} never came to that`);
+  }
+
+  it('ends once that call settles, its result kept', async () => {
+    const runId = `one-call-${crypto.randomUUID()}`;
+    expect((await hostOf(runId).start({ runId, identity: owner, endsWithCall: 'only' })).ok).toBe(true);
+    await hostOf(runId).startCall(owner, {
+      tool: 'count_steps',
+      args: { steps: 2, delayMs: 0 },
+      toolCallId: 'only',
+    });
+    expect(await infoUntil(runId, (ended) => ended)).toBe(true);
+    const handle = await hostOf(runId).callStatus(owner, 'only');
+    expect(handle).toMatchObject({ ok: true, value: { status: 'completed', result: { ok: true } } });
+  });
+
+  it('does not end while that call waits for approval, and ends once the approved call settles', async () => {
+    const runId = `one-call-${crypto.randomUUID()}`;
+    await hostOf(runId).start({ runId, identity: owner, endsWithCall: 'pub' });
+    await hostOf(runId).startCall(owner, { tool: 'publish_note', args: { title: 't' }, toolCallId: 'pub' });
+    const waiting = await hostOf(runId).callStatus(owner, 'pub');
+    if (!waiting.ok || waiting.value.approvalId === undefined) throw new Error('expected an approval');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await infoUntil(runId, () => true)).toBe(false);
+    expect((await hostOf(runId).decide(owner, waiting.value.approvalId, { approved: true })).ok).toBe(true);
+    expect(await infoUntil(runId, (ended) => ended)).toBe(true);
+  });
+});

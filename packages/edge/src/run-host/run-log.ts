@@ -22,6 +22,8 @@ export interface RunRecord {
   ended: boolean;
   /** When the run ended (its `run.finished`), ms since the epoch; its storage is deleted a retention window later. */
   endedAt?: number;
+  /** The call whose settling ends the run (`RunInit.endsWithCall`). */
+  endsWithCall?: string;
 }
 
 const recordKey = 'run';

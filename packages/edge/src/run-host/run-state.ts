@@ -178,6 +178,7 @@ export class RunState implements DoorRun {
       ended: false,
     };
     if (init.sessionId !== undefined) record.sessionId = init.sessionId;
+    if (init.endsWithCall !== undefined) record.endsWithCall = init.endsWithCall;
     this.log.record = record;
     // The live run's first event, run.started, goes into the log from inside startRun.
     this.ensureLive(record);
@@ -532,6 +533,11 @@ export class RunState implements DoorRun {
 
   private publish(event: ToolEvent): void {
     this.log.append(event);
+    // A run of one call (an MCP task) ends once that call settled: its record is filed by then.
+    const ending = this.log.record?.endsWithCall;
+    if (ending === event.callId && (event.type === 'tool.finished' || event.type === 'tool.failed')) {
+      setTimeout(() => void this.finish(), 0);
+    }
     if (event.type === 'run.finished') {
       const record = { ...this.log.record!, ended: true, endedAt: event.ts };
       this.log.record = record;

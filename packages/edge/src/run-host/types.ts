@@ -22,6 +22,11 @@ export interface RunInit {
    * the run's record and its entry in its identity's list agree.
    */
   createdAt?: number;
+  /**
+   * Ends the run once the call of this id settles (finished or failed, not while it waits for a
+   * person), so its retention counts from then: a run of one call, such as an MCP task.
+   */
+  endsWithCall?: string;
 }
 
 /**
