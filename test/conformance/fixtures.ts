@@ -360,4 +360,11 @@ export const conformanceTools: AnyTool[] = [
       return answer.action === 'accept' ? `Hello, ${answer.values.name}!` : `No name (${answer.action}).`;
     },
   }),
+  // MCP 2026's custom headers (SEP-2243): `region` travels in the body and as `Mcp-Param-Region`.
+  defineTool({
+    name: 'test_custom_header',
+    description: 'Echoes a region that clients mirror into the Mcp-Param-Region header.',
+    inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }) }),
+    execute: ({ region }) => `Region: ${region}`,
+  }),
 ];

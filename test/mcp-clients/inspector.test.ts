@@ -74,6 +74,7 @@ describe("the MCP Inspector CLI against the Worker's /mcp", () => {
       'confirm_delete',
       'multi_input',
       'test_tool_with_task',
+      'test_custom_header',
     ]);
     expect(tools[2]).toMatchObject({
       inputSchema: { type: 'object' },

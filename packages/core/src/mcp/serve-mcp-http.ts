@@ -18,6 +18,7 @@ import type { Runtime } from '../runtime/create-runtime.js';
 import { type McpRounds, mcpRounds } from './input-required.js';
 import { listenForTasks } from './listen-tasks.js';
 import { memoryTaskHost } from './memory-tasks.js';
+import { paramHeadersOf, refuseParamMismatch } from './param-headers.js';
 import { type McpCaller, type McpTasks, mcpServer, type ServeMcpOptions } from './serve-mcp.js';
 import type { McpTaskHost } from './tasks.js';
 
@@ -97,16 +98,19 @@ export function serveMcpStateless(runtime: Runtime, options: ServeMcpStatelessOp
   const handler = createMcpHandler(() => configured(runtime, options, 'modern', rounds, tasks), {
     legacy: 'reject',
   });
-  if (host === false) return handler;
-  // A listen for tasks is ours (the SDK's listen router knows only list changes); any other, the SDK's.
-  const listen = { host, pollMs: options.taskPollMs ?? 500 };
+  // In front of the SDK's handler: the custom-header check of tools that declare `x-mcp-header`,
+  // and a listen that follows tasks (the SDK's listen router knows only list changes).
+  const headers = paramHeadersOf(runtime.tools.values());
+  const listen = host === false ? undefined : { host, pollMs: options.taskPollMs ?? 500 };
+  if (headers.size === 0 && !listen) return handler;
   return {
     ...handler,
     fetch: async (request, fetchOptions) => {
+      const refused = headers.size > 0 ? await refuseParamMismatch(request, headers) : undefined;
+      if (refused) return refused;
       const caller = fetchOptions?.authInfo ? { authInfo: fetchOptions.authInfo } : {};
-      return (
-        (await listenForTasks(request, ownerOfCaller(caller), listen)) ?? handler.fetch(request, fetchOptions)
-      );
+      const listening = listen && (await listenForTasks(request, ownerOfCaller(caller), listen));
+      return listening || handler.fetch(request, fetchOptions);
     },
   };
 }
