@@ -17,8 +17,15 @@
  * ```
  * @module
  */
+export type {
+  ArtifactAdmission,
+  ArtifactDriver,
+  ArtifactRecord,
+  ArtifactUpload,
+} from '../artifacts/driver.js';
 export { decodeArtifactData, encodeArtifactData } from '../artifacts/encoding.js';
 export { type ArtifactTextField, artifactFieldProblem } from '../artifacts/fields.js';
+export { type ArtifactStoreOptions, createArtifactStore } from '../artifacts/kernel.js';
 export {
   admitArtifactSize,
   admitToScope,
