@@ -1,7 +1,7 @@
 import type { ArtifactLimits, ArtifactMeta, ArtifactStore } from '@toolctx/core';
 import { type ArtifactDriver, createArtifactStore } from '@toolctx/core/ports';
 
-/** Options of {@link createSqliteArtifactStore}. */
+/** Options of {@link createSqliteArtifactStore}. @experimental */
 export interface SqliteArtifactStoreOptions {
   /** The Durable Object's storage (`ctx.storage`) of a class with a `new_sqlite_classes` migration. */
   storage: DurableObjectStorage;
@@ -32,6 +32,7 @@ type Row = { seq: number; meta: string };
  * conversation spreads the load. A driver of the artifact-store kernel (`createArtifactStore` of
  * `@toolctx/core/ports`), which checks, digests, expires and pages.
  *
+ * @experimental New with the kernel; its options may still change.
  * @example
  * ```ts
  * import { DurableObject } from 'cloudflare:workers';
