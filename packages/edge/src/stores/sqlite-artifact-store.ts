@@ -53,19 +53,12 @@ export function createSqliteArtifactStore(options: SqliteArtifactStoreOptions): 
   const { sql } = storage;
   sql.exec(SCHEMA);
 
-  const bytesOf = (seq: number): Uint8Array => {
+  const bytesOf = async (seq: number): Promise<Uint8Array> => {
     const chunks = sql.exec<{ data: ArrayBuffer }>(
       'SELECT data FROM toolctx_artifact_chunks WHERE seq = ? ORDER BY n',
       seq,
     );
-    const parts = chunks.toArray().map((chunk) => new Uint8Array(chunk.data));
-    const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-    let offset = 0;
-    for (const part of parts) {
-      bytes.set(part, offset);
-      offset += part.byteLength;
-    }
-    return bytes;
+    return new Uint8Array(await new Blob(chunks.toArray().map((chunk) => chunk.data)).arrayBuffer());
   };
 
   /** Deletes the rows a `DELETE … RETURNING seq` names, and their chunks; how many there were. */
@@ -119,7 +112,7 @@ export function createSqliteArtifactStore(options: SqliteArtifactStoreOptions): 
         .toArray();
       if (!row) return null;
       const meta = JSON.parse(row.meta) as ArtifactMeta;
-      return withBytes ? { meta, bytes: bytesOf(row.seq) } : { meta };
+      return withBytes ? { meta, bytes: await bytesOf(row.seq) } : { meta };
     },
 
     remove: async (scope, meta) =>
