@@ -163,15 +163,16 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
         return bytes ? { meta: record.m, bytes } : { meta: record.m };
       }),
 
-    // Looks again in a write transaction, so a concurrent delete is not counted twice.
-    remove: (key, meta) =>
+    // Read and removed in one write transaction, so a concurrent delete is not counted twice.
+    remove: (key, ref) =>
       writing(async (tx) => {
         const [record, totals] = await Promise.all([
-          tx.objectStore(IDB_STORES.meta).get([key, meta.ref]) as Promise<MetaRecord | undefined>,
+          tx.objectStore(IDB_STORES.meta).get([key, ref]) as Promise<MetaRecord | undefined>,
           totalsOf(tx, key),
         ]);
-        if (record) await remove(tx, key, [record], totals);
-        return record !== undefined;
+        if (!record) return null;
+        await remove(tx, key, [record], totals);
+        return record.m;
       }),
 
     async list(key, { after = '0', limit }) {

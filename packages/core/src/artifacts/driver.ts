@@ -94,7 +94,11 @@ export interface ArtifactRecord {
  *     if (!row) return null;
  *     return withBytes ? { meta: { ...row.meta }, bytes: row.bytes.slice() } : { meta: { ...row.meta } };
  *   },
- *   remove: async (scope, meta) => rowsOf(scope).delete(meta.ref),
+ *   async remove(scope, ref) {
+ *     const row = rowsOf(scope).get(ref);
+ *     rowsOf(scope).delete(ref);
+ *     return row?.meta ?? null;
+ *   },
  *   async list(scope, { after = '0', limit }) {
  *     const rest = [...rowsOf(scope).values()].filter((row) => row.seq > Number(after));
  *     const page = rest.slice(0, limit);
@@ -131,10 +135,11 @@ export interface ArtifactDriver {
    */
   readStream?(scope: string, meta: ArtifactMeta): Promise<ReadableStream<Uint8Array> | null>;
   /**
-   * Removes an artifact, its bytes and its share of the scope's totals: answers whether it was
-   * still there. `expired` says why: a driver may remember the ref so `read` answers `'expired'`.
+   * Removes `ref`, its bytes and its share of the scope's totals, in one step: answers the meta it
+   * removed, or `null` when it was not there (a concurrent delete took it). `expired` says why
+   * the kernel removes it: a driver may remember the ref so `read` answers `'expired'`.
    */
-  remove(scope: string, meta: ArtifactMeta, expired: boolean): Promise<boolean>;
+  remove(scope: string, ref: string, expired: boolean): Promise<ArtifactMeta | null>;
   /**
    * At most `limit` metas of the scope in a stable order, starting after the position `after`
    * (from the start when absent), expired ones included; `next` is the position after the last

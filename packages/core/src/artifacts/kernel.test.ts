@@ -27,7 +27,11 @@ function mapDriver(): ArtifactDriver & { rows: Map<string, Map<string, Row>> } {
       const meta = structuredClone(row.meta);
       return withBytes ? { meta, bytes: row.bytes.slice() } : { meta };
     },
-    remove: async (scope, meta) => rowsOf(scope).delete(meta.ref),
+    async remove(scope, ref) {
+      const row = rowsOf(scope).get(ref);
+      rowsOf(scope).delete(ref);
+      return row ? structuredClone(row.meta) : null;
+    },
     async list(scope, { after = '0', limit }) {
       if (!/^\d+$/.test(after)) return null;
       const rest = [...rowsOf(scope).values()].filter((row) => row.seq > Number(after));

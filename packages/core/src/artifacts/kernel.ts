@@ -106,12 +106,12 @@ export function createArtifactStore(
     const found = await driver.read(key, ref, withBytes);
     if (found === null || found === 'expired') return null;
     if (isArtifactExpired(found.meta, clock())) {
-      await driver.remove(key, found.meta, true);
+      await driver.remove(key, ref, true);
       return null;
     }
     // Bytes gone from under their meta (a lost object): the index entry goes too.
     if (withBytes && !found.bytes) {
-      await driver.remove(key, found.meta, false);
+      await driver.remove(key, ref, false);
       return null;
     }
     return { key, ...found };
@@ -135,9 +135,12 @@ export function createArtifactStore(
       return read ? { meta: read.meta, data: decodeArtifactData(read.meta.encoding, read.bytes!) } : null;
     },
 
+    // One driver step, so two deletes of one ref cannot both answer true; an expired one answers false.
     async delete(scope, ref) {
-      const found = await live(scope, ref, false);
-      return found ? driver.remove(found.key, found.meta, false) : false;
+      const key = keyOf(scope);
+      if (!isRef(ref)) return false;
+      const removed = await driver.remove(key, ref, false);
+      return removed !== null && !isArtifactExpired(removed, clock());
     },
 
     async list(scope, { cursor, limit = 100 } = {}) {
@@ -160,7 +163,7 @@ export function createArtifactStore(
         for (const meta of page.metas) (isArtifactExpired(meta, now) ? expired : artifacts).push(meta);
         after = page.next;
       } while (after !== undefined && artifacts.length < limit);
-      await Promise.all(expired.map((meta) => driver.remove(key, meta, true)));
+      await Promise.all(expired.map((meta) => driver.remove(key, meta.ref, true)));
       return after === undefined ? { artifacts } : { artifacts, cursor: encodeListCursor(after) };
     },
 
@@ -207,7 +210,7 @@ export function createArtifactStore(
       if (!found) return null;
       const body = await driver.readStream(found.key, found.meta);
       if (body) return { meta: found.meta, body };
-      await driver.remove(found.key, found.meta, false);
+      await driver.remove(found.key, ref, false);
       return null;
     },
 

@@ -65,10 +65,10 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
     return state;
   };
 
-  const remove = (scope: string, ref: string, expired: boolean): boolean => {
+  const remove = (scope: string, ref: string, expired: boolean): ArtifactMeta | null => {
     const state = stateOf(scope);
     const entry = state.entries.get(ref);
-    if (!entry) return false;
+    if (!entry) return null;
     state.entries.delete(ref);
     state.bytes -= entry.meta.bytes;
     blobs.delete(`${scope}/${ref}`);
@@ -78,7 +78,7 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
         state.expired.delete(state.expired.values().next().value as string);
       }
     }
-    return true;
+    return copyMeta(entry.meta);
   };
 
   /** Drops the entries expired at `now`, so the caps count only live ones. */
@@ -114,7 +114,7 @@ export function createMemoryArtifactStore(options: MemoryArtifactStoreOptions = 
       return bytes ? { meta, bytes: new Uint8Array(bytes) } : { meta };
     },
 
-    remove: async (scope, meta, expired) => remove(scope, meta.ref, expired),
+    remove: async (scope, ref, expired) => remove(scope, ref, expired),
 
     async list(scope, { after = '0', limit }) {
       const from = Number(after);

@@ -256,16 +256,18 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
       return object ? verifyingStream(meta, object.body) : null;
     },
 
-    async remove(scope, meta, expired) {
+    async remove(scope, ref, expired) {
       const part = await scopePart(scope);
+      const meta = await kv.get<ArtifactMeta | { expired: true }>(refKey(prefix, part, ref), 'json');
+      if (!meta || isTombstone(meta)) return null;
       const keys = artifactKeys(prefix, part, meta);
-      if (expired) return expireArtifact(kv, bucket, keys).then(() => true);
+      if (expired) return expireArtifact(kv, bucket, keys).then(() => meta);
       // R2 first: an interrupted delete leaves an index entry without bytes (cleaned up when met),
       // never bytes without an index that rebuildArtifactIndex would bring back.
       await bucket.delete(keys.object);
       await Promise.all([kv.delete(keys.ref), kv.delete(keys.listing)]);
-      await release(part, meta.ref);
-      return true;
+      await release(part, ref);
+      return meta;
     },
 
     // One KV list call a page, asked for exactly the number still wanted, so a page ends where

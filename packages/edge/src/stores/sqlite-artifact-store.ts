@@ -61,10 +61,9 @@ export function createSqliteArtifactStore(options: SqliteArtifactStoreOptions): 
     return new Uint8Array(await new Blob(chunks.toArray().map((chunk) => chunk.data)).arrayBuffer());
   };
 
-  /** Deletes the rows a `DELETE … RETURNING seq` names, and their chunks; how many there were. */
-  const dropChunks = (rows: { seq: number }[]): number => {
+  /** Deletes the chunks of the rows a `DELETE … RETURNING seq` removed. */
+  const dropChunks = (rows: { seq: number }[]): void => {
     for (const { seq } of rows) sql.exec('DELETE FROM toolctx_artifact_chunks WHERE seq = ?', seq);
-    return rows.length;
   };
 
   const driver: ArtifactDriver = {
@@ -115,14 +114,17 @@ export function createSqliteArtifactStore(options: SqliteArtifactStoreOptions): 
       return withBytes ? { meta, bytes: await bytesOf(row.seq) } : { meta };
     },
 
-    remove: async (scope, meta) =>
+    remove: async (scope, ref) =>
       storage.transactionSync(() => {
-        const removed = sql.exec<{ seq: number }>(
-          'DELETE FROM toolctx_artifacts WHERE scope = ? AND ref = ? RETURNING seq',
-          scope,
-          meta.ref,
-        );
-        return dropChunks(removed.toArray()) > 0;
+        const removed = sql
+          .exec<Row>(
+            'DELETE FROM toolctx_artifacts WHERE scope = ? AND ref = ? RETURNING seq, meta',
+            scope,
+            ref,
+          )
+          .toArray();
+        dropChunks(removed);
+        return removed[0] ? (JSON.parse(removed[0].meta) as ArtifactMeta) : null;
       }),
 
     async list(scope, { after = '0', limit }) {
