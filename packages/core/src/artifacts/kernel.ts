@@ -86,62 +86,71 @@ export function createArtifactStore(
     check: (totals, bytes) => admitToScope(limits, totals, bytes),
   });
 
-  const put = async (
+  // The verbs every call meets (put, head, get, delete) are promise chains rather than async
+  // functions nested in each other: each async frame costs a store call a microtask turn.
+  const put = (
     scope: ArtifactScope,
     input: Omit<ArtifactPut, 'data'>,
     { bytes, encoding }: { bytes: Uint8Array; encoding: ArtifactEncoding },
   ): Promise<ArtifactMeta> => {
     const key = keyOf(scope);
     admitArtifactSize(limits, bytes.byteLength);
-    const meta = await createArtifactMeta(input, { ref: newRef(), bytes, encoding, now: clock() });
-    // Admitted after the digest's await, in the driver's write, so concurrent puts cannot both slip under a cap.
-    await driver.put(key, meta, bytes, admission());
-    return meta;
+    return createArtifactMeta(input, { ref: newRef(), bytes, encoding, now: clock() }).then((meta) =>
+      // Admitted after the digest's await, in the driver's write, so concurrent puts cannot both slip under a cap.
+      driver.put(key, meta, bytes, admission()).then(() => meta),
+    );
   };
 
   /** The live record of `ref`, or null; an expired one is removed on sight. */
-  const live = async (scope: ArtifactScope, ref: string, withBytes: boolean) => {
+  const live = (scope: ArtifactScope, ref: string, withBytes: boolean) => {
     const key = keyOf(scope);
-    if (!isRef(ref)) return null;
-    const found = await driver.read(key, ref, withBytes);
-    if (found === null || found === 'expired') return null;
-    if (isArtifactExpired(found.meta, clock())) {
-      await driver.remove(key, ref, true);
-      return null;
-    }
-    // Bytes gone from under their meta (a lost object): the index entry goes too.
-    if (withBytes && !found.bytes) {
-      await driver.remove(key, ref, false);
-      return null;
-    }
-    return { key, ...found };
+    if (!isRef(ref)) return Promise.resolve(null);
+    return driver.read(key, ref, withBytes).then((found) => {
+      if (found === null || found === 'expired') return null;
+      if (isArtifactExpired(found.meta, clock())) return driver.remove(key, ref, true).then(() => null);
+      // Bytes gone from under their meta (a lost object): the index entry goes too.
+      if (withBytes && !found.bytes) return driver.remove(key, ref, false).then(() => null);
+      return { key, meta: found.meta, bytes: found.bytes! };
+    });
   };
 
-  const readVerified = async (scope: ArtifactScope, ref: string) => {
-    const found = await live(scope, ref, true);
-    if (found) await verifyArtifactBytes(found.meta, found.bytes!);
-    return found;
+  const readVerified = (scope: ArtifactScope, ref: string) =>
+    live(scope, ref, true).then((found) =>
+      found ? verifyArtifactBytes(found.meta, found.bytes).then(() => found) : null,
+    );
+
+  /** Runs `verb` with a throw turned into a rejection, as an async function would. */
+  const settle = <T>(verb: () => Promise<T>): Promise<T> => {
+    try {
+      return verb();
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
 
   return {
     capabilities: Object.freeze({ streaming: true, limits }),
 
-    put: async (scope, input) => put(scope, input, encodeArtifactData(input?.data)),
+    put: (scope, input) => settle(() => put(scope, input, encodeArtifactData(input?.data))),
 
-    head: async (scope, ref) => (await live(scope, ref, false))?.meta ?? null,
+    head: (scope, ref) => settle(() => live(scope, ref, false).then((found) => found?.meta ?? null)),
 
-    async get(scope, ref) {
-      const read = await readVerified(scope, ref);
-      return read ? { meta: read.meta, data: decodeArtifactData(read.meta.encoding, read.bytes!) } : null;
-    },
+    get: (scope, ref) =>
+      settle(() =>
+        readVerified(scope, ref).then((read) =>
+          read ? { meta: read.meta, data: decodeArtifactData(read.meta.encoding, read.bytes) } : null,
+        ),
+      ),
 
     // One driver step, so two deletes of one ref cannot both answer true; an expired one answers false.
-    async delete(scope, ref) {
-      const key = keyOf(scope);
-      if (!isRef(ref)) return false;
-      const removed = await driver.remove(key, ref, false);
-      return removed !== null && !isArtifactExpired(removed, clock());
-    },
+    delete: (scope, ref) =>
+      settle(() => {
+        const key = keyOf(scope);
+        if (!isRef(ref)) return Promise.resolve(false);
+        return driver
+          .remove(key, ref, false)
+          .then((removed) => removed !== null && !isArtifactExpired(removed, clock()));
+      }),
 
     async list(scope, { cursor, limit = 100 } = {}) {
       if (!(Number.isSafeInteger(limit) && limit >= 1)) {
@@ -204,7 +213,7 @@ export function createArtifactStore(
     async getStream(scope, ref) {
       if (!driver.readStream) {
         const read = await readVerified(scope, ref);
-        return read ? { meta: read.meta, body: streamBytes(read.bytes!) } : null;
+        return read ? { meta: read.meta, body: streamBytes(read.bytes) } : null;
       }
       const found = await live(scope, ref, false);
       if (!found) return null;
