@@ -16,8 +16,9 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     // Miniflare's KV and R2 take tens of milliseconds per write; suites of hundreds need room.
     testTimeout: 60_000,
-    // The MCP door's tests and the door suite need their own Workers: vitest.mcp.config.ts,
-    // vitest.doors.config.ts; Node's tests run in Node: vitest.node.config.ts.
-    exclude: ['src/mcp/**', 'src/door-suite/**', 'src/**/*.node.test.ts'],
+    // The MCP door's tests, the door suite and the SQLite store need their own Workers:
+    // vitest.mcp.config.ts, vitest.doors.config.ts, vitest.stores.config.ts; Node's tests run in
+    // Node: vitest.node.config.ts.
+    exclude: ['src/mcp/**', 'src/door-suite/**', 'src/store-suite/**', 'src/**/*.node.test.ts'],
   },
 });

@@ -1,6 +1,6 @@
 /**
- * `@toolctx/edge`: toolctx on Cloudflare Workers — the HTTP+SSE door, the KV/R2 stores and the
- * run directories. It loads in Node as well (the door with runs in memory serves there through any
+ * `@toolctx/edge`: toolctx on Cloudflare Workers — the HTTP+SSE door, the KV/R2 and Durable Object
+ * SQLite stores and the run directories. It loads in Node as well (the door with runs in memory serves there through any
  * Fetch-API server); the Durable Object classes, which need workerd, are in
  * `@toolctx/edge/durable-objects`.
  *
@@ -74,12 +74,14 @@ export {
   createKvCache,
   createKvR2ArtifactStore,
   createR2Workspace,
+  createSqliteArtifactStore,
   type KvCacheOptions,
   type KvR2ArtifactStoreOptions,
   type R2WorkspaceOptions,
   type RebuildArtifactIndexOptions,
   type RebuildArtifactIndexReport,
   rebuildArtifactIndex,
+  type SqliteArtifactStoreOptions,
   type SweepExpiredArtifactsOptions,
   type SweepExpiredArtifactsReport,
   sweepExpiredArtifacts,

@@ -1,26 +1,5 @@
-import {
-  type ArtifactLimits,
-  type ArtifactMeta,
-  type ArtifactPut,
-  type ArtifactScope,
-  type ArtifactStore,
-  ToolctxError,
-} from '@toolctx/core';
-import {
-  admitArtifactSize,
-  admitToScope,
-  checkArtifactLimits,
-  createArtifactMeta,
-  decodeArtifactData,
-  encodeArtifactData,
-  isArtifactExpired,
-  isRef,
-  newRef,
-  readAllBytes,
-  scopeKey,
-  streamBytes,
-  verifyArtifactBytes,
-} from '@toolctx/core/ports';
+import type { ArtifactLimits, ArtifactMeta, ArtifactStore } from '@toolctx/core';
+import { type ArtifactDriver, createArtifactStore } from '@toolctx/core/ports';
 import type { IDBPTransaction } from 'idb';
 import { type IdbConnectionChange, idbConnection, together } from './idb-connection.js';
 
@@ -60,12 +39,6 @@ interface ScopeTotals {
 type Tx = IDBPTransaction<unknown, string[], 'readwrite'>;
 type ReadTx = IDBPTransaction<unknown, string[], 'readonly'>;
 
-const CURSOR = /^cur_([0-9a-z]{1,11})$/;
-
-function invalid(message: string): ToolctxError {
-  return new ToolctxError('invalid-argument', message);
-}
-
 /**
  * An {@link ArtifactStore} in IndexedDB (through idb), for pages and Workers of one origin. Every
  * put writes metadata, bytes and the scope's totals in ONE transaction, so a failure (a cap, the
@@ -74,6 +47,8 @@ function invalid(message: string): ToolctxError {
  * artifacts are invisible and deleted when next seen. `putStream` and `getStream` work but hold
  * the whole payload in memory, as IndexedDB stores one value per record. When another tab opens a
  * newer version of the database, this store closes its connection and reopens on its next call.
+ * A driver of the artifact-store kernel (`createArtifactStore` of `@toolctx/core/ports`), which
+ * checks, digests, expires and pages; this file keeps records and admits within its transaction.
  *
  * @example
  * ```ts
@@ -85,8 +60,6 @@ function invalid(message: string): ToolctxError {
  * ```
  */
 export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): ArtifactStore {
-  const clock = options.clock ?? Date.now;
-  const limits = checkArtifactLimits(options.limits ?? {});
   const transaction = idbConnection(
     options.name ?? 'toolctx-artifacts',
     ALL,
@@ -102,7 +75,7 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
     },
     options.onVersionChange,
   );
-  const inScope = <T>(work: (tx: Tx) => Promise<T>) => transaction(ALL, 'readwrite', work);
+  const writing = <T>(work: (tx: Tx) => Promise<T>) => transaction(ALL, 'readwrite', work);
   const reading = <T>(work: (tx: ReadTx) => Promise<T>) =>
     transaction([IDB_STORES.meta, IDB_STORES.bytes], 'readonly', work);
 
@@ -138,7 +111,7 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
     return totals;
   };
 
-  /** Deletes the scope's expired artifacts (through the expiry index) and gives its totals. */
+  /** Deletes the scope's records expired at `now` (through the expiry index) and gives its totals. */
   const sweep = async (tx: Tx, key: string, now: number): Promise<ScopeTotals> => {
     const totals = await totalsOf(tx, key);
     if (totals.soonest !== undefined && now < totals.soonest) return totals;
@@ -151,131 +124,70 @@ export function createIdbArtifactStore(options: IdbArtifactStoreOptions = {}): A
     return remove(tx, key, expired, totals);
   };
 
-  /**
-   * The live record of `ref` (with its bytes when asked), or null. Reads run in a read-only
-   * transaction, which IndexedDB lets overlap; an expired record is then deleted in a write
-   * transaction of its own that looks again, so a concurrent put is never undone.
-   */
-  const live = async (key: string, ref: string, withBytes: boolean) => {
-    if (!isRef(ref)) return null;
-    const [record, bytes] = await reading((tx) =>
-      Promise.all([
-        tx.objectStore(IDB_STORES.meta).get([key, ref]) as Promise<MetaRecord | undefined>,
-        withBytes
-          ? (tx.objectStore(IDB_STORES.bytes).get([key, ref]) as Promise<Uint8Array | undefined>)
-          : undefined,
-      ]),
-    );
-    if (!record) return null;
-    if (!isArtifactExpired(record.m, clock())) return { meta: record.m, bytes: bytes ?? new Uint8Array() };
-    await inScope(async (tx) => {
-      const again: MetaRecord | undefined = await tx.objectStore(IDB_STORES.meta).get([key, ref]);
-      if (again && isArtifactExpired(again.m, clock())) await remove(tx, key, [again]);
-    });
-    return null;
-  };
+  const driver: ArtifactDriver = {
+    // Sweep, admission and the three writes in one transaction: the caps hold across tabs, and a
+    // failure anywhere (a cap, the browser's quota, a closed tab) leaves nothing.
+    put: (key, meta, bytes, admission) =>
+      writing(async (tx) => {
+        const totals = await sweep(tx, key, admission.now);
+        admission.check(totals, meta.bytes);
+        const seq = totals.seq + 1;
+        const record: MetaRecord = { s: key, q: seq, m: meta };
+        if (meta.expiresAt !== undefined) record.e = meta.expiresAt;
+        await together([
+          () => tx.objectStore(IDB_STORES.bytes).put(bytes, [key, meta.ref]),
+          () => tx.objectStore(IDB_STORES.meta).put(record, [key, meta.ref]),
+          () =>
+            tx.objectStore(IDB_STORES.scopes).put(
+              {
+                count: totals.count + 1,
+                bytes: totals.bytes + meta.bytes,
+                seq,
+                soonest: Math.min(totals.soonest!, meta.expiresAt ?? Number.POSITIVE_INFINITY),
+              },
+              key,
+            ),
+        ]);
+      }),
 
-  const store = async (
-    scope: ArtifactScope,
-    input: Omit<ArtifactPut, 'data'>,
-    encoded: { bytes: Uint8Array; encoding: ArtifactMeta['encoding'] },
-  ): Promise<ArtifactMeta> => {
-    const key = scopeKey(scope);
-    const size = encoded.bytes.byteLength;
-    admitArtifactSize(limits, size);
-    // The digest is awaited before the transaction opens: a transaction cannot outlive a non-IDB await.
-    const meta = await createArtifactMeta(input, { ...encoded, ref: newRef(), now: clock() });
-    return inScope(async (tx) => {
-      const totals = await sweep(tx, key, clock());
-      admitToScope(limits, totals, size);
-      const seq = totals.seq + 1;
-      const record: MetaRecord = { s: key, q: seq, m: meta };
-      if (meta.expiresAt !== undefined) record.e = meta.expiresAt;
-      await together([
-        () => tx.objectStore(IDB_STORES.bytes).put(encoded.bytes, [key, meta.ref]),
-        () => tx.objectStore(IDB_STORES.meta).put(record, [key, meta.ref]),
-        () =>
-          tx.objectStore(IDB_STORES.scopes).put(
-            {
-              count: totals.count + 1,
-              bytes: totals.bytes + size,
-              seq,
-              soonest: Math.min(totals.soonest!, meta.expiresAt ?? Number.POSITIVE_INFINITY),
-            },
-            key,
-          ),
-      ]);
-      return meta;
-    });
-  };
+    // A read-only transaction, which IndexedDB lets overlap.
+    read: (key, ref, withBytes) =>
+      reading(async (tx) => {
+        const [record, bytes] = await Promise.all([
+          tx.objectStore(IDB_STORES.meta).get([key, ref]) as Promise<MetaRecord | undefined>,
+          withBytes
+            ? (tx.objectStore(IDB_STORES.bytes).get([key, ref]) as Promise<Uint8Array | undefined>)
+            : undefined,
+        ]);
+        if (!record) return null;
+        return bytes ? { meta: record.m, bytes } : { meta: record.m };
+      }),
 
-  const readVerified = async (scope: ArtifactScope, ref: string) => {
-    const read = await live(scopeKey(scope), ref, true);
-    if (read) await verifyArtifactBytes(read.meta, read.bytes);
-    return read;
-  };
-
-  return {
-    capabilities: Object.freeze({ streaming: true, limits }),
-
-    put: async (scope, input) => store(scope, input, encodeArtifactData(input?.data)),
-
-    head: async (scope, ref) => (await live(scopeKey(scope), ref, false))?.meta ?? null,
-
-    async get(scope, ref) {
-      const read = await readVerified(scope, ref);
-      return read ? { meta: read.meta, data: decodeArtifactData(read.meta.encoding, read.bytes) } : null;
-    },
-
-    delete: (scope, ref) => {
-      const key = scopeKey(scope);
-      if (!isRef(ref)) return Promise.resolve(false);
-      return inScope(async (tx) => {
+    // Read and removed in one write transaction, so a concurrent delete is not counted twice.
+    remove: (key, ref) =>
+      writing(async (tx) => {
         const [record, totals] = await Promise.all([
           tx.objectStore(IDB_STORES.meta).get([key, ref]) as Promise<MetaRecord | undefined>,
           totalsOf(tx, key),
         ]);
-        if (!record) return false;
+        if (!record) return null;
         await remove(tx, key, [record], totals);
-        return !isArtifactExpired(record.m, clock());
-      });
-    },
+        return record.m;
+      }),
 
-    async list(scope, { cursor, limit = 100 } = {}) {
-      if (!(Number.isSafeInteger(limit) && limit >= 1)) {
-        throw invalid(`list "limit" must be a whole number ≥ 1, got ${limit}.`);
-      }
-      const match = cursor === undefined ? null : CURSOR.exec(String(cursor));
-      if (cursor !== undefined && !match) {
-        throw invalid(
-          `The list cursor ${JSON.stringify(cursor)} was not made by this store. Pass the cursor of the previous page as is, or none to start over.`,
-        );
-      }
-      const after = match ? Number.parseInt(match[1]!, 36) : 0;
-      const key = scopeKey(scope);
-      const records: MetaRecord[] = await inScope(async (tx) => {
-        await sweep(tx, key, clock());
-        const range = IDBKeyRange.bound([key, after], [key, Number.POSITIVE_INFINITY], true);
-        return tx
+    async list(key, { after = '0', limit }) {
+      const from = Number(after);
+      if (!Number.isSafeInteger(from)) return null;
+      const records: MetaRecord[] = await reading((tx) =>
+        tx
           .objectStore(IDB_STORES.meta)
           .index('order')
-          .getAll(range, limit + 1);
-      });
-      const page = records.slice(0, limit);
-      const artifacts = page.map((record) => record.m);
-      return records.length > limit
-        ? { artifacts, cursor: `cur_${page.at(-1)!.q.toString(36)}` }
-        : { artifacts };
-    },
-
-    async putStream(scope, input) {
-      const bytes = await readAllBytes(input?.data, limits.maxArtifactBytes);
-      return store(scope, input, { bytes, encoding: 'binary' });
-    },
-
-    async getStream(scope, ref) {
-      const read = await readVerified(scope, ref);
-      return read ? { meta: read.meta, body: streamBytes(read.bytes) } : null;
+          .getAll(IDBKeyRange.bound([key, from], [key, Number.POSITIVE_INFINITY], true), limit + 1),
+      );
+      const metas = records.slice(0, limit).map((record) => record.m);
+      return records.length > limit ? { metas, next: String(records[limit - 1]!.q) } : { metas };
     },
   };
+
+  return createArtifactStore(driver, options);
 }

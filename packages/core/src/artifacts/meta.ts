@@ -43,13 +43,16 @@ export function createArtifactMeta(
   } catch (error) {
     return Promise.reject(error);
   }
-  return sha256Hex(stored.bytes).then((digest) => metaOf(input, stored, checked, digest));
+  return sha256Hex(stored.bytes).then((digest) =>
+    metaOf(input, stored, checked, stored.bytes.byteLength, digest),
+  );
 }
 
 /** A put's optional fields, checked before the digest is made. */
 export interface CheckedPut {
   mediaType: string;
   label: string | undefined;
+  /** The supplied digest, lowercase: 64 hex digits. */
   supplied: string | undefined;
   ttlMs: number | undefined;
 }
@@ -71,7 +74,10 @@ export function checkPut(input: Omit<ArtifactPut, 'data'>, encoding: ArtifactEnc
   const mediaType = given ?? defaultMediaType(encoding);
   const label = optionalString(fields, 'label');
   if (label !== undefined) assertArtifactField('label', label);
-  const supplied = optionalString(fields, 'digest');
+  const givenDigest = optionalString(fields, 'digest');
+  const supplied = givenDigest?.toLowerCase();
+  if (supplied !== undefined && !DIGEST.test(supplied))
+    throw invalid(`Artifact "digest" must be 64 hex digits of sha-256, got "${givenDigest}".`);
   const { ttlMs } = input;
   if (ttlMs !== undefined && !(typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs > 0)) {
     throw invalid(`Artifact "ttlMs" must be a positive number of milliseconds, got ${String(ttlMs)}.`);
@@ -79,24 +85,20 @@ export function checkPut(input: Omit<ArtifactPut, 'data'>, encoding: ArtifactEnc
   return { mediaType, label, supplied, ttlMs };
 }
 
-/** The second half of {@link createArtifactMeta}, given the digest of the bytes. */
+/** The second half of {@link createArtifactMeta}, given the size and digest of the bytes. */
 export function metaOf(
   input: Omit<ArtifactPut, 'data'>,
-  stored: { ref: string; bytes: Uint8Array; encoding: ArtifactEncoding; now: number },
+  stored: { ref: string; encoding: ArtifactEncoding; now: number },
   { mediaType, label, supplied, ttlMs }: CheckedPut,
+  size: number,
   digest: string,
 ): ArtifactMeta {
-  if (supplied !== undefined) {
-    const wanted = supplied.toLowerCase();
-    if (!DIGEST.test(wanted))
-      throw invalid(`Artifact "digest" must be 64 hex digits of sha-256, got "${supplied}".`);
-    if (wanted !== digest) {
-      throw new ToolctxError(
-        'integrity-failed',
-        `The artifact's bytes do not match the supplied digest (supplied ${wanted}, computed ${digest}); nothing was stored. Send the digest of exactly the bytes you put, or omit it.`,
-        { details: { supplied: wanted, computed: digest } },
-      );
-    }
+  if (supplied !== undefined && supplied !== digest) {
+    throw new ToolctxError(
+      'integrity-failed',
+      `The artifact's bytes do not match the supplied digest (supplied ${supplied}, computed ${digest}); nothing was stored. Send the digest of exactly the bytes you put, or omit it.`,
+      { details: { supplied, computed: digest } },
+    );
   }
   const origin: ArtifactMeta['origin'] = {};
   if (typeof input.origin?.runId === 'string') origin.runId = input.origin.runId;
@@ -105,7 +107,7 @@ export function metaOf(
     ref: stored.ref,
     kind: input.kind,
     mediaType,
-    bytes: stored.bytes.byteLength,
+    bytes: size,
     createdAt: stored.now,
     digest,
     origin,

@@ -1,9 +1,12 @@
 /**
- * `@toolctx/core/ports`: what an implementation of a port shares with the built-in ones — scope
- * keys that cannot collide, artifact metas with their sha-256 digest, encoding, refs, limits,
- * streams, argument checks for caches, workspace paths and credentials that redact themselves.
- * The contracts themselves (`ArtifactStore`, `CachePort`, `Workspace`, `CredentialProvider`, …)
- * are types of `@toolctx/core`; check an implementation with `@toolctx/core/testing`.
+ * `@toolctx/core/ports`: what an implementation of a port shares with the built-in ones — the
+ * artifact-store kernel (`createArtifactStore` over an `ArtifactDriver`: every artifact store,
+ * built-in or yours, is a driver that keeps bytes and metas while the kernel does the contract),
+ * scope keys that cannot collide, artifact metas with their sha-256 digest, encoding, refs,
+ * limits, streams, argument checks for caches, workspace paths and credentials that redact
+ * themselves. The contracts themselves (`ArtifactStore`, `CachePort`, `Workspace`,
+ * `CredentialProvider`, …) are types of `@toolctx/core`; check an implementation with
+ * `@toolctx/core/testing`.
  *
  * @example
  * ```ts
@@ -17,8 +20,15 @@
  * ```
  * @module
  */
+export type {
+  ArtifactAdmission,
+  ArtifactDriver,
+  ArtifactRecord,
+  ArtifactUpload,
+} from '../artifacts/driver.js';
 export { decodeArtifactData, encodeArtifactData } from '../artifacts/encoding.js';
 export { type ArtifactTextField, artifactFieldProblem } from '../artifacts/fields.js';
+export { type ArtifactStoreOptions, createArtifactStore } from '../artifacts/kernel.js';
 export {
   admitArtifactSize,
   admitToScope,

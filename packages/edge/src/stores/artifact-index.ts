@@ -1,5 +1,5 @@
-import { type ArtifactMeta, type ArtifactScope, ToolctxError } from '@toolctx/core';
-import { scopeKey, sha256Hex } from '@toolctx/core/ports';
+import { type ArtifactMeta, ToolctxError } from '@toolctx/core';
+import { sha256Hex } from '@toolctx/core/ports';
 
 // KV keys are at most 512 bytes and R2 keys 1024: a scope key longer than this is replaced by
 // `#` and its sha-256. `#` never appears in a scope key (it is percent-encoded), so the two forms
@@ -29,9 +29,8 @@ export interface ArtifactKeys {
   listing: string;
 }
 
-/** The scope's component of every key: `scopeKey(scope)`, or its digest when too long. */
-export async function scopePart(scope: ArtifactScope): Promise<string> {
-  const key = scopeKey(scope);
+/** The scope's component of every key: its `scopeKey`, or that key's digest when too long. */
+export async function scopePart(key: string): Promise<string> {
   return key.length <= MAX_SCOPE_PART ? key : `#${await sha256Hex(key)}`;
 }
 

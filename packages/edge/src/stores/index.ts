@@ -7,6 +7,7 @@ export {
   type RebuildArtifactIndexReport,
   rebuildArtifactIndex,
 } from './rebuild-artifact-index.js';
+export { createSqliteArtifactStore, type SqliteArtifactStoreOptions } from './sqlite-artifact-store.js';
 export {
   type SweepExpiredArtifactsOptions,
   type SweepExpiredArtifactsReport,

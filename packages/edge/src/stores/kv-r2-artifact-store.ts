@@ -1,22 +1,5 @@
-import {
-  type ArtifactLimits,
-  type ArtifactMeta,
-  type ArtifactScope,
-  type ArtifactStore,
-  ToolctxError,
-} from '@toolctx/core';
-import {
-  admitArtifactSize,
-  admitToScope,
-  checkArtifactLimits,
-  createArtifactMeta,
-  decodeArtifactData,
-  encodeArtifactData,
-  isArtifactExpired,
-  isRef,
-  newRef,
-  verifyArtifactBytes,
-} from '@toolctx/core/ports';
+import type { ArtifactLimits, ArtifactMeta, ArtifactStore } from '@toolctx/core';
+import { type ArtifactAdmission, type ArtifactDriver, createArtifactStore } from '@toolctx/core/ports';
 import type { Admission } from './admission-ledger.js';
 import { durableAdmitter, localAdmitter } from './admitters.js';
 import type { ArtifactAdmissions } from './artifact-admissions.js';
@@ -33,11 +16,9 @@ import {
   refKey,
   scopePart,
 } from './artifact-index.js';
-import { decodeCursor, encodeCursor } from './list-cursor.js';
 import { clearPending, markPending, pendingKey } from './pending-puts.js';
 import { uploadStream, verifyingStream } from './r2-stream-io.js';
 import { type ScopeUsage, scopeUsage } from './scope-usage.js';
-import { checkStreamDigest, type StreamSkeleton, streamSkeleton } from './stream-meta.js';
 
 /** Options of {@link createKvR2ArtifactStore}. */
 export interface KvR2ArtifactStoreOptions {
@@ -56,6 +37,18 @@ export interface KvR2ArtifactStoreOptions {
    * within `cap × isolates` across isolates putting into one scope at once.
    */
   admissions?: DurableObjectNamespace<ArtifactAdmissions>;
+}
+
+/** A list position as the driver made it: KV's cursor and the last order key passed; null for any other. */
+function positionOf(after: string): [string, string] | null {
+  try {
+    const parsed: unknown = JSON.parse(after);
+    return Array.isArray(parsed) && parsed.length === 2 && parsed.every((item) => typeof item === 'string')
+      ? (parsed as [string, string])
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 const admissionOf = ({ ref, bytes, expiresAt }: ArtifactMeta): Admission =>
@@ -86,7 +79,9 @@ const admissionOf = ({ ref, bytes, expiresAt }: ArtifactMeta): Admission =>
  * Expiry follows `clock`: expired artifacts are invisible at once and deleted when met; their KV
  * keys carry a KV expiration, and {@link sweepExpiredArtifacts} (from a cron trigger) deletes the
  * R2 bytes of those nobody meets again. `putStream` streams into R2 (one part of 5 MiB in memory
- * at a time) and `getStream` streams out.
+ * at a time) and `getStream` streams out. A driver of the artifact-store kernel
+ * (`createArtifactStore` of `@toolctx/core/ports`), which checks, digests, expires and pages;
+ * this file keeps bytes in R2 and the index in KV, and admits through the ledger.
  *
  * @example
  * ```ts
@@ -102,18 +97,24 @@ const admissionOf = ({ ref, bytes, expiresAt }: ArtifactMeta): Admission =>
 export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): ArtifactStore {
   const { kv, bucket } = options;
   const prefix = options.prefix ?? 'artifacts/';
-  const clock = options.clock ?? Date.now;
-  const limits = checkArtifactLimits(options.limits ?? {});
-  const capped = limits.maxBytesPerScope !== undefined || limits.maxCountPerScope !== undefined;
   const admitter = options.admissions ? durableAdmitter(options.admissions, prefix) : localAdmitter();
+  // Without a cap nothing is admitted, so a delete has no admission to give back.
+  const capped =
+    options.limits?.maxBytesPerScope !== undefined || options.limits?.maxCountPerScope !== undefined;
 
-  /** Admits an artifact to its scope's caps, or throws quota-exceeded; `usage` is a fresh listing. */
-  const admit = async (part: string, usage: ScopeUsage, candidate: Admission) => {
+  /** Admits an artifact to its scope's caps through the ledger, or throws quota-exceeded; `usage` is a fresh listing. */
+  const admit = async (
+    part: string,
+    usage: ScopeUsage,
+    candidate: Admission,
+    admission: ArtifactAdmission,
+  ) => {
     const listed = usage.live.map(({ ref, bytes, expiresAt }) =>
       expiresAt === undefined ? { ref, bytes } : { ref, bytes, expiresAt },
     );
-    const answer = await admitter.admit(part, { listed, candidate, limits, now: clock() });
-    if (!answer.admitted) admitToScope(limits, answer.totals, candidate.bytes);
+    const { limits, now } = admission;
+    const answer = await admitter.admit(part, { listed, candidate, limits, now });
+    if (!answer.admitted) admission.check(answer.totals, candidate.bytes);
   };
 
   /** Forgets an admission whose put failed or whose artifact was deleted. */
@@ -121,49 +122,39 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
     if (capped) await admitter.release(part, ref);
   };
 
-  const expire = (part: string, meta: Pick<ArtifactMeta, 'createdAt' | 'ref'>) =>
-    expireArtifact(kv, bucket, artifactKeys(prefix, part, meta));
-
-  /** The live meta of `ref` in the scope, or null; an expired one is cleaned up on sight. */
-  const live = async (scope: ArtifactScope, ref: string) => {
-    const part = await scopePart(scope);
-    if (!isRef(ref)) return null;
-    const stored = await kv.get<ArtifactMeta | { expired: true }>(refKey(prefix, part, ref), 'json');
-    if (!stored || isTombstone(stored)) return null;
-    if (isArtifactExpired(stored, clock())) {
-      await expire(part, stored);
-      return null;
-    }
-    return { part, meta: stored, keys: artifactKeys(prefix, part, stored) };
-  };
-
-  /** The R2 object of a live artifact; a KV entry whose object is gone is removed (R2 is the truth). */
-  const object = async (scope: ArtifactScope, ref: string) => {
-    const found = await live(scope, ref);
-    if (!found) return null;
-    const stored = await bucket.get(found.keys.object);
-    if (!stored) {
-      await Promise.all([kv.delete(found.keys.ref), kv.delete(found.keys.listing)]);
-      await release(found.part, ref);
-      return null;
-    }
-    return { meta: found.meta, stored };
-  };
-
-  /** Caps checked against the scope's listing, sweeping expired artifacts on the way. */
-  const usageOf = async (part: string) => {
-    const usage = await scopeUsage(kv, listingPrefix(prefix, part), clock());
-    await Promise.all(usage.expired.map((meta) => expire(part, meta)));
+  /** What the scope's listing holds, sweeping expired artifacts on the way. */
+  const usageOf = async (part: string, now: number) => {
+    const usage = await scopeUsage(kv, listingPrefix(prefix, part), now);
+    await Promise.all(
+      usage.expired.map((meta) => expireArtifact(kv, bucket, artifactKeys(prefix, part, meta))),
+    );
     return usage;
   };
 
-  /** Writes the index of an admitted artifact; a failed write also gives its admission back. */
-  const committed = async (part: string, keys: ArtifactKeys, meta: ArtifactMeta) => {
+  /** Admits an artifact whose bytes are in R2 and writes its index; on any failure, its bytes go. */
+  const commit = async (
+    part: string,
+    keys: ArtifactKeys,
+    pending: string,
+    meta: ArtifactMeta,
+    admission: ArtifactAdmission,
+    usage: Promise<ScopeUsage> | undefined,
+  ) => {
+    try {
+      if (usage) await admit(part, await usage, admissionOf(meta), admission);
+    } catch (error) {
+      await bucket.delete(keys.object);
+      await clearPending(bucket, pending);
+      throw error;
+    }
+    // Indexed, or its bytes removed by commitIndex: either way the put has settled.
     try {
       await commitIndex(kv, bucket, keys, meta);
     } catch (error) {
       await release(part, meta.ref).catch(() => {});
       throw error;
+    } finally {
+      await clearPending(bucket, pending);
     }
   };
 
@@ -173,153 +164,68 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
     return stored && !isTombstone(stored) ? stored : null;
   };
 
-  return {
-    capabilities: Object.freeze({ streaming: true, limits }),
-
-    async put(scope, input) {
-      const { encoding, bytes } = encodeArtifactData(input?.data);
-      admitArtifactSize(limits, bytes.byteLength);
-      const meta = await createArtifactMeta(input, { ref: newRef(), bytes, encoding, now: clock() });
+  const driver: ArtifactDriver = {
+    async put(scope, meta, bytes, admission) {
       assertMetaFits(meta);
       const part = await scopePart(scope);
       const keys = artifactKeys(prefix, part, meta);
       const pending = pendingKey(prefix, part, meta.ref);
-      // The put's mark, then the bytes; the caps are counted meanwhile, and the object removed if they refuse.
-      const [usage, stored] = await Promise.allSettled([
-        capped ? usageOf(part) : undefined,
-        markPending(bucket, pending, meta.ref, { createdAt: meta.createdAt, startedAt: clock() }).then(() =>
-          bucket.put(keys.object, bytes, {
-            customMetadata: customMetadataOf(meta),
-            httpMetadata: { contentType: meta.mediaType },
-            sha256: meta.digest,
-          }),
-        ),
-      ]);
-      if (stored.status === 'rejected') {
-        await clearPending(bucket, pending);
-        throw stored.reason;
-      }
+      // The put's mark, then the bytes; the scope is counted meanwhile, and the object removed if the caps refuse.
+      const usage = admission.capped ? usageOf(part, admission.now) : undefined;
+      usage?.catch(() => {});
       try {
-        if (usage.status === 'rejected') throw usage.reason;
-        if (usage.value) await admit(part, usage.value, admissionOf(meta));
+        await markPending(bucket, pending, meta.ref, { createdAt: meta.createdAt, startedAt: admission.now });
+        await bucket.put(keys.object, bytes, {
+          customMetadata: customMetadataOf(meta),
+          httpMetadata: { contentType: meta.mediaType },
+          sha256: meta.digest,
+        });
       } catch (error) {
-        await bucket.delete(keys.object);
+        await usage?.catch(() => {});
         await clearPending(bucket, pending);
         throw error;
       }
-      // Indexed, or its bytes removed by commitIndex: either way the put has settled.
-      try {
-        await committed(part, keys, meta);
-      } finally {
-        await clearPending(bucket, pending);
-      }
-      return meta;
+      await commit(part, keys, pending, meta, admission, usage);
     },
 
-    async head(scope, ref) {
-      return (await live(scope, ref))?.meta ?? null;
-    },
-
-    async get(scope, ref) {
-      const found = await object(scope, ref);
-      if (!found) return null;
-      const bytes = new Uint8Array(await found.stored.arrayBuffer());
-      await verifyArtifactBytes(found.meta, bytes);
-      return { meta: found.meta, data: decodeArtifactData(found.meta.encoding, bytes) };
-    },
-
-    async delete(scope, ref) {
-      const found = await live(scope, ref);
-      if (!found) return false;
-      // R2 first: an interrupted delete leaves an index entry without bytes (cleaned up when met),
-      // never bytes without an index that rebuildArtifactIndex would bring back.
-      await bucket.delete(found.keys.object);
-      await Promise.all([kv.delete(found.keys.ref), kv.delete(found.keys.listing)]);
-      await release(found.part, ref);
-      return true;
-    },
-
-    async list(scope, { cursor, limit = 100 } = {}) {
-      if (!(Number.isSafeInteger(limit) && limit >= 1)) {
-        throw new ToolctxError('invalid-argument', `list "limit" must be a whole number ≥ 1, got ${limit}.`);
-      }
-      const position = cursor === undefined ? undefined : decodeCursor(cursor);
+    async putStream(scope, data, { draft, admission, progress, finish }) {
       const part = await scopePart(scope);
-      const start = listingPrefix(prefix, part);
-      const now = clock();
-      const artifacts: ArtifactMeta[] = [];
-      const expired: ArtifactMeta[] = [];
-      let kvCursor = position?.kv;
-      let after = position?.after ?? '';
-      let complete = false;
-      // KV pages are asked for exactly the number still missing, so a page ends where KV's cursor
-      // points and the next list resumes there; expired entries are skipped, so loop.
-      while (artifacts.length < limit) {
-        const size = Math.min(1_000, limit - artifacts.length);
-        const page = await kv.list<ListingMetadata>(
-          kvCursor === undefined
-            ? { prefix: start, limit: size }
-            : { prefix: start, limit: size, cursor: kvCursor },
-        );
-        for (const { name, metadata } of page.keys) {
-          const order = name.slice(start.length);
-          if (order <= after) continue;
-          after = order;
-          const meta = await metaOfListing(part, metadata ?? null, order.slice(order.indexOf('.') + 1));
-          if (!meta) continue;
-          if (isArtifactExpired(meta, now)) expired.push(meta);
-          else artifacts.push(meta);
-        }
-        if (page.list_complete) {
-          complete = true;
-          break;
-        }
-        kvCursor = page.cursor;
-      }
-      await Promise.all(expired.map((meta) => expire(part, meta)));
-      if (complete || kvCursor === undefined) return { artifacts };
-      return { artifacts, cursor: encodeCursor({ kv: kvCursor, after }) };
-    },
-
-    async putStream(scope, input) {
-      let skeleton: StreamSkeleton;
       try {
-        skeleton = await streamSkeleton(input, newRef(), clock());
-        assertMetaFits({ ...skeleton, bytes: 0, digest: '' });
+        assertMetaFits({ ...draft, bytes: 0, digest: '' });
       } catch (error) {
-        await input?.data?.cancel?.().catch(() => {});
+        await data?.cancel?.().catch(() => {});
         throw error;
       }
-      const part = await scopePart(scope);
-      const usage = capped ? await usageOf(part) : undefined;
-      if (usage) admitToScope(limits, usage, 0);
-      const keys = artifactKeys(prefix, part, skeleton);
-      const pending = pendingKey(prefix, part, skeleton.ref);
-      const supplied = input.digest?.toLowerCase();
+      const usage = admission.capped ? await usageOf(part, admission.now) : undefined;
+      if (usage) admission.check(usage, 0);
+      const keys = artifactKeys(prefix, part, draft);
+      const pending = pendingKey(prefix, part, draft.ref);
+      let meta: ArtifactMeta | undefined;
       let marked = false;
-      let uploaded: { bytes: number; digest: string };
       try {
-        uploaded = await uploadStream({
+        await uploadStream({
           bucket,
           key: keys.object,
-          stream: input.data,
-          contentType: skeleton.mediaType,
+          stream: data,
+          contentType: draft.mediaType,
           // A multipart upload fixes its metadata before the first part: size and digest are
           // unknown then, so rebuildArtifactIndex recomputes them from the object.
-          earlyMetadata: customMetadataOf(supplied ? { ...skeleton, digest: supplied } : skeleton),
-          finalMetadata: (size, sha) => customMetadataOf({ ...skeleton, bytes: size, digest: sha }),
+          earlyMetadata: customMetadataOf(draft),
+          finalMetadata: () => customMetadataOf(meta!),
           onProgress: (total) => {
-            admitArtifactSize(limits, total);
-            if (usage) admitToScope(limits, usage, total);
+            progress(total);
+            if (usage) admission.check(usage, total);
           },
-          beforeCommit: (_size, sha) => checkStreamDigest(supplied, sha),
+          beforeCommit: (size, digest) => {
+            meta = finish(size, digest);
+          },
           beforeFirstWrite: async (uploadId) => {
             marked = true;
-            const mark = { createdAt: skeleton.createdAt, startedAt: clock() };
+            const mark = { createdAt: draft.createdAt, startedAt: admission.now };
             await markPending(
               bucket,
               pending,
-              skeleton.ref,
+              draft.ref,
               uploadId === undefined ? mark : { ...mark, uploadId },
             );
           },
@@ -329,35 +235,67 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
         if (marked) await clearPending(bucket, pending);
         throw error;
       }
-      const meta: ArtifactMeta = { ...skeleton, ...uploaded };
-      if (capped) {
-        // The check above ran on the listing before the upload; this one admits, now the size is known.
-        try {
-          await admit(part, await usageOf(part), admissionOf(meta));
-        } catch (error) {
-          await bucket.delete(keys.object);
-          await clearPending(bucket, pending);
-          throw error;
-        }
-      }
-      try {
-        await committed(part, keys, meta);
-      } finally {
-        await clearPending(bucket, pending);
-      }
+      // Counted again: the check above ran on the listing before the upload.
+      const recount = usage ? usageOf(part, admission.now) : undefined;
+      await commit(part, keys, pending, meta!, admission, recount);
+      return meta!;
+    },
+
+    async read(scope, ref, withBytes) {
+      const part = await scopePart(scope);
+      const stored = await kv.get<ArtifactMeta | { expired: true }>(refKey(prefix, part, ref), 'json');
+      if (!stored) return null;
+      if (isTombstone(stored)) return 'expired';
+      if (!withBytes) return { meta: stored };
+      const object = await bucket.get(artifactKeys(prefix, part, stored).object);
+      return object ? { meta: stored, bytes: new Uint8Array(await object.arrayBuffer()) } : { meta: stored };
+    },
+
+    async readStream(scope, meta) {
+      const object = await bucket.get(artifactKeys(prefix, await scopePart(scope), meta).object);
+      return object ? verifyingStream(meta, object.body) : null;
+    },
+
+    async remove(scope, ref, expired) {
+      const part = await scopePart(scope);
+      const meta = await kv.get<ArtifactMeta | { expired: true }>(refKey(prefix, part, ref), 'json');
+      if (!meta || isTombstone(meta)) return null;
+      const keys = artifactKeys(prefix, part, meta);
+      if (expired) return expireArtifact(kv, bucket, keys).then(() => meta);
+      // R2 first: an interrupted delete leaves an index entry without bytes (cleaned up when met),
+      // never bytes without an index that rebuildArtifactIndex would bring back.
+      await bucket.delete(keys.object);
+      await Promise.all([kv.delete(keys.ref), kv.delete(keys.listing)]);
+      await release(part, ref);
       return meta;
     },
 
-    async getStream(scope, ref) {
-      const found = await object(scope, ref);
-      return found ? { meta: found.meta, body: verifyingStream(found.meta, found.stored.body) } : null;
-    },
-
-    async wasExpired(scope, ref) {
+    // One KV list call a page, asked for exactly the number still wanted, so a page ends where
+    // KV's cursor points; the position is that cursor and the last order key passed (KV cursors
+    // are opaque: entries at or before it are dropped, so a page never repeats an earlier one).
+    async list(scope, { after, limit }) {
+      const position = after === undefined ? [] : positionOf(after);
+      if (!position) return null;
       const part = await scopePart(scope);
-      if (!isRef(ref)) return false;
-      const stored = await kv.get(refKey(prefix, part, ref), 'json');
-      return isTombstone(stored) || (stored !== null && isArtifactExpired(stored as ArtifactMeta, clock()));
+      const start = listingPrefix(prefix, part);
+      const [cursor, passed = ''] = position;
+      const page = await kv.list<ListingMetadata>({
+        prefix: start,
+        limit: Math.min(1_000, limit),
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      const metas: ArtifactMeta[] = [];
+      let last = passed;
+      for (const { name, metadata } of page.keys) {
+        const order = name.slice(start.length);
+        if (order <= last) continue;
+        last = order;
+        const meta = await metaOfListing(part, metadata ?? null, order.slice(order.indexOf('.') + 1));
+        if (meta) metas.push(meta);
+      }
+      return page.list_complete ? { metas } : { metas, next: JSON.stringify([page.cursor, last]) };
     },
   };
+
+  return createArtifactStore(driver, options);
 }
