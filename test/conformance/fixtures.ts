@@ -292,9 +292,14 @@ export const conformanceTools: AnyTool[] = [
     execute: async ({ seconds, label }, ctx) => {
       await new Promise((resolve, reject) => {
         const timer = setTimeout(resolve, seconds * 1000);
-        ctx.signal.addEventListener('abort', () => reject((clearTimeout(timer), ctx.signal.reason)), {
-          once: true,
-        });
+        ctx.signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            reject(ctx.signal.reason);
+          },
+          { once: true },
+        );
       });
       return `Computed ${label ?? 'result'} after ${seconds}s`;
     },

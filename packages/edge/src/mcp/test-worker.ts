@@ -254,9 +254,14 @@ const taskTools = [
     execute: async ({ ms }, ctx) => {
       await new Promise((resolve, reject) => {
         const timer = setTimeout(resolve, ms);
-        ctx.signal.addEventListener('abort', () => reject((clearTimeout(timer), ctx.signal.reason)), {
-          once: true,
-        });
+        ctx.signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            reject(ctx.signal.reason);
+          },
+          { once: true },
+        );
       });
       return `waited ${ms} ms`;
     },

@@ -1,6 +1,7 @@
 import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
-import type { ToolEvent, ToolResult } from '@toolctx/core';
+import type { CallHandle, ToolEvent, ToolResult } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
+import type { Reply } from '../door-error.js';
 import { allMessages, eventsOf, messagesUntil } from '../test-utils/sse.js';
 import { hostOf, post, send, startRun } from '../test-utils/worker.js';
 import type { RunRecord } from './run-log.js';
@@ -263,7 +264,7 @@ describe('a run of one call (an MCP task)', () => {
     const runId = `one-call-${crypto.randomUUID()}`;
     await hostOf(runId).start({ runId, identity: owner, endsWithCall: 'pub' });
     await hostOf(runId).startCall(owner, { tool: 'publish_note', args: { title: 't' }, toolCallId: 'pub' });
-    const waiting = await hostOf(runId).callStatus(owner, 'pub');
+    const waiting = (await hostOf(runId).callStatus(owner, 'pub')) as Reply<CallHandle>;
     if (!waiting.ok || waiting.value.approvalId === undefined) throw new Error('expected an approval');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await infoUntil(runId, () => true)).toBe(false);
