@@ -63,8 +63,6 @@ export {
   type RunLimits,
   type RunListOptions,
   type RunPage,
-  type RunStorage,
-  type RunStorageListOptions,
   type RunSummary,
 } from './run-host/index.js';
 export {

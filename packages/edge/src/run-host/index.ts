@@ -9,5 +9,4 @@ export {
 } from './run-directory.js';
 export type { ListedRun, RunListOptions, RunPage, RunSummary } from './run-list.js';
 export type { DoorRun } from './run-state.js';
-export type { RunStorage, RunStorageListOptions } from './run-storage.js';
 export type { AskTaken, CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
