@@ -29,7 +29,15 @@ export const mcpTaskDoor: DoorDeclaration = Object.freeze({
     'This call is an MCP task waiting for approval: answer its "toolctx.approval" input request with tasks/update.',
 });
 
-/** Options of {@link memoryTaskHost}. */
+/**
+ * Options of {@link memoryTaskHost}.
+ *
+ * @example
+ * ```ts
+ * import type { MemoryTaskHostOptions } from '@toolctx/core/mcp';
+ * const options: MemoryTaskHostOptions = { ttlMs: 10 * 60_000, maxTasks: 100 };
+ * ```
+ */
 export interface MemoryTaskHostOptions {
   /** How long a task is kept after it settled, in ms (its `ttlMs`, so at least that long from its creation). Default 1 hour. */
   ttlMs?: number;

@@ -25,7 +25,15 @@ import {
   inputRequestsOf,
 } from './input-required.js';
 
-/** The Tasks extension's name, as clients declare it and servers list it under `capabilities.extensions`. */
+/**
+ * The Tasks extension's name, as clients declare it and servers list it under `capabilities.extensions`.
+ *
+ * @example
+ * ```ts
+ * import { tasksExtension } from '@toolctx/core/mcp';
+ * const capabilities = { extensions: { [tasksExtension]: {} } }; // what a client declares
+ * ```
+ */
 export const tasksExtension = 'io.modelcontextprotocol/tasks';
 
 /**
@@ -33,6 +41,12 @@ export const tasksExtension = 'io.modelcontextprotocol/tasks';
  * call in a run of its own; the task id is both the run's id and the call's (`ctx.toolCallId`).
  *
  * @experimental The Tasks extension is new; this shape may change with it.
+ * @example
+ * ```ts
+ * import type { McpTaskState } from '@toolctx/core/mcp';
+ * declare const task: McpTaskState;
+ * if (task.status === 'input_required') console.log(task.asks?.map((ask) => ask.key));
+ * ```
  */
 export interface McpTaskState {
   taskId: string;
@@ -53,6 +67,13 @@ export interface McpTaskState {
  * What starts a task: a `tools/call` the door turned into one.
  *
  * @experimental
+ * @example
+ * ```ts
+ * import type { McpTaskHost, McpTaskStart } from '@toolctx/core/mcp';
+ * declare const host: McpTaskHost;
+ * const start: McpTaskStart = { owner: 'null', phase: 'act', tool: 'export', args: {}, answers: {}, waitMs: 0 };
+ * const task = await host.start(start); // durable once this resolves
+ * ```
  */
 export interface McpTaskStart {
   /** Whose task it is: only this owner's `tasks/*` requests find it (another gets "unknown task"). */
@@ -100,6 +121,13 @@ export interface McpTaskHost {
  * `args` is given).
  *
  * @experimental
+ * @example
+ * ```ts
+ * import type { CallHandle } from '@toolctx/core';
+ * import { taskStateOf } from '@toolctx/core/mcp';
+ * declare const handle: CallHandle; // the task's call, from its run
+ * const task = taskStateOf(handle, undefined, 60 * 60_000);
+ * ```
  */
 export function taskStateOf(
   handle: CallHandle,
@@ -121,6 +149,12 @@ export function taskStateOf(
  * Keys of no open question are ignored.
  *
  * @experimental
+ * @example
+ * ```ts
+ * import { type McpTaskState, taskAnswers } from '@toolctx/core/mcp';
+ * declare const task: McpTaskState;
+ * const { asks, approval } = taskAnswers(task, { colour: { action: 'accept', values: { colour: 'teal' } } });
+ * ```
  */
 export function taskAnswers(
   task: McpTaskState,

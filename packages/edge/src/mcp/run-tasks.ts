@@ -9,7 +9,15 @@ import type { Reply } from '../door-error.js';
 import type { RunDirectory } from '../run-host/run-directory.js';
 import type { DoorRun } from '../run-host/run-state.js';
 
-/** Options of {@link runTaskHost}. */
+/**
+ * Options of {@link runTaskHost}.
+ *
+ * @example
+ * ```ts
+ * import type { RunTaskHostOptions } from '@toolctx/edge';
+ * const options: RunTaskHostOptions = { ttlMs: 24 * 60 * 60_000 }; // the run host's retentionMs
+ * ```
+ */
 export interface RunTaskHostOptions {
   /**
    * How long a task is kept, in ms: the run host's `retentionMs` (a run is kept that long after it

@@ -2,15 +2,8 @@
  * The synchronous key-value storage one run's record and event log live in. A Durable Object's
  * `ctx.storage.kv` is one; the in-memory run directory keeps another.
  * Synchronous on purpose: reading the backlog and subscribing to new events happen in one turn,
- * so a resuming reader can neither miss an event nor see one twice.
- *
- * @example
- * ```ts
- * import type { RunStorage } from '@toolctx/edge';
- * // Inside a Durable Object: the synchronous KV API of its SQLite-backed storage.
- * declare const ctx: DurableObjectState;
- * const storage: RunStorage = ctx.storage.kv;
- * ```
+ * so a resuming reader can neither miss an event nor see one twice. Internal: the run host makes
+ * its storage itself (a Durable Object's `ctx.storage.kv`).
  */
 export interface RunStorage {
   /** The value stored under `key`, or `undefined`. */
