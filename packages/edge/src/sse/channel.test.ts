@@ -107,6 +107,25 @@ describe('createChannel, a reader that falls behind', () => {
     expect(gone).toEqual([]);
   });
 
+  it('is not dropped while it takes one write larger than the bound slowly: only what waits behind it counts', async () => {
+    const channel = createChannel({ heartbeatMs: 0, maxQueuedBytes: 1000 });
+    const gone: string[] = [];
+    channel.onGone((why) => gone.push(why));
+    const reader = channel.readable.getReader();
+    channel.write(chunk(3000)); // in flight, unread for longer than the grace (a busy machine)
+    await grace();
+    channel.write(bytes('next'));
+    await grace();
+    channel.write(bytes('and next'));
+    expect(gone).toEqual([]);
+    expect((await reader.read()).value?.byteLength).toBe(3000);
+    // Behind it, the bound holds as ever: a reader that stops again is dropped past it.
+    for (let i = 0; i < 3; i++) channel.write(chunk(400));
+    await grace();
+    channel.write(chunk(400));
+    expect(gone).toEqual(['behind']);
+  });
+
   it('passes many queued writes through in order (coalesced into pieces of up to 64 KiB)', async () => {
     const channel = createChannel({ heartbeatMs: 0 });
     for (let i = 0; i < 40; i++) channel.write(new Uint8Array(4096).fill(i));
@@ -165,12 +184,14 @@ describe('createChannel, a reader that falls behind', () => {
   });
 
   it('counts heartbeats: a heartbeat the reader has not taken is part of how far behind it is', async () => {
-    // The SSE heartbeat is 14 bytes, past a 10-byte bound.
-    const channel = createChannel({ heartbeatMs: 2, maxQueuedBytes: 10 });
+    // The SSE heartbeat is 14 bytes: with 10 more the reader is past a 20-byte bound.
+    const channel = createChannel({ heartbeatMs: 2, maxQueuedBytes: 20 });
     const gone: string[] = [];
     channel.onGone((why) => gone.push(why));
     channel.readable.getReader();
     await grace();
+    expect(gone).toEqual([]);
+    channel.write(bytes('0123456789'));
     expect(gone).toEqual([]);
     channel.write(bytes('x'));
     expect(gone).toEqual(['behind']);

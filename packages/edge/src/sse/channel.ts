@@ -10,7 +10,8 @@
  * channel keeps what its reader has not taken in a queue of its own and hands the stream one write
  * at a time (pieces coalesced up to 64 KiB): the stream's write resolves when the reader takes
  * the piece, so the queue is exactly what waits for the reader in memory. A reader more than
- * `maxQueuedBytes` behind that has taken nothing for 100 ms is dropped: the queue is let go, the stream ends once the reader takes
+ * `maxQueuedBytes` behind that has taken nothing for 100 ms is dropped (while it takes one write
+ * larger than the bound, only what waits behind that write counts): the queue is let go, the stream ends once the reader takes
  * the piece in flight, and the producer hears `'behind'`; an SSE reader resumes from its
  * Last-Event-ID. The stream ends rather than errors because an error does not cross Durable Object
  * RPC (the Worker's response would stay open, and its reader would wait forever), and because a
@@ -94,6 +95,8 @@ export function createChannel({
   let queue: Uint8Array[] = [];
   /** Bytes written that the reader has not taken: the queue, and the piece in flight if it came from there. */
   let queued = 0;
+  /** The counted bytes of the piece in flight: one write larger than the bound is not the reader being behind. */
+  let inFlight = 0;
   /** When the reader last took a piece, or last had nothing to take. */
   let takenAt = Date.now();
   const listeners: ((why: GoneReason) => void)[] = [];
@@ -128,9 +131,11 @@ export function createChannel({
       return;
     }
     writing = true;
+    inFlight = counted;
     writer.write(piece).then(() => {
       takenAt = Date.now();
       queued -= counted;
+      inFlight = 0;
       writing = false;
       pump();
     }, left);
@@ -172,7 +177,10 @@ export function createChannel({
   }
   function write(bytes: Uint8Array): void {
     if (!open) return;
-    if (queued > maxQueuedBytes && Date.now() - takenAt > takeGraceMs) {
+    // A piece larger than the bound in flight is being taken, however long that takes on a busy
+    // machine: only what waits behind it counts then.
+    const behind = inFlight > maxQueuedBytes ? queued - inFlight : queued;
+    if (behind > maxQueuedBytes && Date.now() - takenAt > takeGraceMs) {
       gone('behind');
       return;
     }
