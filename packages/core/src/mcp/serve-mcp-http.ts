@@ -106,10 +106,11 @@ export function serveMcpStateless(runtime: Runtime, options: ServeMcpStatelessOp
   return {
     ...handler,
     fetch: async (request, fetchOptions) => {
-      const refused = headers.size > 0 ? await refuseParamMismatch(request, headers) : undefined;
+      const parsed = fetchOptions?.parsedBody;
+      const refused = headers.size > 0 ? await refuseParamMismatch(request, headers, parsed) : undefined;
       if (refused) return refused;
       const caller = fetchOptions?.authInfo ? { authInfo: fetchOptions.authInfo } : {};
-      const listening = listen && (await listenForTasks(request, ownerOfCaller(caller), listen));
+      const listening = listen && (await listenForTasks(request, ownerOfCaller(caller), listen, parsed));
       return listening || handler.fetch(request, fetchOptions);
     },
   };

@@ -320,8 +320,8 @@ async function modernRequest<E>(
     );
   }
   const handler = modernHandler(options, runtimeOf(options.runtimeFor, env as E), env as E);
-  const { calls } = callsOf(text);
   const limit = options.callLimit;
+  const calls = limit && identity ? callsOf(text).calls : [];
   const slots =
     limit && identity && calls.length > 0 ? await takeCallSlots(limit, env, identity, calls) : undefined;
   if (slots instanceof Response) return slots;
@@ -338,7 +338,12 @@ async function modernRequest<E>(
   // The slots come back when the answer has gone out, or the client hung up on it.
   request.signal.addEventListener('abort', () => void release(), { once: true });
   try {
-    const answer = handler.fetch(forward, identity ? { authInfo: identityAuth(identity) } : undefined);
+    // The body parsed here goes along, so the SDK's handler neither clones the request nor reads
+    // and parses its body again.
+    const answer = handler.fetch(
+      forward,
+      identity ? { authInfo: identityAuth(identity), parsedBody: body } : { parsedBody: body },
+    );
     return await answerModern(request, answer, hangUp, release);
   } catch (error) {
     await release();

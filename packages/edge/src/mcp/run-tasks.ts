@@ -70,7 +70,13 @@ export function runTaskHost(
       const taskId = `task_${crypto.randomUUID().replaceAll('-', '')}`;
       const identity = start.identity ?? anonymous;
       const createdAt = Date.now();
-      const begun = await runs.start({ runId: taskId, identity, phase: start.phase, createdAt, endsWithCall: taskId });
+      const begun = await runs.start({
+        runId: taskId,
+        identity,
+        phase: start.phase,
+        createdAt,
+        endsWithCall: taskId,
+      });
       if (!begun.ok) throw new ProtocolError(-32000, begun.error.message);
       const run = runs.get(taskId);
       const call = { tool: start.tool, args: start.args, toolCallId: taskId };
