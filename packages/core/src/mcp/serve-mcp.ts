@@ -170,6 +170,9 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
   return mcpServer(runtime, options, 'legacy');
 }
 
+/** Who the server says it is without `serverInfo`. */
+export const defaultServerInfo = { name: 'toolctx', version: '0.1.0' };
+
 // The runtime at the MCP door, one per runtime: a stateless server is made per request, and the
 // door's runtime (its services and sinks at the door) is the same for each.
 const doorRuntimes = new WeakMap<Runtime, Runtime>();
@@ -197,7 +200,7 @@ export function mcpServer(
 ): McpServer {
   const door = mcpDoorOf(runtime);
   const phase = options.phase ?? 'act';
-  const server = new McpServer(options.serverInfo ?? { name: 'toolctx', version: '0.1.0' }, {
+  const server = new McpServer(options.serverInfo ?? defaultServerInfo, {
     ...options.serverOptions,
     ...(rounds ? { requestState: { verify: rounds.verify } } : {}),
     capabilities: {
