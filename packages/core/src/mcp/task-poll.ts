@@ -42,7 +42,11 @@ function taskPollOf(request: Request, body: unknown): { id: string | number; tas
   const headers = request.headers;
   if (request.method !== 'POST' || headers.get('mcp-method') !== 'tasks/get') return undefined;
   if (headers.get('mcp-protocol-version') !== revision) return undefined;
-  if (!isPlainObject(body) || body.method !== 'tasks/get') return undefined;
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tasks/get') return undefined;
+  if (
+    Object.keys(body).some((key) => key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params')
+  )
+    return undefined;
   const { id, params } = body;
   if ((typeof id !== 'string' && typeof id !== 'number') || !isPlainObject(params)) return undefined;
   const { taskId, _meta: meta } = params;
@@ -52,16 +56,32 @@ function taskPollOf(request: Request, body: unknown): { id: string | number; tas
   const capabilities = meta['io.modelcontextprotocol/clientCapabilities'];
   const extensions = isPlainObject(capabilities) ? capabilities.extensions : undefined;
   if (!isPlainObject(extensions) || extensions[tasksExtension] === undefined) return undefined;
-  // The envelope's other keys (clientInfo, the log level, trace context) as the SDK checks them.
-  const route = classifyInboundRequest({
-    httpMethod: 'POST',
-    protocolVersionHeader: revision,
-    mcpMethodHeader: 'tasks/get',
-    mcpNameHeader: taskId,
-    body,
-  });
-  if (route.kind !== 'modern' || route.messageKind !== 'request') return undefined;
-  return { id, taskId };
+  return sdkTakes(body, meta) ? { id, taskId } : undefined;
+}
+
+// Whether the SDK takes a poll as a 2026 request, by its envelope: with everything else checked
+// above, its verdict depends on `_meta` alone (its other keys: clientInfo, the log level, trace
+// context), and a client sends the same one with every poll, so it is classified once per envelope.
+const verdicts = new Map<string, boolean>();
+
+function sdkTakes(body: Record<string, unknown>, meta: Record<string, unknown>): boolean {
+  const envelope = JSON.stringify(meta);
+  let takes = verdicts.get(envelope);
+  if (takes === undefined) {
+    const params = body.params as { taskId: string };
+    const route = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: revision,
+      mcpMethodHeader: 'tasks/get',
+      mcpNameHeader: params.taskId,
+      body,
+    });
+    takes = route.kind === 'modern' && route.messageKind === 'request';
+    // Bounded: a client sending ever new envelopes costs a classification each, no memory.
+    if (verdicts.size >= 256) verdicts.clear();
+    verdicts.set(envelope, takes);
+  }
+  return takes;
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
