@@ -6,6 +6,7 @@
 //   against the floor that reads one record from the task's Durable Object.
 // The sides take turns in rounds, so they share the machine's load; each figure is the median of
 // the rounds' rates and of their workerd CPU per call (from /proc, all of workerd's threads).
+import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { median } from './measure.mjs';
 import { withWorker, workerdCpuMs } from './workerd.mjs';
@@ -169,6 +170,7 @@ export const mcpDoorBench = (options) =>
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rounds = Number(process.argv[2] ?? 5);
   const seconds = Number(process.argv[3] ?? 4);
+  const before = loadavg()[0];
   const result = await mcpDoorBench({ rounds, seconds });
-  console.log(JSON.stringify(result, null, 1));
+  console.log(JSON.stringify({ ...result, load: [before, loadavg()[0]] }, null, 1));
 }
