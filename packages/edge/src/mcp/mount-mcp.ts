@@ -301,6 +301,16 @@ async function modernRequest<E>(
     return undefined; // the 2025 path answers a parse error
   }
   if (!surelyModern(body) && (await isLegacyRequest(request, body))) return undefined;
+  if (options.runtimeFor && request.headers.get('mcp-method') === 'tasks/get') {
+    // A task poll answers at once, and never as a stream: no call slot, no hang-up to watch, no
+    // request of its own for the SDK (it reads the parsed body, and the 2026 path takes the caller
+    // from authInfo, never from headers).
+    const handler = modernHandler(options, runtimeOf(options.runtimeFor, env as E), env as E);
+    return handler.fetch(
+      request,
+      identity ? { authInfo: identityAuth(identity), parsedBody: body } : { parsedBody: body },
+    );
+  }
   // Aborted when the client hangs up, or the request's own signal fires: the SDK's transport then
   // closes, and the tool's signal fires. (One controller and a listener cost less than
   // `AbortSignal.any`, which this path would pay on every request.)
