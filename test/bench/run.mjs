@@ -13,6 +13,7 @@ import { coldStart } from './cold-start.mjs';
 import { httpDoor } from './http-door.mjs';
 import { isolated } from './isolated.mjs';
 import { kvR2Store } from './kv-r2-store.mjs';
+import { mcpDoorBench } from './mcp-door.mjs';
 import { median, perSecond, us } from './measure.mjs';
 import { measureBundles, sizeTable } from './sizes.mjs';
 import { stalledScenario } from './stalled-readers.mjs';
@@ -212,6 +213,36 @@ row(
   door.oneShot / door.bare >= 0.7,
 );
 
+console.error('(i) MCP on Workers…');
+const mcpW = await mcpDoorBench();
+const perCall = (side) =>
+  `${side.rate.toFixed(0)} calls/s, workerd CPU ${side.cpuPerCall.toFixed(2)} ms/call`;
+const mcpShape = `workerd, ${mcpW.connections} connections, medians of ${mcpW.rounds} interleaved rounds of ${mcpW.seconds} s`;
+row(
+  `(i) MCP 2026-07-28 \`tools/call\` of a plain tool: toolctx's door (\`mountMcp\` with \`runtimeFor\`) against the same tool on the SDK v2 handler (${mcpShape})`,
+  perCall(mcpW.toolctx),
+  `SDK \`createMcpHandler\` ${perCall(mcpW.sdk)}; Cloudflare's \`createMcpHandler\` (agents ${version('agents')}) ${perCall(mcpW.agents)}`,
+  `${ratio(mcpW.toolctx.rate / mcpW.sdk.rate)} of the SDK's rate, ${ratio(mcpW.sdk.cpuPerCall / mcpW.toolctx.cpuPerCall)} by CPU per call (SDK ÷ toolctx); ${ratio(mcpW.toolctx.rate / mcpW.agents.rate)} of agents' rate, ${ratio(mcpW.agents.cpuPerCall / mcpW.toolctx.cpuPerCall)} by CPU`,
+  '≥ 1.0 of the SDK',
+  mcpW.toolctx.rate / mcpW.sdk.rate >= 1,
+);
+for (const [side, label] of [
+  ['taskWorking', 'a working task'],
+  ['taskCompleted', 'a completed task'],
+]) {
+  const task = mcpW[side];
+  const byCpu = task.cpuPerCall / mcpW.floorRead.cpuPerCall;
+  const byRate = mcpW.floorRead.rate / task.rate;
+  row(
+    `(i) MCP task poll: \`tasks/get\` on ${label} (\`mountMcp\` with \`tasks\`, a run host) against the floor: a route making one RPC to the task's Durable Object, which does one \`ctx.storage.kv.get\` (${mcpShape})`,
+    perCall(task),
+    `floor ${perCall(mcpW.floorRead)}`,
+    `${ratio(byCpu)} of the floor's CPU per call; ${ratio(byRate)} of its time per call by rate (floor's rate ÷ the poll's)`,
+    '≤ 1.2× of the floor, CPU per call and throughput',
+    byCpu <= 1.2 && byRate <= 1.2,
+  );
+}
+
 console.error('(f) growth…');
 const grown = await isolated('call-overhead.mjs', 'growth');
 for (const g of grown) {
@@ -285,7 +316,7 @@ const sizes = sizeTable(await measureBundles());
 
 const machine = [
   `- Machine: ${cpus()[0].model}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; load average ${load.toFixed(1)} at the start${load > 2 ? ': the machine was busy with other work, so absolute times are inflated' : ''}. The ratios (both sides measured seconds apart, in the same process but for the (a) \`run.call\` rows, whose sides each need a process of their own: test/bench/call-overhead.mjs says why) are the figures to compare across machines; each Node benchmark runs in a fresh process of its own, so none inherits another's JIT state or heap.`,
-  `- Node ${process.versions.node}, V8 ${process.versions.v8}; Chromium ${execSync(`${chromiumPath} --version 2>/dev/null`).toString().trim()}; zod ${version('zod')}, @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}, idb ${version('idb')}, esbuild ${version('esbuild')}, playwright-core ${version('playwright-core')}; miniflare ${version('miniflare')} (workerd ${workerdVersion()}), hono ${version('hono')}, autocannon ${version('autocannon')}.`,
+  `- Node ${process.versions.node}, V8 ${process.versions.v8}; Chromium ${execSync(`${chromiumPath} --version 2>/dev/null`).toString().trim()}; zod ${version('zod')}, @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}, @modelcontextprotocol/server ${version('@modelcontextprotocol/server')}, agents ${version('agents')}, idb ${version('idb')}, esbuild ${version('esbuild')}, playwright-core ${version('playwright-core')}; miniflare ${version('miniflare')} (workerd ${workerdVersion()}), hono ${version('hono')}, autocannon ${version('autocannon')}.`,
   `- Run on ${new Date().toISOString().slice(0, 10)} with \`pnpm bench\`. Medians over repeats after a warm-up.`,
 ].join('\n');
 

@@ -11,16 +11,31 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 
+const benchObjects = {
+  RUNS: { className: 'BenchRunHost', useSQLite: true },
+  FLOOR: { className: 'BenchFloor' },
+  FLOOR_WRITE: { className: 'BenchFloorWrite', useSQLite: true },
+};
+
 /** Runs `body(url)` against the bench Worker in a fresh workerd; `url` is its loopback origin. */
-export async function withBenchWorker(body) {
+export function withBenchWorker(body) {
+  return withWorker('./workerd-worker.mjs', benchObjects, body, []);
+}
+
+/**
+ * Runs `body(url)` against the Worker `entry` (relative to this folder) in a fresh workerd, with
+ * the Durable Object bindings `durableObjects` (Miniflare's shape), KV `KV` and R2 `BUCKET`, and
+ * `flags` beside `enable_request_signal` (with `nodejs_compat`, `node:*` imports stay imports).
+ */
+export async function withWorker(entry, durableObjects, body, flags) {
   const bundled = await build({
-    entryPoints: [fileURLToPath(new URL('./workerd-worker.mjs', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
     bundle: true,
     format: 'esm',
     platform: 'browser',
     conditions: ['workerd', 'worker', 'browser'],
     mainFields: ['browser', 'module', 'main'],
-    external: ['cloudflare:*'],
+    external: flags.includes('nodejs_compat') ? ['cloudflare:*', 'node:*'] : ['cloudflare:*'],
     target: 'es2022',
     minify: true,
     write: false,
@@ -31,16 +46,12 @@ export async function withBenchWorker(body) {
     modules: true,
     script: bundled.outputFiles[0].text,
     compatibilityDate: '2026-04-20',
-    compatibilityFlags: ['enable_request_signal'],
+    compatibilityFlags: ['enable_request_signal', ...flags],
     host: '127.0.0.1',
     port: 0,
     kvNamespaces: ['KV'],
     r2Buckets: ['BUCKET'],
-    durableObjects: {
-      RUNS: { className: 'BenchRunHost', useSQLite: true },
-      FLOOR: { className: 'BenchFloor' },
-      FLOOR_WRITE: { className: 'BenchFloorWrite', useSQLite: true },
-    },
+    durableObjects,
     defaultPersistRoot: storage,
   });
   try {

@@ -29,19 +29,22 @@ export interface TaskListen {
 
 /**
  * Answers a `subscriptions/listen` whose filter names `taskIds`, or `undefined` for any other
- * request (the SDK serves it). `owner` is whose tasks the caller may follow.
+ * request (the SDK serves it). `owner` is whose tasks the caller may follow; `parsedBody`, when
+ * the caller has parsed the body already, is read instead of a clone of it.
  */
 export async function listenForTasks(
   request: Request,
   owner: string,
   listen: TaskListen,
+  parsedBody?: unknown,
 ): Promise<Response | undefined> {
   if (request.method !== 'POST' || request.headers.get('mcp-method') !== 'subscriptions/listen')
     return undefined;
-  const message = (await request
-    .clone()
-    .json()
-    .catch(() => undefined)) as ListenRequest | undefined;
+  const message = (parsedBody ??
+    (await request
+      .clone()
+      .json()
+      .catch(() => undefined))) as ListenRequest | undefined;
   const asked = message?.params?.notifications?.taskIds;
   if (message?.method !== 'subscriptions/listen' || !Array.isArray(asked)) return undefined;
   const id = message.id ?? null;

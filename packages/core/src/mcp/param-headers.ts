@@ -28,19 +28,22 @@ export function paramHeadersOf(tools: Iterable<{ name: string; inputJsonSchema: 
  * Refuses a `tools/call` whose `Mcp-Param-*` headers do not say what its arguments say (a header
  * missing for a value in the body, one present for a value that is not, one that is not valid
  * Base64 in its `=?base64?…?=` form, or one with another value): 400, JSON-RPC `-32020`, naming
- * the header. `undefined` when they agree, or the request is not such a call.
+ * the header. `undefined` when they agree, or the request is not such a call. `parsedBody`, when
+ * the caller has parsed the body already, is read instead of a clone of it.
  */
 export async function refuseParamMismatch(
   request: Request,
   tools: ParamHeaders,
+  parsedBody?: unknown,
 ): Promise<Response | undefined> {
   if (request.method !== 'POST' || request.headers.get('mcp-method') !== 'tools/call') return undefined;
   const params = tools.get(request.headers.get('mcp-name')?.trim() ?? '');
   if (!params) return undefined;
-  const message = (await request
-    .clone()
-    .json()
-    .catch(() => undefined)) as
+  const message = (parsedBody ??
+    (await request
+      .clone()
+      .json()
+      .catch(() => undefined))) as
     | { id?: string | number; params?: { name?: unknown; arguments?: Record<string, unknown> } }
     | undefined;
   if (!message?.params) return undefined;

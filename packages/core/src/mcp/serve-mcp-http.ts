@@ -19,7 +19,14 @@ import { type McpRounds, mcpRounds } from './input-required.js';
 import { listenForTasks } from './listen-tasks.js';
 import { memoryTaskHost } from './memory-tasks.js';
 import { paramHeadersOf, refuseParamMismatch } from './param-headers.js';
-import { type McpCaller, type McpTasks, mcpServer, type ServeMcpOptions } from './serve-mcp.js';
+import {
+  defaultServerInfo,
+  type McpCaller,
+  type McpTasks,
+  mcpServer,
+  type ServeMcpOptions,
+} from './serve-mcp.js';
+import { answerTaskPoll } from './task-poll.js';
 import type { McpTaskHost } from './tasks.js';
 
 /** Options of {@link serveMcpStateless}. */
@@ -99,17 +106,31 @@ export function serveMcpStateless(runtime: Runtime, options: ServeMcpStatelessOp
     legacy: 'reject',
   });
   // In front of the SDK's handler: the custom-header check of tools that declare `x-mcp-header`,
-  // and a listen that follows tasks (the SDK's listen router knows only list changes).
+  // a listen that follows tasks (the SDK's listen router knows only list changes), and task polls
+  // answered from the host without making a server for them (task-poll.ts).
   const headers = paramHeadersOf(runtime.tools.values());
+  const serverInfo = options.serverInfo ?? defaultServerInfo;
   const listen = host === false ? undefined : { host, pollMs: options.taskPollMs ?? 500 };
   if (headers.size === 0 && !listen) return handler;
   return {
     ...handler,
     fetch: async (request, fetchOptions) => {
-      const refused = headers.size > 0 ? await refuseParamMismatch(request, headers) : undefined;
+      const parsed = fetchOptions?.parsedBody;
+      const refused = headers.size > 0 ? await refuseParamMismatch(request, headers, parsed) : undefined;
       if (refused) return refused;
       const caller = fetchOptions?.authInfo ? { authInfo: fetchOptions.authInfo } : {};
-      const listening = listen && (await listenForTasks(request, ownerOfCaller(caller), listen));
+      if (host !== false && request.headers.get('mcp-method') === 'tasks/get') {
+        const body =
+          parsed ??
+          (await request
+            .clone()
+            .json()
+            .catch(() => undefined));
+        const polled = await answerTaskPoll(request, body, host, ownerOfCaller(caller), serverInfo);
+        if (polled) return polled;
+        return handler.fetch(request, { ...fetchOptions, parsedBody: body });
+      }
+      const listening = listen && (await listenForTasks(request, ownerOfCaller(caller), listen, parsed));
       return listening || handler.fetch(request, fetchOptions);
     },
   };

@@ -170,6 +170,21 @@ export function serveMcp(runtime: Runtime, options: ServeMcpOptions = {}): McpSe
   return mcpServer(runtime, options, 'legacy');
 }
 
+/** Who the server says it is without `serverInfo`. */
+export const defaultServerInfo = { name: 'toolctx', version: '0.1.0' };
+
+// The runtime at the MCP door, one per runtime: a stateless server is made per request, and the
+// door's runtime (its services and sinks at the door) is the same for each.
+const doorRuntimes = new WeakMap<Runtime, Runtime>();
+function mcpDoorOf(runtime: Runtime): Runtime {
+  let door = doorRuntimes.get(runtime);
+  if (!door) {
+    door = runtime.withDoor(mcpDoor);
+    doorRuntimes.set(runtime, door);
+  }
+  return door;
+}
+
 /**
  * The server of one protocol era: `legacy` (2025-11-25, a connection or session that initialized)
  * or `modern` (2026-07-28, one stateless request, every request carrying its own `_meta`). A
@@ -183,9 +198,9 @@ export function mcpServer(
   rounds?: McpRounds,
   tasks?: McpTasks,
 ): McpServer {
-  const door = runtime.withDoor(mcpDoor);
+  const door = mcpDoorOf(runtime);
   const phase = options.phase ?? 'act';
-  const server = new McpServer(options.serverInfo ?? { name: 'toolctx', version: '0.1.0' }, {
+  const server = new McpServer(options.serverInfo ?? defaultServerInfo, {
     ...options.serverOptions,
     ...(rounds ? { requestState: { verify: rounds.verify } } : {}),
     capabilities: {

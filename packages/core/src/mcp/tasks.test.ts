@@ -333,3 +333,93 @@ describe('MCP tasks over serveMcpHttp', () => {
     expect(await response.json()).toMatchObject({ id: 7, error: { code: -32021 } });
   });
 });
+
+describe('task polls (task-poll.ts)', () => {
+  let made = 0;
+  const polled = serveMcpHttp(runtime, {
+    tasks: memoryTaskHost(runtime),
+    configureServer: () => {
+      made++;
+    },
+  });
+  afterAll(() => polled.close());
+
+  /** A `tasks/get` with `extra` params beside the task id, answered as parsed JSON. */
+  async function poll(taskId: string, id: number, extra: Record<string, unknown> = {}) {
+    const response = await polled.fetch(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tasks/get',
+          'mcp-name': taskId,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tasks/get',
+          params: {
+            taskId,
+            ...extra,
+            _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', ...declaring },
+          },
+        }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    return response.json();
+  }
+
+  it('answers a plain tasks/get without making a server, exactly as the SDK handler answers it', async () => {
+    const started = await polled.fetch(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'guarded',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'guarded',
+            arguments: { target: 'x' },
+            _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', ...declaring },
+          },
+        }),
+      }),
+    );
+    const taskId = ((await started.json()) as { result: { taskId: string } }).result.taskId;
+    // Asking for its approval: a task with input requests to compare.
+    await until(
+      () => poll(taskId, 2),
+      (got) => (got as { result?: { status?: string } }).result?.status === 'input_required',
+    );
+    made = 0;
+    const fast = await poll(taskId, 2);
+    expect(made).toBe(0);
+    // A param the method does not know is no error, but only the SDK's handler weighs it: the same
+    // poll answered the SDK's way, with a server made for it.
+    const sdk = await poll(taskId, 2, { note: 'unread' });
+    expect(made).toBe(1);
+    expect(fast).toEqual(sdk);
+    expect(fast).toMatchObject({
+      id: 2,
+      result: { taskId, status: 'input_required', inputRequests: {}, resultType: 'complete' },
+    });
+  });
+
+  it('leaves an unknown task to the SDK handler, which answers its error', async () => {
+    made = 0;
+    const unknown = await poll('task_never', 3);
+    expect(made).toBe(1);
+    expect(unknown).toMatchObject({ id: 3, error: { code: -32602 } });
+  });
+});

@@ -300,15 +300,24 @@ async function modernRequest<E>(
   } catch {
     return undefined; // the 2025 path answers a parse error
   }
-  // Aborted when the client hangs up: the SDK's transport then closes, and the tool's signal fires.
+  if (!surelyModern(body) && (await isLegacyRequest(request, body))) return undefined;
+  if (options.runtimeFor && request.headers.get('mcp-method') === 'tasks/get') {
+    // A task poll answers at once, and never as a stream: no call slot, no hang-up to watch, no
+    // request of its own for the SDK (it reads the parsed body, and the 2026 path takes the caller
+    // from authInfo, never from headers).
+    const handler = modernHandler(options, runtimeOf(options.runtimeFor, env as E), env as E);
+    return handler.fetch(
+      request,
+      identity ? { authInfo: identityAuth(identity), parsedBody: body } : { parsedBody: body },
+    );
+  }
+  // Aborted when the client hangs up, or the request's own signal fires: the SDK's transport then
+  // closes, and the tool's signal fires. (One controller and a listener cost less than
+  // `AbortSignal.any`, which this path would pay on every request.)
   const hangUp = new AbortController();
-  const forward = new Request(request.url, {
-    method: 'POST',
-    headers,
-    body: text,
-    signal: AbortSignal.any([request.signal, hangUp.signal]),
-  });
-  if (await isLegacyRequest(forward, body)) return undefined;
+  if (request.signal.aborted) hangUp.abort(request.signal.reason);
+  else request.signal.addEventListener('abort', () => hangUp.abort(request.signal.reason), { once: true });
+  const forward = new Request(request.url, { method: 'POST', headers, body: text, signal: hangUp.signal });
   if (!options.runtimeFor) {
     // The revision's own refusal, which a negotiating client answers by falling back to 2025-11-25.
     const id = (body as { id?: unknown } | null)?.id ?? null;
@@ -320,8 +329,8 @@ async function modernRequest<E>(
     );
   }
   const handler = modernHandler(options, runtimeOf(options.runtimeFor, env as E), env as E);
-  const { calls } = callsOf(text);
   const limit = options.callLimit;
+  const calls = limit && identity ? callsOf(text).calls : [];
   const slots =
     limit && identity && calls.length > 0 ? await takeCallSlots(limit, env, identity, calls) : undefined;
   if (slots instanceof Response) return slots;
@@ -338,13 +347,37 @@ async function modernRequest<E>(
   // The slots come back when the answer has gone out, or the client hung up on it.
   request.signal.addEventListener('abort', () => void release(), { once: true });
   try {
-    const answer = handler.fetch(forward, identity ? { authInfo: identityAuth(identity) } : undefined);
+    // The body parsed here goes along, so the SDK's handler neither clones the request nor reads
+    // and parses its body again.
+    const answer = handler.fetch(
+      forward,
+      identity ? { authInfo: identityAuth(identity), parsedBody: body } : { parsedBody: body },
+    );
     return await answerModern(request, answer, hangUp, release);
   } catch (error) {
     await release();
     throw error;
   }
 }
+
+/**
+ * Whether the SDK's `isLegacyRequest` would surely say no, decided without it (it validates the
+ * message against the JSON-RPC schemas, which costs more than the rest of the routing): one
+ * JSON-RPC request, other than `initialize`, whose `_meta` claims a protocol version. The SDK
+ * classifies such a message as 2026-07-28 or refuses it, never as 2025; anything else is left to
+ * `isLegacyRequest`.
+ */
+function surelyModern(body: unknown): boolean {
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || 'result' in body || 'error' in body) return false;
+  const { id, method, params } = body;
+  if (typeof method !== 'string' || method === 'initialize') return false;
+  if (typeof id !== 'string' && typeof id !== 'number') return false;
+  const meta = isPlainObject(params) ? params._meta : undefined;
+  return isPlainObject(meta) && 'io.modelcontextprotocol/protocolVersion' in meta;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** How the Worker hands its caller's identity to the SDK's handler: as `authInfo`, never from headers. */
 function identityAuth(identity: Identity) {

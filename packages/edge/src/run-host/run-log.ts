@@ -77,9 +77,12 @@ export class RunLog {
         ),
     };
     this.calls = {
+      // Settled first: what is read back by id is mostly a settled call (a task poll of an ended
+      // run), and `put` moves a record from open to settled in one synchronous turn, so it is never
+      // seen in both.
       get: (id) =>
-        getValue<CallRecord>(storage, openCallPrefix + id) ??
-        getValue<CallRecord>(storage, settledCallPrefix + id),
+        getValue<CallRecord>(storage, settledCallPrefix + id) ??
+        getValue<CallRecord>(storage, openCallPrefix + id),
       put(record) {
         const id = record.toolCallId;
         if (!settled(record)) return replaceValue(storage, openCallPrefix + id, record);
