@@ -88,11 +88,6 @@ export interface LineClocks {
   clock(line: StatusLine): LineClock;
 }
 
-/** Sets an attribute only when it differs: setting one to its value is still a write. */
-function aria(node: HTMLElement, name: string, value: string): void {
-  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
-}
-
 /** Makes the elements of one line; `update` touches only what changed. */
 export function createLineView(doc: Document, clocks: LineClocks): LineView {
   const row = part(doc, 'div', 'line');
@@ -106,6 +101,8 @@ export function createLineView(doc: Document, clocks: LineClocks): LineView {
   let flag = '';
   let textAt = Number.NEGATIVE_INFINITY;
   let scale = -1;
+  let valueNow = -1;
+  let valueMax = -1;
   let reporting = false;
   return {
     row,
@@ -148,10 +145,10 @@ export function createLineView(doc: Document, clocks: LineClocks): LineView {
       text.set(line.parts);
       note.set(clock.note);
       time.set(clock.elapsed);
-      // What screen readers get of the bar follows the text's pace.
-      if (bar && done !== undefined && total) {
-        aria(bar, 'aria-valuemax', String(total));
-        aria(bar, 'aria-valuenow', String(Math.min(done, total)));
+      // What screen readers get of the bar follows the text's pace; written only when it changed.
+      if (bar && done !== undefined && total && (valueNow !== done || valueMax !== total)) {
+        bar.setAttribute('aria-valuemax', String((valueMax = total)));
+        bar.setAttribute('aria-valuenow', String(Math.min((valueNow = done), total)));
       }
       return true;
     },
