@@ -8,7 +8,7 @@ export const statusCss = `.toolctx-status{--_fg:var(--toolctx-status-color,#1f1f
 @media (prefers-color-scheme:dark){.toolctx-status{--_fg:var(--toolctx-status-color,#e3e3e3);--_muted:var(--toolctx-status-muted-color,#a8adb3);--_bg:var(--toolctx-status-background,#1f1f1f);--_accent:var(--toolctx-status-accent-color,#a8c7fa);--_failed:var(--toolctx-status-failed-color,#f2b8b5);--_warn:var(--toolctx-status-warning-color,#f0c674)}}
 .toolctx-status__summary{font-weight:600}
 .toolctx-status__lines,.toolctx-status__finished{display:flex;flex-direction:column;gap:.25em}
-.toolctx-status__line{content-visibility:auto;contain-intrinsic-size:auto 1.5em;display:flex;flex-wrap:wrap;gap:.25em .6em;align-items:center;transition:opacity var(--toolctx-status-fade,.6s) ease}
+.toolctx-status__line{contain:content;display:flex;flex-wrap:wrap;gap:.25em .6em;align-items:center;transition:opacity var(--toolctx-status-fade,.6s) ease}
 .toolctx-status__line::before{content:"";inline-size:.5em;block-size:.5em;border-radius:50%;background:var(--_muted)}
 .toolctx-status__line[data-state=running]::before{background:var(--_accent)}
 .toolctx-status__line[data-state=running]:not([data-reporting])::before{animation:toolctx-pulse 1.6s ease-in-out infinite}
