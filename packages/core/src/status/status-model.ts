@@ -59,7 +59,10 @@ export interface StatusModel {
   lines(): StatusLine[];
   /** One call's line. */
   line(callId: string): StatusLine | undefined;
-  /** Counts by state and the run line; constant work, however long the run. */
+  /**
+   * Counts by state and the run line; constant work, however long the run. The same object is
+   * given again until a count changes.
+   */
   summary(): RunSummary;
   /** A line's clock at `now` (ms, the clock of event `ts`): elapsed time, stall, near timeout. */
   clock(line: StatusLine, now: number): LineClock;
