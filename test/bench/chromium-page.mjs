@@ -3,14 +3,12 @@
 import { createIdbArtifactStore } from '@toolctx/browser';
 import { attachStatus } from '@toolctx/browser/status';
 import { createRuntime, defineTool } from '@toolctx/core';
+import { createMemoryApprovalPort } from '@toolctx/core/memory';
 import { openDB } from 'idb';
 import { z } from 'zod';
 import { interleaved } from './measure.mjs';
 
-const CALLS = 50;
-const REPORTS_PER_SECOND = 10_000;
-
-// Each of the 50 calls reports on its own timer; together they make 10,000 reports a second.
+// Each call reports on its own timer; together they make `reportsPerSecond` reports a second.
 const ticker = defineTool({
   name: 'ticker',
   description: 'Reports progress at a fixed rate until its signal fires.',
@@ -31,9 +29,33 @@ const ticker = defineTool({
   },
 });
 
-/** Drives 50 calls for `ms`; returns frames seen, DOM write batches per frame and reports made. */
-window.benchWidget = async (withWidget, ms) => {
-  const runtime = createRuntime({ tools: [ticker] });
+// Beside them, a call waiting for approval (Approve and Deny on its line) and one asking its user
+// (a form on its line): the per-line actions a busy run shows.
+const publish = defineTool({
+  name: 'publish_note',
+  title: 'Publish a note',
+  description: 'Publishes a note, once approved.',
+  inputSchema: z.object({ text: z.string() }),
+  needsApproval: true,
+  execute: async ({ text }) => ({ published: text }),
+});
+const plan = defineTool({
+  name: 'plan_meeting',
+  description: 'Plans a meeting, asking where.',
+  inputSchema: z.object({}),
+  execute: (_args, ctx) =>
+    ctx.ask({
+      message: 'Where shall we meet?',
+      schema: { type: 'object', properties: { room: { type: 'string' } }, required: ['room'] },
+    }),
+});
+
+/**
+ * Drives `calls` calls making `reportsPerSecond` reports a second between them for `ms`; returns
+ * frames seen, DOM write batches per frame and reports made.
+ */
+window.benchWidget = async (withWidget, ms, calls = 50, reportsPerSecond = 10_000) => {
+  const runtime = createRuntime({ tools: [ticker, publish, plan], approval: createMemoryApprovalPort() });
   const run = runtime.startRun({});
   const element = document.createElement('div');
   document.body.replaceChildren(element);
@@ -55,12 +77,17 @@ window.benchWidget = async (withWidget, ms) => {
     if (counting) requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
-  const perSecond = REPORTS_PER_SECOND / CALLS;
-  const calls = Array.from({ length: CALLS }, () => run.call({ tool: 'ticker', args: { perSecond } }));
+  const perSecond = reportsPerSecond / calls;
+  const made = [
+    run.call({ tool: 'publish_note', args: { text: 'The quick brown fox' } }),
+    run.call({ tool: 'plan_meeting', args: {} }),
+    ...Array.from({ length: calls }, () => run.call({ tool: 'ticker', args: { perSecond } })),
+  ];
   await new Promise((resolve) => setTimeout(resolve, ms));
   counting = false;
   await run.abort('the benchmark is over');
-  await Promise.all(calls);
+  // The waiting calls end cancelled.
+  await Promise.allSettled(made);
   observer.disconnect();
   handle?.detach();
   return {

@@ -70,15 +70,19 @@ async function mainThreadMs(cdp, body) {
   return { ...result, ...spent };
 }
 
-/** (c) The widget's main-thread cost per frame: the same load with and without it, 3 rounds each. */
-export async function widgetCost(page, cdp, ms = 3_000) {
+/**
+ * (c) The widget's main-thread cost per frame: the same load with and without it, 3 rounds each,
+ * taking turns. The load is `calls` calls making `reportsPerSecond` reports a second between them,
+ * each line with its Cancel button (a run offers `cancel`).
+ */
+export async function widgetCost(page, cdp, ms = 3_000, { calls = 50, reportsPerSecond = 10_000 } = {}) {
   const rounds = [];
   for (let round = 0; round < 3; round++) {
     for (const withWidget of [false, true]) {
       rounds.push({
         withWidget,
         ...(await mainThreadMs(cdp, () =>
-          page.evaluate(([w, d]) => window.benchWidget(w, d), [withWidget, ms]),
+          page.evaluate((args) => window.benchWidget(...args), [withWidget, ms, calls, reportsPerSecond]),
         )),
       });
     }

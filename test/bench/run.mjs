@@ -22,7 +22,7 @@ import { withBenchWorker } from './workerd.mjs';
 const SIZES = [1024, 1 << 20, 10 << 20];
 const sizeName = (bytes) => (bytes >= 1 << 20 ? `${bytes >> 20} MB` : `${bytes >> 10} KB`);
 const ratio = (x) => `${x.toFixed(2)}×`;
-const verdict = (met) => (met ? 'met' : '**missed**');
+const verdict = (met) => (met === undefined ? '—' : met ? 'met' : '**missed**');
 const version = (pkg) =>
   JSON.parse(readFileSync(new URL(`../node_modules/${pkg}/package.json`, import.meta.url), 'utf8')).version;
 // workerd is miniflare's own dependency, found from where miniflare is.
@@ -97,33 +97,44 @@ row(
 );
 
 console.error('(c, d) Chromium…');
-const { widget, idb } = await withBenchPage(async (page, cdp) => ({
+// The widget at the issue's load (50 calls, 10,000 reports a second between them, beside a call
+// waiting for approval and one asking its user) and at a realistic one (5 calls, 20 a second).
+const REALISTIC = { calls: 5, reportsPerSecond: 20 };
+const { widget, realistic, idb } = await withBenchPage(async (page, cdp) => ({
   widget: await widgetCost(page, cdp),
+  realistic: await widgetCost(page, cdp, 3_000, REALISTIC),
   idb: await idbStore(page, SIZES),
 }));
-const perFrame = (withWidget) =>
-  median(widget.filter((r) => r.withWidget === withWidget).map((r) => r.busyMs / r.frames));
-const widgetMs = perFrame(true) - perFrame(false);
-const cpuPerFrame = (withWidget) =>
-  median(widget.filter((r) => r.withWidget === withWidget).map((r) => r.cpuMs / r.frames));
-const widgetCpuMs = cpuPerFrame(true) - cpuPerFrame(false);
+const perFrame = (rounds, withWidget, key = 'busyMs') =>
+  median(rounds.filter((r) => r.withWidget === withWidget).map((r) => r[key] / r.frames));
+const widgetMs = perFrame(widget, true) - perFrame(widget, false);
+const widgetCpuMs = perFrame(widget, true, 'cpuMs') - perFrame(widget, false, 'cpuMs');
 row(
   '(c) status widget, main-thread CPU',
-  `${cpuPerFrame(true).toFixed(2)} ms CPU/frame`,
-  `same load, no widget: ${cpuPerFrame(false).toFixed(2)} ms/frame`,
+  `${perFrame(widget, true, 'cpuMs').toFixed(2)} ms CPU/frame`,
+  `same load, no widget: ${perFrame(widget, false, 'cpuMs').toFixed(2)} ms/frame`,
   `widget ${widgetCpuMs.toFixed(2)} ms/frame`,
-  '≤ 2 ms/frame',
-  widgetCpuMs <= 2,
+  '≤ 1 ms/frame',
+  widgetCpuMs <= 1,
+);
+row(
+  '(c) status widget, 50 calls × 10,000 reports/s, with per-line actions',
+  `${perFrame(widget, true).toFixed(2)} ms main thread/frame`,
+  `same load, no widget: ${perFrame(widget, false).toFixed(2)} ms/frame`,
+  `widget ${widgetMs.toFixed(2)} ms/frame`,
+  '≤ 1 ms/frame',
+  widgetMs <= 1,
+);
+const realisticMs = perFrame(realistic, true) - perFrame(realistic, false);
+row(
+  '(c) status widget, 5 calls × 20 reports/s (realistic load)',
+  `${perFrame(realistic, true).toFixed(2)} ms main thread/frame`,
+  `same load, no widget: ${perFrame(realistic, false).toFixed(2)} ms/frame`,
+  `widget ${realisticMs.toFixed(2)} ms/frame`,
+  'reported',
+  undefined,
 );
 const maxWrites = Math.max(...widget.map((r) => r.maxWritesPerFrame));
-row(
-  '(c) status widget, 50 calls × 10,000 reports/s',
-  `${perFrame(true).toFixed(2)} ms main thread/frame`,
-  `same load, no widget: ${perFrame(false).toFixed(2)} ms/frame`,
-  `widget ${widgetMs.toFixed(2)} ms/frame`,
-  '≤ 2 ms/frame',
-  widgetMs <= 2,
-);
 row('(c) DOM write batches per frame', `max ${maxWrites}`, '—', '', '1', maxWrites <= 1);
 
 console.error('(d) memory store…');

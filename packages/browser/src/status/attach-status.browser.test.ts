@@ -4,7 +4,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cdp } from 'vitest/browser';
 import { z } from 'zod';
 import { attachStatus } from './attach-status.js';
-import { barValues, container, fakeSource, frames, lineTexts, textSettled } from './test-helpers.js';
+import {
+  barValues,
+  container,
+  fakeSource,
+  frames,
+  lineTexts,
+  manualClock,
+  textSettled,
+} from './test-helpers.js';
 
 afterEach(() => {
   document.body.replaceChildren();
@@ -77,6 +85,35 @@ describe('attachStatus', () => {
     source.emit('tool.progress', 'a', { tool: 't', payload: { done: 7, total: 10 }, n: 3 });
     await textSettled();
     expect(barValues(element)).toEqual([[7, 10]]);
+  });
+
+  it("formats a running line's clock once a second, not at each write of its text", async () => {
+    const clock = manualClock(1000);
+    const source = fakeSource(clock.now);
+    const element = container();
+    let formatted = 0;
+    const elapsed = ({ elapsed }: { elapsed?: string }) => {
+      formatted++;
+      return `${elapsed}`;
+    };
+    attachStatus(element, source, { now: clock.now, locale: 'en', templates: { 'call.elapsed': elapsed } });
+    source.emit('tool.started', 'a', { tool: 't' });
+    await frames();
+    const time = () => element.querySelector('.toolctx-status__time')!.textContent;
+    expect(time()).toBe('0 s');
+    const before = formatted;
+    for (let n = 1; n <= 5; n++) {
+      clock.set(1000 + n * 250);
+      source.emit('tool.progress', 'a', { tool: 't', payload: `r${n}`, n });
+      await textSettled();
+    }
+    expect(lineTexts(element)).toEqual(['r5']);
+    // Five writes of the text over 1.25 s of its clock: the elapsed time was formatted again once.
+    expect(formatted - before).toBe(1);
+    expect(time()).toBe('1 s');
+    source.emit('tool.finished', 'a', { tool: 't', durationMs: 1234 });
+    await frames();
+    expect(time()).toBe('1.2 s');
   });
 
   it('writes a running line at most every 100 ms, the latest last; a finish in the next frame', async () => {

@@ -1,6 +1,7 @@
 import {
   createStatusModel,
   lineTiming,
+  type RunSummary,
   type StatusLine,
   type StatusModelOptions,
 } from '@toolctx/core/status';
@@ -139,9 +140,7 @@ export function attachStatus(
     timing: (line) => lineTiming(line, at, options),
     clock: (line) => model.clock(line, at),
   };
-  // What the summary and the toggle last showed, compared here rather than read back from the DOM.
-  let shownSummary = '';
-  let shownLabel = '';
+  let shown: RunSummary | undefined; // the run summary the summary and the toggle show
   let ticker: ReturnType<typeof setInterval> | undefined;
   const schedule = () => {
     frame ||= view.requestAnimationFrame(flush);
@@ -166,17 +165,19 @@ export function attachStatus(
       // A line whose text was held back stays dirty, so its latest text follows in a later frame.
       if (entry.view.update(entry.line, at)) dirty.delete(entry);
     }
+    // The model keeps one summary until a count changes: a frame of reports alone formats nothing.
     const run = model.summary();
-    const ended = run.done + run.failed + run.cancelled;
-    // Reflected attributes are set only on a change: setting one to its value is still a write.
-    if (summary.hidden !== (run.total === 0)) summary.hidden = run.total === 0;
-    if (shownSummary !== run.text) summary.textContent = shownSummary = run.text;
-    if (fold.hidden !== (ended === 0)) fold.hidden = ended === 0;
-    const label = model.text(run.failed ? 'finished.toggle.failed' : 'finished.toggle', {
-      count: ended,
-      failed: run.failed,
-    });
-    if (shownLabel !== label) toggle.textContent = shownLabel = label;
+    if (shown !== run) {
+      shown = run;
+      const ended = run.done + run.failed + run.cancelled;
+      summary.hidden = run.total === 0;
+      summary.textContent = run.text;
+      fold.hidden = ended === 0;
+      toggle.textContent = model.text(run.failed ? 'finished.toggle.failed' : 'finished.toggle', {
+        count: ended,
+        failed: run.failed,
+      });
+    }
     actions.refocus();
     announcer.flush(at);
     // One ticker for every call, alive only while something is in flight.

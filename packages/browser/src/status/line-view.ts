@@ -88,11 +88,6 @@ export interface LineClocks {
   clock(line: StatusLine): LineClock;
 }
 
-/** Sets an attribute only when it differs: setting one to its value is still a write. */
-function aria(node: HTMLElement, name: string, value: string): void {
-  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
-}
-
 /** Makes the elements of one line; `update` touches only what changed. */
 export function createLineView(doc: Document, clocks: LineClocks): LineView {
   const row = part(doc, 'div', 'line');
@@ -105,7 +100,9 @@ export function createLineView(doc: Document, clocks: LineClocks): LineView {
   let state = '';
   let flag = '';
   let textAt = Number.NEGATIVE_INFINITY;
-  let scale = -1;
+  let valueNow: number | undefined;
+  let valueMax: number | undefined;
+  let shownSecond: number | undefined;
   let reporting = false;
   return {
     row,
@@ -128,7 +125,8 @@ export function createLineView(doc: Document, clocks: LineClocks): LineView {
         row.toggleAttribute('data-reporting', busy);
       }
       const { done, total } = line;
-      if (done !== undefined && total) {
+      // The bar and what screen readers get of it follow the text's pace, written only on a change.
+      if (done !== undefined && total && (valueNow !== done || valueMax !== total)) {
         if (!bar || !fill) {
           bar = part(doc, 'div', 'bar');
           bar.setAttribute('role', 'progressbar');
@@ -137,21 +135,21 @@ export function createLineView(doc: Document, clocks: LineClocks): LineView {
           row.append(bar);
         }
         // A transform moves the fill without a layout.
-        const shown = Math.min(Math.max(done / total, 0), 1);
-        if (scale !== shown) {
-          scale = shown;
-          fill.style.transform = `scaleX(${shown})`;
-        }
+        fill.style.transform = `scaleX(${Math.min(Math.max(done / total, 0), 1)})`;
+        valueMax = total;
+        valueNow = done;
+        bar.setAttribute('aria-valuemax', String(total));
+        bar.setAttribute('aria-valuenow', String(Math.min(done, total)));
       }
       textAt = at;
-      const clock = clocks.clock(line);
       text.set(line.parts);
-      note.set(clock.note);
-      time.set(clock.elapsed);
-      // What screen readers get of the bar follows the text's pace.
-      if (bar && done !== undefined && total) {
-        aria(bar, 'aria-valuemax', String(total));
-        aria(bar, 'aria-valuenow', String(Math.min(done, total)));
+      // A running line without a note counts whole seconds: its clock is formatted once a second.
+      const second = line.endedAt === undefined && !flag ? Math.floor(timing.elapsedMs / 1000) : Number.NaN;
+      if (second !== shownSecond) {
+        shownSecond = second;
+        const clock = clocks.clock(line);
+        note.set(clock.note);
+        time.set(clock.elapsed);
       }
       return true;
     },

@@ -150,6 +150,19 @@ describe('the status model', () => {
 });
 
 describe('the status model under a flood of reports', () => {
+  it('keeps the run summary until a count changes, then words the new counts', () => {
+    const status = createStatusModel();
+    status.apply(event('tool.started', 'c1', { tool: 'fetch' }));
+    const first = status.summary();
+    for (let n = 1; n <= 100; n++)
+      status.apply(event('tool.progress', 'c1', { tool: 'fetch', payload: { message: `page ${n}` }, n }));
+    expect(status.summary()).toBe(first);
+    status.apply(event('tool.started', 'c2', { tool: 'fetch' }));
+    expect(status.summary().text).toBe('2 running · 0 of 2 done');
+    status.apply(event('tool.finished', 'c1', { tool: 'fetch' }));
+    expect(status.summary()).toMatchObject({ running: 1, done: 1, text: '1 running · 1 of 2 done' });
+  });
+
   it('formats a line when its text is read, not per report, with the latest values', () => {
     let fills = 0;
     const status = createStatusModel({

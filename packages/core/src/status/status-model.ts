@@ -59,7 +59,10 @@ export interface StatusModel {
   lines(): StatusLine[];
   /** One call's line. */
   line(callId: string): StatusLine | undefined;
-  /** Counts by state and the run line; constant work, however long the run. */
+  /**
+   * Counts by state and the run line; constant work, however long the run. The same object is
+   * given again until a count changes.
+   */
   summary(): RunSummary;
   /** A line's clock at `now` (ms, the clock of event `ts`): elapsed time, stall, near timeout. */
   clock(line: StatusLine, now: number): LineClock;
@@ -115,6 +118,8 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
   const saidBy = new WeakMap<StatusLine, Said>();
   // Kept per transition so the run line costs the same at the thousandth call as at the first.
   const counts: Record<LineState, number> = { running: 0, pending: 0, done: 0, failed: 0, cancelled: 0 };
+  // The run line as of the last count change: a widget asks for it every frame, a count changes rarely.
+  let summary: RunSummary | undefined;
   const number = (value: number) => formatNumber(value, locale);
   const text = (key: string, values: TemplateValues = {}) =>
     fillTemplate(templates[key] ?? defaultTemplates[key] ?? key, values, number);
@@ -143,6 +148,7 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
       saidBy.set(line, said);
       byCall.set(callId, line);
       counts.running++;
+      summary = undefined;
     }
     return line;
   }
@@ -151,6 +157,7 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
     counts[line.state]--;
     counts[state]++;
     line.state = state;
+    summary = undefined;
   }
 
   function say(
@@ -286,8 +293,9 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
       return line && { ...line };
     },
     summary() {
+      if (summary) return summary;
       const values = { ...counts, total: byCall.size };
-      return { ...values, text: runLine(text, values) };
+      return (summary = { ...values, text: runLine(text, values) });
     },
     clock(line, now) {
       const timing = lineTiming(line, now, options);
