@@ -295,7 +295,8 @@ export function createStatusModel(options: StatusModelOptions = {}): StatusModel
     summary() {
       if (summary) return summary;
       const values = { ...counts, total: byCall.size };
-      return (summary = { ...values, text: runLine(text, values) });
+      summary = { ...values, text: runLine(text, values) };
+      return summary;
     },
     clock(line, now) {
       const timing = lineTiming(line, now, options);
