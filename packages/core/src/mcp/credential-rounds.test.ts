@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { CredentialProvider } from '../credentials/credential-provider.js';
 import { createRuntime } from '../runtime/create-runtime.js';
+import { mcp2026Request } from '../testing/mcp-requests.js';
 import { defineTool } from '../tools/define-tool.js';
 import { serveMcpHttp } from './serve-mcp-http.js';
 
@@ -26,30 +27,9 @@ const calendar = defineTool({
 const mcp = serveMcpHttp(createRuntime({ tools: [calendar], credentials: provider }), { tasks: false });
 
 async function call(elicitation: Record<string, unknown>) {
+  const meta = { 'io.modelcontextprotocol/clientCapabilities': { elicitation } };
   const response = await mcp.fetch(
-    new Request('http://localhost/mcp', {
-      method: 'POST',
-      headers: {
-        accept: 'application/json, text/event-stream',
-        'content-type': 'application/json',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'calendar',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'calendar',
-          arguments: {},
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': { elicitation },
-          },
-        },
-      }),
-    }),
+    mcp2026Request('tools/call', { name: 'calendar', arguments: {} }, { meta }),
   );
   return { status: response.status, body: await response.json() };
 }

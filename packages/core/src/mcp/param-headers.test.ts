@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRuntime } from '../runtime/create-runtime.js';
+import { mcp2026Request } from '../testing/mcp-requests.js';
 import { defineTool } from '../tools/define-tool.js';
 import { serveMcpHttp } from './serve-mcp-http.js';
 
@@ -18,31 +19,9 @@ const routed = defineTool({
 const mcp = serveMcpHttp(createRuntime({ tools: [routed] }), { tasks: false });
 
 async function call(args: Record<string, unknown>, region?: string) {
+  const headers: Record<string, string> = region === undefined ? {} : { 'mcp-param-region': region };
   const response = await mcp.fetch(
-    new Request('http://localhost/mcp', {
-      method: 'POST',
-      headers: {
-        accept: 'application/json, text/event-stream',
-        'content-type': 'application/json',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'routed',
-        ...(region === undefined ? {} : { 'mcp-param-region': region }),
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 3,
-        method: 'tools/call',
-        params: {
-          name: 'routed',
-          arguments: args,
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
-        },
-      }),
-    }),
+    mcp2026Request('tools/call', { name: 'routed', arguments: args }, { headers, id: 3 }),
   );
   return { status: response.status, body: await response.json() };
 }
@@ -75,28 +54,7 @@ describe('Mcp-Param headers (SEP-2243)', () => {
   });
 
   it('publishes x-mcp-header in the tool list, where clients read it', async () => {
-    const response = await mcp.fetch(
-      new Request('http://localhost/mcp', {
-        method: 'POST',
-        headers: {
-          accept: 'application/json, text/event-stream',
-          'content-type': 'application/json',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/list',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/list',
-          params: {
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientCapabilities': {},
-            },
-          },
-        }),
-      }),
-    );
+    const response = await mcp.fetch(mcp2026Request('tools/list', {}));
     const { result } = await response.json();
     expect(result.tools[0].inputSchema.properties.region).toMatchObject({ 'x-mcp-header': 'Region' });
   });

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalPort } from '../approval/approval.js';
 import { createRuntime } from '../runtime/create-runtime.js';
-import { parseSse, readSse } from '../sse/index.js';
+import { readSse } from '../sse/index.js';
+import { answerOf, type JsonRpcAnswer, mcp2026Request } from '../testing/mcp-requests.js';
 import { defineTool } from '../tools/define-tool.js';
 import { memoryTaskHost } from './memory-tasks.js';
 import { serveMcpHttp } from './serve-mcp-http.js';
@@ -73,61 +74,27 @@ afterAll(() => mcp.close());
 const declaring = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { [tasksExtension]: {} } } };
 let nextId = 1;
 
+const as = (principal: string) => ({ authInfo: { token: 'x', clientId: principal, scopes: [] } });
+
 /** One 2026 request as `principal`, answered with its JSON-RPC message. */
 async function send(
   principal: string,
   method: string,
   params: Record<string, unknown>,
   meta: Record<string, unknown> = declaring,
-): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
-  const name = typeof params.name === 'string' ? params.name : (params.taskId as string | undefined);
-  const request = new Request('http://localhost/mcp', {
-    method: 'POST',
-    headers: {
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(name ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', ...meta } },
-    }),
-  });
-  const response = await mcp.fetch(request, { authInfo: { token: 'x', clientId: principal, scopes: [] } });
-  const text = await response.text();
-  const messages = response.headers.get('content-type')?.startsWith('text/event-stream')
-    ? parseSse(text).map((event) => JSON.parse(event.data))
-    : [JSON.parse(text)];
-  return messages.find((message) => 'result' in message || 'error' in message);
+): Promise<JsonRpcAnswer> {
+  return answerOf(await mcp.fetch(mcp2026Request(method, params, { meta, id: nextId++ }), as(principal)));
 }
 
 /** Opens a `subscriptions/listen` for `taskIds` as `principal`; `next()` reads its next message. */
 async function listen(principal: string, taskIds: string[]) {
   const hangUp = new AbortController();
-  const request = new Request('http://localhost/mcp', {
-    method: 'POST',
-    signal: hangUp.signal,
-    headers: {
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'subscriptions/listen',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 'sub-1',
-      method: 'subscriptions/listen',
-      params: {
-        notifications: { taskIds },
-        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', ...declaring },
-      },
-    }),
-  });
-  const response = await mcp.fetch(request, { authInfo: { token: 'x', clientId: principal, scopes: [] } });
+  const request = mcp2026Request(
+    'subscriptions/listen',
+    { notifications: { taskIds } },
+    { meta: declaring, id: 'sub-1', signal: hangUp.signal },
+  );
+  const response = await mcp.fetch(request, as(principal));
   const events = readSse(response.body!)[Symbol.asyncIterator]();
   return {
     response,
@@ -307,27 +274,11 @@ describe('MCP tasks over serveMcpHttp', () => {
   });
 
   it('refuses a listen for tasks from a client that did not declare the extension with -32021', async () => {
-    const request = new Request('http://localhost/mcp', {
-      method: 'POST',
-      headers: {
-        accept: 'application/json, text/event-stream',
-        'content-type': 'application/json',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'subscriptions/listen',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'subscriptions/listen',
-        params: {
-          notifications: { taskIds: ['task_x'] },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
-        },
-      }),
-    });
+    const request = mcp2026Request(
+      'subscriptions/listen',
+      { notifications: { taskIds: ['task_x'] } },
+      { id: 7 },
+    );
     const response = await mcp.fetch(request);
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ id: 7, error: { code: -32021 } });
@@ -347,26 +298,7 @@ describe('task polls (task-poll.ts)', () => {
   /** A `tasks/get` with `extra` params beside the task id, answered as parsed JSON. */
   async function poll(taskId: string, id: number, extra: Record<string, unknown> = {}) {
     const response = await polled.fetch(
-      new Request('http://localhost/mcp', {
-        method: 'POST',
-        headers: {
-          accept: 'application/json, text/event-stream',
-          'content-type': 'application/json',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tasks/get',
-          'mcp-name': taskId,
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id,
-          method: 'tasks/get',
-          params: {
-            taskId,
-            ...extra,
-            _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', ...declaring },
-          },
-        }),
-      }),
+      mcp2026Request('tasks/get', { taskId, ...extra }, { meta: declaring, id }),
     );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
@@ -375,26 +307,7 @@ describe('task polls (task-poll.ts)', () => {
 
   it('answers a plain tasks/get without making a server, exactly as the SDK handler answers it', async () => {
     const started = await polled.fetch(
-      new Request('http://localhost/mcp', {
-        method: 'POST',
-        headers: {
-          accept: 'application/json, text/event-stream',
-          'content-type': 'application/json',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'guarded',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: {
-            name: 'guarded',
-            arguments: { target: 'x' },
-            _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', ...declaring },
-          },
-        }),
-      }),
+      mcp2026Request('tools/call', { name: 'guarded', arguments: { target: 'x' } }, { meta: declaring }),
     );
     const taskId = ((await started.json()) as { result: { taskId: string } }).result.taskId;
     // Asking for its approval: a task with input requests to compare.

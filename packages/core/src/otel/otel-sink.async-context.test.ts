@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { serveMcpHttp } from '../mcp/serve-mcp-http.js';
 import { createRuntime } from '../runtime/create-runtime.js';
+import { mcp2026Request } from '../testing/mcp-requests.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createOtelSink } from './otel-sink.js';
 import { otelTraceContext } from './trace-context.js';
@@ -97,32 +98,13 @@ describe('createOtelSink with an async context manager', () => {
     const mcp = serveMcpHttp(runtime, { traceContext: otelTraceContext });
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const call = async (spanId: string) => {
+      const meta = {
+        'io.modelcontextprotocol/clientCapabilities': {},
+        traceparent: `00-${traceId}-${spanId}-01`,
+        tracestate: 'vendor=1',
+      };
       const response = await mcp.fetch(
-        new Request('http://localhost/mcp', {
-          method: 'POST',
-          headers: {
-            accept: 'application/json, text/event-stream',
-            'content-type': 'application/json',
-            'mcp-protocol-version': '2026-07-28',
-            'mcp-method': 'tools/call',
-            'mcp-name': 'wait',
-          },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'tools/call',
-            params: {
-              name: 'wait',
-              arguments: { ms: 1 },
-              _meta: {
-                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-                'io.modelcontextprotocol/clientCapabilities': {},
-                traceparent: `00-${traceId}-${spanId}-01`,
-                tracestate: 'vendor=1',
-              },
-            },
-          }),
-        }),
+        mcp2026Request('tools/call', { name: 'wait', arguments: { ms: 1 } }, { meta }),
       );
       expect(response.status).toBe(200);
       await response.text();
