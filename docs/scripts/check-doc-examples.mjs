@@ -19,7 +19,9 @@ const environments = [
 ];
 /** A ```tsx block is React in the web page, whichever package documents it. */
 const tsxConfig = 'tsconfig.react.json';
-const notDocumented = /(\.test\.ts|\.check\.ts|test-helpers\.ts|fixture\.worker\.ts)$|\/test-utils\//;
+// A dot folder (`.wrangler`, which a `wrangler dev` of the tests writes and deletes under src) is
+// never source.
+const notDocumented = /(\.test\.ts|\.check\.ts|test-helpers\.ts|fixture\.worker\.ts)$|\/test-utils\/|\/\./;
 
 async function sourceFiles() {
   const files = [];
