@@ -77,7 +77,9 @@ function sdkTakes(body: Record<string, unknown>, meta: Record<string, unknown>):
       body,
     });
     takes = route.kind === 'modern' && route.messageKind === 'request';
-    // Bounded: a client sending ever new envelopes costs a classification each, no memory.
+    // Bounded: a client sending ever new envelopes costs a classification each, no memory; a
+    // large envelope (up to the body's 1 MiB) is classified every time, never kept as a key.
+    if (envelope.length > 4096) return takes;
     if (verdicts.size >= 256) verdicts.clear();
     verdicts.set(envelope, takes);
   }
