@@ -1,6 +1,7 @@
 // MCP tasks in this process's memory: each task a run of its own (`runId` = task id) with one
 // call, which the run owns (status, asks, approval, result). For hosts of one process (Node);
 // on Workers, tasks live in run Durable Objects instead (`mountMcp`).
+import { ProtocolError } from '@modelcontextprotocol/server';
 import type { AskAnswer } from '../ask/ask.js';
 import { randomId } from '../random-id.js';
 import type { Runtime } from '../runtime/create-runtime.js';
@@ -106,7 +107,8 @@ export function memoryTaskHost(runtime: Runtime, options: MemoryTaskHostOptions 
     async start(start) {
       sweep();
       if (tasks.size >= maxTasks) {
-        throw new Error(
+        throw new ProtocolError(
+          -32000,
           `This server holds its limit of ${maxTasks} MCP tasks: wait for some to lapse, or raise memoryTaskHost's maxTasks.`,
         );
       }

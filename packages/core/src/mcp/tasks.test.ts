@@ -336,3 +336,36 @@ describe('task polls (task-poll.ts)', () => {
     expect(unknown).toMatchObject({ id: 3, error: { code: -32602 } });
   });
 });
+
+describe('a memory task host at its limit', () => {
+  it('refuses one more task with a JSON-RPC error naming maxTasks, and runs nothing for it', async () => {
+    let ran = 0;
+    const held = defineTool({
+      name: 'held',
+      description: 'Waits until cancelled; always a task.',
+      inputSchema: z.object({}),
+      taskSupport: 'required',
+      execute: (_args, ctx) => {
+        ran++;
+        return new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }),
+        );
+      },
+    });
+    const small = createRuntime({ tools: [held] });
+    const server = serveMcpHttp(small, { tasks: memoryTaskHost(small, { maxTasks: 1 }) });
+    const call = async () =>
+      answerOf(
+        await server.fetch(
+          mcp2026Request('tools/call', { name: 'held', arguments: {} }, { meta: declaring }),
+        ),
+      );
+    const first = await call();
+    expect(first.result).toMatchObject({ resultType: 'task' });
+    const refused = await call();
+    expect(refused.error).toMatchObject({ code: -32000, message: expect.stringContaining('maxTasks') });
+    expect(ran).toBe(1);
+    await server.fetch(mcp2026Request('tasks/cancel', { taskId: first.result!.taskId }, { meta: declaring }));
+    await server.close();
+  });
+});
