@@ -34,16 +34,22 @@ for (const readme of readmes) {
     }
   }
   if (next !== text) await writeFile(url, next);
-  for (const [, marker, code] of text.matchAll(/<!-- ((?:install|run): \S+) -->\n\n?```\w*\n([\s\S]*?)```\n/g)) {
+  for (const [, marker, code] of text.matchAll(
+    /<!-- ((?:install|run): \S+) -->\n\n?```\w*\n([\s\S]*?)```\n/g,
+  )) {
     const first = steps.get(marker);
     if (!first) steps.set(marker, { readme, code });
     else if (first.code !== code)
-      problems.push(`${readme}: the block marked ${marker} differs from the one in ${first.readme}; make them one.`);
+      problems.push(
+        `${readme}: the block marked ${marker} differs from the one in ${first.readme}; make them one.`,
+      );
   }
   if (readme.startsWith('packages/')) continue; // their snippets are reference, not quick starts
   for (const [, marker, lang] of text.matchAll(/(<!-- example: \S+ -->\n\n?)?^```(\w*)\n[\s\S]*?^```\n/gm))
     if (!marker && !['sh', 'text', ''].includes(lang))
-      problems.push(`${readme}: a \`${lang}\` block is not marked <!-- example: docs/examples/… -->, so nothing compiles it.`);
+      problems.push(
+        `${readme}: a \`${lang}\` block is not marked <!-- example: docs/examples/… -->, so nothing compiles it.`,
+      );
 }
 for (const name of await readdir(new URL('docs/examples/', root))) {
   if (!shown.has(`docs/examples/${name}`))

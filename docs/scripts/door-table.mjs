@@ -83,7 +83,9 @@ const text = await readFile(url, 'utf8');
 const from = text.indexOf(start);
 const to = text.indexOf(end);
 if (from < 0 || to < from) {
-  console.error(`${guide} has no door table markers. Put these two lines where the table goes:\n${start}\n${end}`);
+  console.error(
+    `${guide} has no door table markers. Put these two lines where the table goes:\n${start}\n${end}`,
+  );
   process.exit(1);
 }
 const next = `${text.slice(0, from + start.length)}\n${rows.join('\n')}\n${text.slice(to)}`;

@@ -98,7 +98,9 @@ describe('the Node quick starts from the tarballs', () => {
   it('install with what the guides name: the MCP line and the AI SDK line', async () => {
     const mcp = await readmeBlock('install: mcp');
     // One line per AI SDK major, each naming its version (on Node 20 a bare `ai` is ai@6).
-    const aiLines = [...(await readmeBlock('install: ai-sdk')).matchAll(/^(npm install \S+ ai@(\d+) zod)\s/gm)];
+    const aiLines = [
+      ...(await readmeBlock('install: ai-sdk')).matchAll(/^(npm install \S+ ai@(\d+) zod)\s/gm),
+    ];
     expect(installedNames(mcp)).toEqual([
       '@toolctx/core',
       '@modelcontextprotocol/server',
