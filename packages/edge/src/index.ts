@@ -21,11 +21,12 @@
  * ```
  * @module
  */
-export type { DoorErrorInfo, DoorErrorKind, Reply, ReplyStatus } from './door-error.js';
+
+export type { AuthAnswer, Authenticate } from './door/authenticate.js';
+export type { CallAnswer, CallFormat } from './door/call-answer.js';
+export type { DoorErrorInfo, DoorErrorKind, Reply, ReplyStatus } from './door/door-error.js';
 export type { Env } from './env.js';
 export {
-  type AuthAnswer,
-  type Authenticate,
   createToolServer,
   type ToolServerCors,
   type ToolServerOptions,
@@ -41,8 +42,6 @@ export {
 } from './mcp/index.js';
 export {
   type AskTaken,
-  type CallAnswer,
-  type CallFormat,
   type CancelInfo,
   createMemoryRunDirectory,
   type DoorCall,

@@ -3,8 +3,9 @@
 // that principal, the signature being the base64url HMAC-SHA-256 of the name keyed with
 // TOOLCTX_TOKEN (`principalToken` makes one). One secret serves any number of users, each token
 // names its holder, and only whoever holds TOOLCTX_TOKEN can mint one.
+
+import type { AuthAnswer } from '../door/authenticate.js';
 import type { Env } from '../env.js';
-import type { AuthAnswer } from '../http/create-tool-server.js';
 
 /**
  * Who calls is read from the token alone, never from a header the client picks: `Bearer

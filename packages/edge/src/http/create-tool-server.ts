@@ -1,17 +1,19 @@
 import { type ArtifactStore, artifactScope, type Identity, type Runtime, ToolctxError } from '@toolctx/core';
 import { sseHeaders } from '@toolctx/core/sse';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import type { Reply } from '../door-error.js';
-import { executionContextOf } from '../execution-context.js';
-import { type IdentityCallLimit, takeCallSlot } from '../run-host/call-slots.js';
+import { foreignHost, loopbackHosts } from '../door/allowed-hosts.js';
+import type { Authenticate } from '../door/authenticate.js';
+import type { CallAnswer, CallFormat } from '../door/call-answer.js';
+import type { Reply } from '../door/door-error.js';
+import { executionContextOf } from '../door/execution-context.js';
+import { defaultBodyTimeoutMs } from '../door/read-body.js';
+import { runtimeOf } from '../door/runtime-of.js';
 import {
-  type CallAnswer,
-  type CallFormat,
   createMemoryRunDirectory,
+  type IdentityCallLimit,
   type RunDirectory,
+  takeCallSlot,
 } from '../run-host/index.js';
-import { runtimeOf } from '../runtime-for.js';
-import { foreignHost, loopbackHosts } from './allowed-hosts.js';
 import { artifactResponse } from './artifact-response.js';
 import { corsMiddleware, type ToolServerCors } from './cors.js';
 import { errorResponse, HttpError } from './http-error.js';
@@ -26,37 +28,7 @@ import {
   phaseOf,
   resumePoint,
 } from './parse-request.js';
-import { defaultBodyTimeoutMs, readJson } from './read-json.js';
-
-/**
- * Establishes who is calling, from the request (a token, a cookie, mTLS), the Worker's `env` (where
- * a secret or a verification key is kept) and the request's `ExecutionContext` when it has one
- * (its `props`, where an OAuth wrapper such as `@cloudflare/workers-oauth-provider` puts the
- * grant's user; `undefined` in a test that calls the app without one). `null` is a 401
- * whose message says `authenticate` found no identity; `{ refused: message }` is a 401 with that
- * message, for naming what the caller (or the host's configuration) lacks. The message goes to
- * the caller: say what is missing, never what the secret is.
- *
- * @example
- * ```ts
- * import type { Authenticate, Env } from '@toolctx/edge';
- * const authenticate: Authenticate<Env> = (request, env) => {
- *   if (!env.TOOLCTX_TOKEN) return { refused: 'TOOLCTX_TOKEN is not set for this Worker.' };
- *   return request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}` ? { tenant: 'acme' } : null;
- * };
- * ```
- */
-export type Authenticate<E> = (
-  request: Request,
-  env: E,
-  ctx?: ExecutionContext,
-) => AuthAnswer | Promise<AuthAnswer>;
-
-/**
- * What {@link Authenticate} answers: who is calling, or a refusal (a 401), with a message of
- * the host's or the door's default.
- */
-export type AuthAnswer = Identity | { refused: string } | null;
+import { readJson } from './read-json.js';
 
 /** The 401's message when `authenticate` answers `null`. */
 const noIdentity =

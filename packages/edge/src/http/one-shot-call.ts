@@ -9,12 +9,10 @@ import {
   type ToolResult,
   unknownToolError,
 } from '@toolctx/core';
-import type { CallSlot } from '../run-host/call-slots.js';
-import { httpCallDoor } from '../run-host/doors.js';
-import type { CallAnswer } from '../run-host/types.js';
-import { defaultHeartbeatMs } from '../sse/channel.js';
-import { answerCall } from '../wire/call-answer.js';
-import { eventMessage } from '../wire/wire-format.js';
+import { answerCall, type CallAnswer } from '../door/call-answer.js';
+import { defaultHeartbeatMs } from '../door/channel.js';
+import { eventMessage } from '../door/wire-format.js';
+import { type CallSlot, httpCallDoor } from '../run-host/index.js';
 import { HttpError } from './http-error.js';
 import type { CallBody } from './parse-request.js';
 

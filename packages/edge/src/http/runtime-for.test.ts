@@ -1,7 +1,7 @@
 import { createRuntime, type Runtime } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
+import { runtimeOf } from '../door/runtime-of.js';
 import { exampleTools } from '../example/index.js';
-import { runtimeOf } from '../runtime-for.js';
 import { authenticate } from '../test-utils/server.js';
 import { createToolServer } from './create-tool-server.js';
 

@@ -2,13 +2,16 @@ import { isLegacyRequest, type McpHttpHandler, type McpServer } from '@modelcont
 import type { Identity, Runtime } from '@toolctx/core';
 import { type ServeMcpOptions, type ServeMcpStatelessOptions, serveMcpStateless } from '@toolctx/core/mcp';
 import type { Hono } from 'hono';
-import { executionContextOf } from '../execution-context.js';
-import type { Authenticate } from '../http/create-tool-server.js';
-import { BodyTimeoutError } from '../http/read-json.js';
-import { type IdentityCallLimit, identityRunsBinding } from '../run-host/call-slots.js';
-import { identityRunsOf } from '../run-host/identity-slots.js';
-import type { RunDirectory } from '../run-host/run-directory.js';
-import { runtimeOf } from '../runtime-for.js';
+import type { Authenticate } from '../door/authenticate.js';
+import { executionContextOf } from '../door/execution-context.js';
+import { BodyTimeoutError } from '../door/read-body.js';
+import { runtimeOf } from '../door/runtime-of.js';
+import {
+  type IdentityCallLimit,
+  identityRunsBinding,
+  identityRunsOf,
+  type RunDirectory,
+} from '../run-host/index.js';
 import { type DnsRebindingOptions, refuseForeignHost } from './dns-rebinding.js';
 import type { McpSession } from './mcp-session.js';
 import { answerModern } from './modern-answer.js';

@@ -5,9 +5,8 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { AskAnswer, CallHandle, Identity, Runtime } from '@toolctx/core';
 import { type McpTaskHost, type McpTaskState, taskAnswers, taskStateOf } from '@toolctx/core/mcp';
-import type { Reply } from '../door-error.js';
-import type { RunDirectory } from '../run-host/run-directory.js';
-import type { DoorRun } from '../run-host/run-state.js';
+import type { Reply } from '../door/door-error.js';
+import type { DoorRun, RunDirectory } from '../run-host/index.js';
 
 /**
  * Options of {@link runTaskHost}.

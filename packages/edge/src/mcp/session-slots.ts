@@ -5,15 +5,15 @@
 // identity's runs.
 import type { RequestId } from '@modelcontextprotocol/server';
 import type { Identity } from '@toolctx/core';
-import type { Reply } from '../door-error.js';
+import type { Reply } from '../door/door-error.js';
 import {
   type CallSlot,
+  defaultLimits,
   type IdentityCallLimit,
   identityRunsBinding,
+  identityRunsOf,
   takeCallSlot,
-} from '../run-host/call-slots.js';
-import { identityRunsOf } from '../run-host/identity-slots.js';
-import { defaultLimits } from '../run-host/limits.js';
+} from '../run-host/index.js';
 import { jsonRpcError } from './wire.js';
 
 /** `sessionLimit` of the MCP route options. */

@@ -6,12 +6,9 @@ import { createRuntime, defineTool, ToolctxError } from '@toolctx/core';
 import { createMemoryApprovalPort } from '@toolctx/core/memory';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { connectCalendar, scheduleMeeting } from '../example/tools.js';
-import { createToolServer } from '../http/create-tool-server.js';
-import { durableObjectRuns } from '../run-host/durable-object-runs.js';
-import { IdentityRunsObject } from '../run-host/identity-runs.js';
-import { createRunHost } from '../run-host/run-host.js';
-import { createKvR2ArtifactStore } from '../stores/kv-r2-artifact-store.js';
+import { createRunHost, IdentityRunsObject } from '../durable-objects/index.js';
+import { connectCalendar, scheduleMeeting } from '../example/index.js';
+import { createKvR2ArtifactStore, createToolServer, durableObjectRuns } from '../index.js';
 import { createMcpSession } from './mcp-session.js';
 import { mountMcp } from './mount-mcp.js';
 

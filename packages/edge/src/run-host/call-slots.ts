@@ -2,7 +2,7 @@
 // counted by the IdentityRunsObject that counts its runs. A slot is a lease renewed while its call
 // runs, so one held by an isolate that crashed lapses instead of being lost for good.
 import type { Identity } from '@toolctx/core';
-import type { Reply } from '../door-error.js';
+import type { Reply } from '../door/door-error.js';
 import type { IdentityRunsObject } from './identity-runs.js';
 import { identityRunsOf } from './identity-slots.js';
 import { defaultLimits } from './limits.js';

@@ -1,4 +1,4 @@
-import { ok, type Reply, refuse } from '../door-error.js';
+import { ok, type Reply, refuse } from '../door/door-error.js';
 import type { IdentityRunsObject } from './identity-runs.js';
 import { identityRunsOf } from './identity-slots.js';
 import { defaultLimits } from './limits.js';

@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Identity } from '@toolctx/core';
-import type { Reply } from '../door-error.js';
-import { sameIdentity } from '../same-identity.js';
+import type { Reply } from '../door/door-error.js';
+import { sameIdentity } from '../door/same-identity.js';
 import { limitExceeded } from './limits.js';
 import { type ListedRun, pageOf, positionOf, type RunPage, summaryOf } from './run-list.js';
 

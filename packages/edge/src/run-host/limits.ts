@@ -1,5 +1,5 @@
-import { type Reply, retryLater } from '../door-error.js';
-import { defaultMaxQueuedBytes } from '../sse/channel.js';
+import { defaultMaxQueuedBytes } from '../door/channel.js';
+import { type Reply, retryLater } from '../door/door-error.js';
 
 /**
  * How much one run may hold at once. Past a limit the door answers `429 limit-exceeded` with a

@@ -1,6 +1,6 @@
 import type { Identity, Runtime } from '@toolctx/core';
-import { ok, type Reply } from '../door-error.js';
-import { sameIdentity } from '../same-identity.js';
+import { ok, type Reply } from '../door/door-error.js';
+import { sameIdentity } from '../door/same-identity.js';
 import { httpDoor } from './doors.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import {

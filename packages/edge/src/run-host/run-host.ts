@@ -1,14 +1,15 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { ApprovalDecision, CallHandle, Identity, OpenAsk, Runtime } from '@toolctx/core';
-import type { Reply } from '../door-error.js';
-import { runtimeOf } from '../runtime-for.js';
+import type { CallAnswer, CallFormat } from '../door/call-answer.js';
+import type { Reply } from '../door/door-error.js';
+import { runtimeOf } from '../door/runtime-of.js';
 import { durableObjectDoor } from './doors.js';
 import type { IdentityRunsObject } from './identity-runs.js';
 import { releaseOnFinish } from './identity-slots.js';
 import type { RunLimits } from './limits.js';
 import { RunLog, type RunRecord } from './run-log.js';
 import { type DoorRun, RunState } from './run-state.js';
-import type { AskTaken, CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /**
  * Options of {@link createRunHost}.

@@ -1,5 +1,5 @@
 import type { Identity, Phase } from '@toolctx/core';
-import { ok, type Reply, refuse } from '../door-error.js';
+import { ok, type Reply, refuse } from '../door/door-error.js';
 
 /**
  * One run as `GET /runs` lists it: what it is, kept beside the identity's other runs so a page

@@ -14,14 +14,14 @@ import {
   type ToolResult,
   unknownToolError,
 } from '@toolctx/core';
-import { ok, type Reply, refuse } from '../door-error.js';
-import { sameIdentity } from '../same-identity.js';
-import { createChannel, defaultHeartbeatMs } from '../sse/channel.js';
-import { answerCall, type CallAnswerOf } from '../wire/call-answer.js';
-import { eventMessage } from '../wire/wire-format.js';
+import { answerCall, type CallAnswer, type CallAnswerOf, type CallFormat } from '../door/call-answer.js';
+import { createChannel, defaultHeartbeatMs } from '../door/channel.js';
+import { ok, type Reply, refuse } from '../door/door-error.js';
+import { sameIdentity } from '../door/same-identity.js';
+import { eventMessage } from '../door/wire-format.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import type { RunLog, RunRecord } from './run-log.js';
-import type { AskTaken, CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /** A reader of the run's events; `message` is the event as SSE bytes, encoded once for all readers. */
 type Listener = (event: ToolEvent, message: Uint8Array) => void;

@@ -100,15 +100,3 @@ export interface AskTaken {
   toolCallId: string;
   taken: true;
 }
-
-/**
- * How a call's answer is sent: `'sse'`, its events then an `event: result` message; `'json'`, its
- * `ToolResult` as JSON after whitespace heartbeats (which find a client that hung up).
- */
-export type CallFormat = 'sse' | 'json';
-
-/**
- * A call's answer as the run sends it: a stream (SSE, or JSON after heartbeats), or — for a `json`
- * call that settled at once, having waited on no I/O — its `ToolResult` as JSON text, sent whole.
- */
-export type CallAnswer = ReadableStream<Uint8Array> | string;
