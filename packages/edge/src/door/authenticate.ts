@@ -11,8 +11,8 @@ import type { Identity } from '@toolctx/core';
  *
  * @example
  * ```ts
- * import type { Authenticate, Env } from '@toolctx/edge';
- * const authenticate: Authenticate<Env> = (request, env) => {
+ * import type { Authenticate, ExampleWorkerEnv } from '@toolctx/edge';
+ * const authenticate: Authenticate<ExampleWorkerEnv> = (request, env) => {
  *   if (!env.TOOLCTX_TOKEN) return { refused: 'TOOLCTX_TOKEN is not set for this Worker.' };
  *   return request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}` ? { tenant: 'acme' } : null;
  * };

@@ -7,7 +7,7 @@ import type { CallAnswer, CallFormat } from '../door/call-answer.js';
 import type { Reply } from '../door/door-error.js';
 import { executionContextOf } from '../door/execution-context.js';
 import { defaultBodyTimeoutMs } from '../door/read-body.js';
-import { runtimeOf } from '../door/runtime-of.js';
+import { sharedRuntime } from '../door/shared-runtime.js';
 import {
   createMemoryRunDirectory,
   type IdentityCallLimit,
@@ -44,11 +44,11 @@ const noIdentity =
  * @example
  * ```ts
  * import { type AnyTool, type ArtifactStore, createRuntime } from '@toolctx/core';
- * import { type Authenticate, createToolServer, durableObjectRuns, type Env, type ToolServerOptions } from '@toolctx/edge';
+ * import { type Authenticate, createToolServer, durableObjectRuns, type ExampleWorkerEnv, type ToolServerOptions } from '@toolctx/edge';
  * declare const tools: AnyTool[];
- * declare const authenticate: Authenticate<Env>;
- * declare function storeFor(env: Env): ArtifactStore;
- * const options: ToolServerOptions<Env> = {
+ * declare const authenticate: Authenticate<ExampleWorkerEnv>;
+ * declare function storeFor(env: ExampleWorkerEnv): ArtifactStore;
+ * const options: ToolServerOptions<ExampleWorkerEnv> = {
  *   runtimeFor: (env) => createRuntime({ tools, artifacts: storeFor(env) }),
  *   runs: (env) => durableObjectRuns(env.RUNS),
  *   authenticate,
@@ -81,7 +81,7 @@ export interface ToolServerOptions<E> {
   cors?: ToolServerCors | ((env: E) => ToolServerCors | undefined);
   /**
    * Caps one identity's calls in flight on `POST /calls` (default 16 when set), counted by the
-   * `IdentityRunsObject` bound as `binding` across every isolate, so a flood from one identity is
+   * `IdentityStateObject` bound as `binding` across every isolate, so a flood from one identity is
    * refused with 429 and `Retry-After` while others' calls go on (see {@link IdentityCallLimit}).
    * Without it one-shot calls are not counted. A function of the bindings (such as a var) is asked
    * per request; `undefined` from it means no cap. Calls in a run are bounded by the run's limits.
@@ -124,11 +124,11 @@ const doorPaths = ['/tools', '/runs/*', '/calls', '/approvals/*', '/artifacts/*'
  * @example
  * ```ts
  * import { type AnyTool, createRuntime, type Identity } from '@toolctx/core';
- * import { createToolServer, durableObjectRuns, type Env } from '@toolctx/edge';
+ * import { createToolServer, durableObjectRuns, type ExampleWorkerEnv } from '@toolctx/edge';
  * declare const tools: AnyTool[];
- * declare function verifyToken(header: string | null, env: Env): Promise<Identity | null>;
+ * declare function verifyToken(header: string | null, env: ExampleWorkerEnv): Promise<Identity | null>;
  *
- * const app = createToolServer<Env>({
+ * const app = createToolServer<ExampleWorkerEnv>({
  *   runtimeFor: () => createRuntime({ tools }),
  *   runs: (env) => durableObjectRuns(env.RUNS),
  *   authenticate: async (request, env) => verifyToken(request.headers.get('authorization'), env),
@@ -151,7 +151,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
       'createToolServer needs { runtimeFor: (env) => runtime }; for one runtime made up front, pass () => runtime.',
     );
   }
-  const runtimeFrom = (env: E) => runtimeOf(runtimeFor, env);
+  const runtimeFrom = (env: E) => sharedRuntime(runtimeFor, env);
   // Runs kept in memory belong to their runtime, so each runtime gets its own directory.
   const memoryRuns = new WeakMap<Runtime, RunDirectory>();
   const runsOf = (env: E): RunDirectory => {
@@ -273,7 +273,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
         'x-toolctx-call-id': call.toolCallId,
       });
     }
-    // Both answers are streams that start once the call is admitted (a refusal is still a real
+    // Both answers are streams that start once the call has its slot (a refusal is still a real
     // 4xx): SSE of its events, or JSON after whitespace heartbeats — or, for a JSON call that
     // settled at once, its result alone. Where the run lives, a failed heartbeat write finds a
     // client that hung up and cancels the call — which local workerd needs, since it never fires
@@ -314,7 +314,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
       identity,
       body: parseCall(await readBody(c)),
       format,
-      ...(limit ? { admit: async () => unwrap(await takeCallSlot(limit, c.env, identity)) } : {}),
+      ...(limit ? { takeSlot: async () => unwrap(await takeCallSlot(limit, c.env, identity)) } : {}),
     });
     // The request's signal is listened to only by a call that outlasts the fast path: a quick
     // call has no time to be hung up on, and workerd charges for the listener on every request.

@@ -35,7 +35,7 @@ export interface OneShotRequest {
   body: CallBody;
   format: 'json' | 'sse';
   /** Takes the identity's slot for the call (or throws the 429), when calls are counted. */
-  admit?: () => Promise<CallSlot>;
+  takeSlot?: () => Promise<CallSlot>;
 }
 
 /**
@@ -51,7 +51,7 @@ export async function answerOneShot({
   identity,
   body,
   format,
-  admit,
+  takeSlot,
 }: OneShotRequest): Promise<{ toolCallId: string; answer: CallAnswer; abort: () => void }> {
   const door = callDoorOf(runtime);
   if (!door.tools.has(body.tool)) {
@@ -61,7 +61,7 @@ export async function answerOneShot({
   const toolCallId = body.toolCallId ?? `call_${crypto.randomUUID()}`;
   const controller = new AbortController();
   const abort = () => controller.abort();
-  const slot = await admit?.();
+  const slot = await takeSlot?.();
   let listener: ((event: ToolEvent, message: Uint8Array) => void) | undefined;
   const answer = await answerCall({
     callId: toolCallId,

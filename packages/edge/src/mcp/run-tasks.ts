@@ -11,6 +11,8 @@ import type { DoorRun, RunDirectory } from '../run-host/index.js';
 /**
  * Options of {@link runTaskHost}.
  *
+ * @experimental MCP tasks on Durable Objects are new; the options may still change.
+ *
  * @example
  * ```ts
  * import type { RunTaskHostOptions } from '@toolctx/edge';
@@ -38,8 +40,8 @@ const anonymous: Identity = { tenant: 'toolctx-anonymous', principal: 'mcp' };
  * @example
  * ```ts
  * import { createRuntime } from '@toolctx/core';
- * import { durableObjectRuns, type Env, runTaskHost } from '@toolctx/edge';
- * declare const env: Env;
+ * import { durableObjectRuns, type ExampleWorkerEnv, runTaskHost } from '@toolctx/edge';
+ * declare const env: ExampleWorkerEnv;
  * const tasks = runTaskHost(durableObjectRuns(env.RUNS), createRuntime({ tools: [] }));
  * ```
  */

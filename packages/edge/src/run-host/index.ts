@@ -4,12 +4,12 @@
 export {
   type CallSlot,
   type IdentityCallLimit,
-  identityRunsBinding,
+  identityStateBinding,
   takeCallSlot,
 } from './call-slots.js';
 export { durableObjectDoor, httpCallDoor, httpDoor } from './doors.js';
 export { type DurableObjectRunsOptions, durableObjectRuns } from './durable-object-runs.js';
-export { identityRunsOf } from './identity-slots.js';
+export { identityStateOf } from './identity-slots.js';
 export { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 export {
   createMemoryRunDirectory,

@@ -25,8 +25,8 @@ import type { RunInfo, RunInit } from './types.js';
  *
  * @example
  * ```ts
- * import type { Env } from '@toolctx/edge';
- * declare const env: Env;
+ * import type { ExampleWorkerEnv } from '@toolctx/edge';
+ * declare const env: ExampleWorkerEnv;
  * import { durableObjectRuns, type RunDirectory } from '@toolctx/edge';
  * const runs: RunDirectory = durableObjectRuns(env.RUNS);
  * const reply = await runs.get('run_1').cancel({ tenant: 'acme', principal: 'ana' }, 'call_1');

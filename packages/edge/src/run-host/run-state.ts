@@ -44,6 +44,8 @@ export interface RunStateOptions extends RunLimits {
  * identity first: another identity gets the same 404 as a run that does not exist. A verb is added
  * in two files: here (this interface and the run's method) and in the host that forwards it.
  *
+ * @experimental A run directory of your own may need to add verbs as the doors gain them.
+ *
  * @example
  * ```ts
  * import type { DoorRun, RunDirectory } from '@toolctx/edge';
@@ -210,10 +212,10 @@ export class RunState implements DoorRun {
    * its `ToolResult` as JSON (leading whitespace is valid JSON) — or, for a call that settled at
    * once (it waited on no I/O), that JSON text alone, with no stream to pay for. A reader of a stream
    * that hangs up is found by the first write that fails, a heartbeat or two later, and cancels the
-   * call. A call that cannot be admitted is refused before any stream exists, so its status is a real 4xx.
+   * call. A call its checks refuse is refused before any stream exists, so its status is a real 4xx.
    */
   async streamCall(caller: Identity, call: DoorCall, format: CallFormat = 'sse'): Promise<Reply<CallAnswer>> {
-    const checked = this.admit(caller, call);
+    const checked = this.checkCall(caller, call);
     if (!checked.ok) return checked;
     if (format === 'sse' && this.listeners.size >= this.maxStreams) return this.tooManyStreams();
     return ok((await this.answer(call.toolCallId, format, () => this.execute(checked.value, call))).body);
@@ -225,7 +227,7 @@ export class RunState implements DoorRun {
    * Refused as {@link RunState.streamCall} refuses.
    */
   async startCall(caller: Identity, call: DoorCall): Promise<Reply<CallHandle>> {
-    const checked = this.admit(caller, call);
+    const checked = this.checkCall(caller, call);
     if (!checked.ok) return checked;
     void this.execute(checked.value, call);
     return ok(this.live!.callStatus(call.toolCallId)!);
@@ -423,7 +425,7 @@ export class RunState implements DoorRun {
     this.log.forget();
   }
 
-  private admit(caller: Identity, call: DoorCall): Reply<RunRecord> {
+  private checkCall(caller: Identity, call: DoorCall): Reply<RunRecord> {
     const owned = this.owned(caller);
     if (!owned.ok) return owned;
     if (owned.value.ended) return refuse(409, 'conflict', 'The run has ended; start a new run.');

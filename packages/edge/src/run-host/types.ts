@@ -86,6 +86,8 @@ export interface CancelInfo {
  * The body of `POST /runs/:runId/asks/:askId` once core took the answer: the asking call goes on
  * with it.
  *
+ * @experimental Asks over HTTP are new; the answer may still change.
+ *
  * @example
  * ```ts
  * import type { AskTaken } from '@toolctx/edge';
