@@ -25,6 +25,11 @@ export interface WranglerDevOptions {
   wrangler?: string;
   /** The port to serve on, for a Worker that must know its own URL up front (a var); default a free one. */
   port?: number;
+  /**
+   * The `--persist-to` folder, for a Worker started on another's state (another config over the
+   * same storage, as a user's next deploy); the caller owns it, `stop()` leaves it. Default a fresh one.
+   */
+  stateDir?: string;
 }
 
 /** A `wrangler dev` this test started, and how to restart and stop it. */
@@ -47,12 +52,12 @@ export interface WranglerDev {
 }
 
 /**
- * Starts `wrangler dev` on a free port with a fresh persist dir of its own (nothing shared with
- * `npm run demo` or a parallel test), in its own process group, stopped as a group.
+ * Starts `wrangler dev` on a free port with a persist dir of its own (fresh, nothing shared with
+ * `npm run demo` or a parallel test; or `stateDir`), in its own process group, stopped as a group.
  */
 export async function startWranglerDev(options: WranglerDevOptions): Promise<WranglerDev> {
-  const work = await mkdtemp(join(tmpdir(), 'toolctx-wrangler-'));
-  const stateDir = join(work, 'state');
+  const work = options.stateDir ? undefined : await mkdtemp(join(tmpdir(), 'toolctx-wrangler-'));
+  const stateDir = options.stateDir ?? join(work as string, 'state');
   const [command, ...wrangler] = [...(options.wrangler ? [options.wrangler] : ['pnpm', 'exec', 'wrangler'])];
   const argsFor = async (port: number) => {
     const args = [...wrangler, 'dev', '--ip', '127.0.0.1', '--port', String(port)];
@@ -87,7 +92,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   };
   const stop = async () => {
     if (child) await stopGroup(child);
-    await rm(work, { recursive: true, force: true });
+    if (work) await rm(work, { recursive: true, force: true });
   };
   // A port free when picked may be taken by another process (a parallel test's wrangler, an
   // outgoing connection) before wrangler binds it: a first start that meets "Address already in

@@ -27,11 +27,13 @@ export interface ExampleWorker {
 
 /**
  * Starts the example Worker with `vars`; `options.config` runs another Worker config of the
- * package instead (one that wraps the example Worker), `options.args` adds `wrangler dev` arguments.
+ * package instead (one that wraps the example Worker; with `options.cwd`, a config of that
+ * folder), `options.args` adds `wrangler dev` arguments, `options.stateDir` starts it on a persist
+ * dir another Worker left.
  */
 export async function startExampleWorker(
   vars: Record<string, string> = {},
-  options: { config?: string; args?: string[] } = {},
+  options: { config?: string; args?: string[]; cwd?: string; stateDir?: string } = {},
 ): Promise<ExampleWorker> {
   const dev = await startWranglerDev({ cwd: edgeDir, vars: { TOOLCTX_TOKEN: token, ...vars }, ...options });
   const send = async (path: string, init: RequestInit & { as?: string } = {}) => {
