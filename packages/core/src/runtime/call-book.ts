@@ -181,6 +181,10 @@ export const memoryCallsKept = 1000;
 export function createMemoryCallStore(kept = memoryCallsKept): CallStore {
   const open = new Map<string, CallRecord>();
   const settled = new Map<string, CallRecord>();
+  // The settled ids in the order they settled, a ring of `kept`: the oldest is forgotten without
+  // searching for it (a Map's first key is found past every key deleted before it).
+  const order: string[] = [];
+  let next = 0;
   return {
     get: (id) => open.get(id) ?? settled.get(id),
     put(record) {
@@ -190,9 +194,16 @@ export function createMemoryCallStore(kept = memoryCallsKept): CallStore {
         return;
       }
       open.delete(id);
-      settled.delete(id);
+      if (settled.has(id)) {
+        settled.set(id, record);
+        return;
+      }
+      if (kept < 1) return;
+      const forgotten = order[next];
+      if (forgotten !== undefined) settled.delete(forgotten);
+      order[next] = id;
+      next = next + 1 === kept ? 0 : next + 1;
       settled.set(id, record);
-      if (settled.size > kept) settled.delete(settled.keys().next().value!);
     },
     open: () => open.values(),
   };

@@ -315,16 +315,18 @@ export class RunImpl implements CallingRun {
   /** Files what a call came to in its record: its status and, settled, its result. */
   private settle(record: CallRecord | undefined, result: ToolResult): ToolResult {
     if (!record || !this.book) return result;
-    record.status = statusOf(result);
-    record.updatedAt = Date.now();
-    delete record.args;
-    delete record.asks;
-    delete record.answers;
-    if (record.status === 'input_required') {
+    // A new record rather than the open one less its arguments and asks: an object that loses
+    // properties becomes a slow dictionary, on every call.
+    const status = statusOf(result);
+    const { toolCallId, tool, startedAt, iteration, parentId, attempts } = record;
+    const settled: CallRecord = { toolCallId, tool, status, startedAt, updatedAt: Date.now(), iteration };
+    if (parentId !== undefined) settled.parentId = parentId;
+    if (attempts !== undefined) settled.attempts = attempts;
+    if (status === 'input_required') {
       const approvalId = result.ok ? undefined : result.error.details?.approvalId;
-      if (typeof approvalId === 'string') record.approvalId = approvalId;
-    } else record.result = keptResult(result);
-    this.book.put(record);
+      if (typeof approvalId === 'string') settled.approvalId = approvalId;
+    } else settled.result = keptResult(result);
+    this.book.put(settled);
     return result;
   }
 
