@@ -180,30 +180,40 @@ export const memoryCallsKept = 1000;
  */
 export function createMemoryCallStore(kept = memoryCallsKept): CallStore {
   const open = new Map<string, CallRecord>();
-  const settled = new Map<string, CallRecord>();
-  // The settled ids in the order they settled, a ring of `kept`: the oldest is forgotten without
-  // searching for it (a Map's first key is found past every key deleted before it).
-  const order: string[] = [];
+  // Settled records in a ring of `kept`, the oldest overwritten; found by id through an index
+  // made on the first look-up. A run whose calls nobody looks up (ids the run made, no
+  // `callStatus`) pays no hashing of ids for its handles.
+  const settled: CallRecord[] = [];
   let next = 0;
+  let index: Map<string, CallRecord> | undefined;
   return {
-    get: (id) => open.get(id) ?? settled.get(id),
+    get(id) {
+      const found = open.get(id);
+      if (found) return found;
+      if (!index) {
+        index = new Map();
+        // Oldest first, so the newest record of an id filed twice wins.
+        for (let i = 0; i < settled.length; i++) {
+          const record = settled[(next + i) % settled.length]!;
+          index.set(record.toolCallId, record);
+        }
+      }
+      return index.get(id);
+    },
     put(record) {
       const id = record.toolCallId;
       if (!isSettled(record.status)) {
         open.set(id, record);
         return;
       }
-      open.delete(id);
-      if (settled.has(id)) {
-        settled.set(id, record);
-        return;
-      }
+      if (open.size) open.delete(id);
       if (kept < 1) return;
-      const forgotten = order[next];
-      if (forgotten !== undefined) settled.delete(forgotten);
-      order[next] = id;
-      next = next + 1 === kept ? 0 : next + 1;
-      settled.set(id, record);
+      const forgotten = settled[next];
+      settled[next] = record;
+      next = (next + 1) % kept;
+      if (!index) return;
+      if (forgotten && index.get(forgotten.toolCallId) === forgotten) index.delete(forgotten.toolCallId);
+      index.set(id, record);
     },
     open: () => open.values(),
   };

@@ -248,6 +248,31 @@ describe('call handles: every call has a status and, settled, its result', () =>
     expect(store.get('open')?.status).toBe('working');
     expect([...store.open()].map((open) => open.toolCallId)).toEqual(['open']);
   });
+
+  it('a memory store finds settled records whether looked up before or after they settled, and forgets the oldest', () => {
+    const store = createMemoryCallStore(3);
+    const record = (id: string, status: CallRecord['status']): CallRecord => ({
+      toolCallId: id,
+      tool: 't',
+      status,
+      startedAt: 0,
+      updatedAt: 0,
+      iteration: 1,
+    });
+    for (const id of ['a', 'b']) store.put(record(id, 'completed'));
+    store.put(record('a', 'failed'));
+    // The first look-up finds the newest record of an id filed twice.
+    expect(store.get('a')?.status).toBe('failed');
+    store.put(record('w', 'working'));
+    store.put(record('w', 'completed'));
+    expect(store.get('w')?.status).toBe('completed');
+    expect([...store.open()]).toEqual([]);
+    // Three kept: 'b' (the oldest) is gone, the newer 'a' is not.
+    store.put(record('c', 'completed'));
+    expect(store.get('b')).toBeUndefined();
+    expect(store.get('a')?.status).toBe('failed');
+    expect(store.get('c')?.status).toBe('completed');
+  });
 });
 
 describe('honest recovery: calls a restart cut off are settled when the run is taken up again', () => {

@@ -48,6 +48,7 @@ export function startCall(
   budgetBytes: number,
   invocation: Invocation,
   parentId: string | undefined,
+  startedAt: number,
 ): ToolResult | Promise<ToolResult> {
   const { tools } = run.services;
   const tool = tools.get(request.tool);
@@ -56,7 +57,6 @@ export function startCall(
     return fail(run, facts, tool ? runEnded : unknownToolError(request.tool, tools.keys()));
   }
   run.calls++;
-  const startedAt = Date.now();
   const call: CallState = {
     toolCallId,
     toolName: tool.name,

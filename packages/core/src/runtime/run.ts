@@ -314,11 +314,22 @@ export class RunImpl implements CallingRun {
 
   /** Files what a call came to in its record: its status and, settled, its result. */
   private settle(record: CallRecord | undefined, result: ToolResult): ToolResult {
-    if (!record || !this.book) return result;
-    // A new record rather than the open one less its arguments and asks: an object that loses
-    // properties becomes a slow dictionary, on every call.
+    if (record) this.file(record, result);
+    return result;
+  }
+
+  /**
+   * Files a call's settled record. A new record rather than the open one less its arguments and
+   * asks: an object that loses properties becomes a slow dictionary, on every call.
+   */
+  private file(
+    open: Pick<CallRecord, 'toolCallId' | 'tool' | 'startedAt' | 'iteration' | 'parentId' | 'attempts'>,
+    result: ToolResult,
+  ): void {
+    const { book } = this;
+    if (!book) return;
     const status = statusOf(result);
-    const { toolCallId, tool, startedAt, iteration, parentId, attempts } = record;
+    const { toolCallId, tool, startedAt, iteration, parentId, attempts } = open;
     const settled: CallRecord = { toolCallId, tool, status, startedAt, updatedAt: Date.now(), iteration };
     if (parentId !== undefined) settled.parentId = parentId;
     if (attempts !== undefined) settled.attempts = attempts;
@@ -326,8 +337,7 @@ export class RunImpl implements CallingRun {
       const approvalId = result.ok ? undefined : result.error.details?.approvalId;
       if (typeof approvalId === 'string') settled.approvalId = approvalId;
     } else settled.result = keptResult(result);
-    this.book.put(settled);
-    return result;
+    book.put(settled);
   }
 
   /**
@@ -426,40 +436,46 @@ export class RunImpl implements CallingRun {
     parent: Attempt | undefined,
     parentId: string | undefined,
   ): Promise<ToolResult> {
-    const toolCallId = request.toolCallId ?? nextCallId();
     const { book } = this;
-    let record: CallRecord | undefined;
-    if (book) {
-      // A call's id names its handle: a second call under a known id would take it over.
-      if (book.get(toolCallId)) return Promise.resolve({ ok: false, error: duplicateCall(toolCallId) });
-      const now = Date.now();
-      record = {
-        toolCallId,
-        tool: request.tool,
-        status: 'working',
-        startedAt: now,
-        updatedAt: now,
-        iteration,
-      };
-      if (parentId !== undefined) record.parentId = parentId;
-      record.args = request.args;
-      book.put(record);
-    }
+    let { toolCallId } = request;
+    // A call's id names its handle: a second call under a known id would take it over. An id the
+    // run makes is new (nextCallId: a random prefix per process and a counter), so only a
+    // caller's own is looked up.
+    if (toolCallId === undefined) toolCallId = nextCallId();
+    else if (book?.get(toolCallId)) return Promise.resolve({ ok: false, error: duplicateCall(toolCallId) });
+    const startedAt = Date.now();
     const invocation = this.inflight.track(parent);
     invocation.callId = toolCallId;
     let result: ToolResult | Promise<ToolResult>;
     try {
-      result = startCall(this, request, toolCallId, iteration, budgetBytes, invocation, parentId);
+      result = startCall(this, request, toolCallId, iteration, budgetBytes, invocation, parentId, startedAt);
     } catch (thrown) {
       result = Promise.reject(thrown);
     }
     if (result instanceof Promise) {
-      const settled = record ? result.then((done) => this.settle(record, done)) : result;
+      // Its record is filed once the call waits: a call that ends at once, in the same turn, only
+      // ever has its settled record (nothing could see, or outlive, its open one).
+      let settled = result;
+      if (book) {
+        const record: CallRecord = {
+          toolCallId,
+          tool: request.tool,
+          status: 'working',
+          startedAt,
+          updatedAt: startedAt,
+          iteration,
+        };
+        if (parentId !== undefined) record.parentId = parentId;
+        record.args = request.args;
+        book.put(record);
+        settled = result.then((done) => this.settle(record, done));
+      }
       return this.inflight.releaseWhenDone(invocation, parent, settled);
     }
     // A call that ended at once is released at once.
     this.inflight.release(invocation, parent);
-    return Promise.resolve(this.settle(record, result));
+    if (book) this.file({ toolCallId, tool: request.tool, startedAt, iteration, parentId }, result);
+    return Promise.resolve(result);
   }
 
   /** Makes `ctx.tools` for an attempt: child calls in this run, ended with their parent. */
