@@ -133,7 +133,7 @@ export type { DecisionRefusal } from './runtime/run-approvals.js';
 export type { RunStats } from './runtime/run-facts.js';
 export type { SecurityOptions } from './runtime/runtime-options.js';
 export type { TeardownScope } from './teardown/teardown-registry.js';
-export { type TeardownKeyFacts, toolSessionKey } from './teardown/tool-session-key.js';
+export { type TeardownKeyFacts, teardownKey } from './teardown/teardown-key.js';
 export {
   type AnyTool,
   defineTool,

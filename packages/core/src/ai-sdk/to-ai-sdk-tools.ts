@@ -6,7 +6,7 @@ import type { ToolResult } from '../context/types.js';
 import { ToolctxError } from '../errors.js';
 import type { RunEvents } from '../events/event-log.js';
 import { callNeedsApproval } from '../runtime/needs-approval.js';
-import { RunImpl } from '../runtime/run.js';
+import { RunFrame } from '../runtime/run.js';
 import type { CallableRun, ResumeOptions, Run } from '../runtime/run-api.js';
 import { type AnyTool, type ToolSchema, toolSchema } from '../tools/define-tool.js';
 import { sdkApprovalAnswers } from './sdk-approvals.js';
@@ -205,7 +205,7 @@ export function toAiSdkTools(run: AiSdkRun, options: AiSdkToolsOptions = {}): To
     // A local run answers from the tool's own rule and the run's taint; another door's run from
     // the definitions it was given.
     const approvalRule =
-      resume && run instanceof RunImpl
+      resume && run instanceof RunFrame
         ? (args: unknown) => callNeedsApproval(run, { tool: name, args })
         : resume && asks
           ? asks

@@ -8,11 +8,11 @@ import { mayAskApproval } from '../approval/requires-approval.js';
 import type { CallRequest, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import { allowedInPhase } from '../policy/phase.js';
-import { toolSessionKey } from '../teardown/tool-session-key.js';
+import { teardownKey } from '../teardown/teardown-key.js';
 import { argsInvalid, validate } from '../tools/schema.js';
 import { unknownToolError } from '../tools/unknown-tool.js';
 import type { Outcome } from './attempt.js';
-import { admit, policyRefusal } from './call-guards.js';
+import { passGuards, policyRefusal } from './call-guards.js';
 import type { CallingRun, CallState } from './call-state.js';
 import { completeAtOnce, completeCall } from './completion.js';
 import type { Invocation } from './invocation.js';
@@ -107,14 +107,14 @@ export async function pipeline(run: CallingRun, call: CallState, entry: Entry): 
       if (parsed.issues) return fail(run, call, argsInvalid(call.toolName, parsed.issues));
       args = parsed.value;
     }
-    const admitted = await admit(run, call, args);
-    if (!admitted.ok) {
-      const { error } = admitted;
+    const verdict = await passGuards(run, call, args);
+    if (!verdict.ok) {
+      const { error } = verdict;
       // A call that waits for a person is not over: it is settled when decided, cancelled or lapsed.
       const waits = error.kind === 'approval-pending' || error.kind === 'authorization-required';
       return waits ? { ok: false, error } : fail(run, call, error);
     }
-    args = admitted.args;
+    args = verdict.args;
     if (call.invocation.aborted) return fail(run, call, call.invocation.aborted);
     const { cache } = run.services;
     const cacheKey = call.tool.cache && cache ? await cacheKeyFor(call.tool, args, run.scope) : undefined;
@@ -131,7 +131,7 @@ export async function pipeline(run: CallingRun, call: CallState, entry: Entry): 
       const { identity, runId } = run;
       await run.teardown.fire(
         'call',
-        toolSessionKey({ identity, runId, toolCallId: call.toolCallId }, 'call'),
+        teardownKey({ identity, runId, toolCallId: call.toolCallId }, 'call'),
       );
     }
   }

@@ -39,9 +39,9 @@ export interface RunFacts {
 /** Counters a run keeps of what it dropped. */
 export interface RunStats {
   /** Progress reports and `ctx.log` entries filed after their call had settled. */
-  progressDropped: number;
+  reportsDropped: number;
   /** Progress reports and `ctx.log` entries refused because they were not plain data (or not a log entry). */
-  progressRejected: number;
+  reportsRejected: number;
 }
 
 /** What is particular to one call, filled in as the call passes its guards. */

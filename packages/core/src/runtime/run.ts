@@ -16,7 +16,7 @@ import type { EventLog, RunEvents } from '../events/event-log.js';
 import { splitBudget } from '../output/split-budget.js';
 import { allowedInPhase, type Phase } from '../policy/phase.js';
 import { createTeardownRegistry, type TeardownRegistry } from '../teardown/teardown-registry.js';
-import { toolSessionKey } from '../teardown/tool-session-key.js';
+import { teardownKey } from '../teardown/teardown-key.js';
 import { type ToolSchema, toolSchema } from '../tools/define-tool.js';
 import { unknownToolError } from '../tools/unknown-tool.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -53,11 +53,12 @@ export type { ResumeOptions, Run, StartRunOptions } from './run-api.js';
 export { artifactScope } from './run-facts.js';
 
 /**
- * A run, or — without a run id — the frame of a single call at a door that has no runs (MCP),
- * which records no run events.
+ * The frame calls run in: a run (with a run id, its events and call handles), or the frame of a
+ * single call at a door that has no runs (MCP, `callOnce`), which records no run events and keeps
+ * no handles. One class for both, since a call needs the same facts from either.
  */
-export class RunImpl implements CallingRun {
-  readonly stats: RunStats = { progressDropped: 0, progressRejected: 0 };
+export class RunFrame implements CallingRun {
+  readonly stats: RunStats = { reportsDropped: 0, reportsRejected: 0 };
   readonly state: Readonly<Record<string, unknown>>;
   readonly phase: Phase;
   readonly sessionId: string | undefined;
@@ -409,7 +410,7 @@ export class RunImpl implements CallingRun {
         if (this.services.door.teardownScopes.includes('run')) {
           await this.teardown.fire(
             'run',
-            toolSessionKey({ identity: this.identity, runId: this.runId }, 'run'),
+            teardownKey({ identity: this.identity, runId: this.runId }, 'run'),
           );
         }
         // Approvals lapse with their run (a durable store must not keep them), and each waiting

@@ -22,7 +22,7 @@ import type { Taint } from '../policy/taint.js';
 import { trifectaDecision, trifectaRefusal } from '../policy/trifecta.js';
 import { plainDataProblem } from '../progress/plain-data.js';
 import type { TeardownScope } from '../teardown/teardown-registry.js';
-import { toolSessionKey } from '../teardown/tool-session-key.js';
+import { teardownKey } from '../teardown/teardown-key.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { Attempt, type Outcome } from './attempt.js';
 import type { CallFacts, RunFacts } from './run-facts.js';
@@ -263,7 +263,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
         'onTeardown takes a cleanup function first: ctx.onTeardown(() => close(), { scope }).',
       );
     }
-    const key = toolSessionKey(
+    const key = teardownKey(
       {
         identity: this.run.identity,
         runId: this.run.runId,
@@ -321,15 +321,15 @@ class ToolContext extends Attempt implements ToolExecutionContext {
   progress(payload: ProgressPayload): void {
     try {
       if (this.settled) {
-        this.run.stats.progressDropped++;
+        this.run.stats.reportsDropped++;
         return;
       }
       const { log, stats } = this.run;
       const problem = plainDataProblem(payload);
       if (problem) {
-        stats.progressRejected++;
+        stats.reportsRejected++;
         const data = { tool: this.call.toolName, reason: `The report holds ${problem}.` };
-        log.emit('tool.progress_rejected', data, this.call.toolCallId, this.call.parentId);
+        log.emit('tool.report_rejected', data, this.call.toolCallId, this.call.parentId);
         return;
       }
       const redaction = this.redaction;
@@ -346,14 +346,14 @@ class ToolContext extends Attempt implements ToolExecutionContext {
       const { log, stats } = this.run;
       // A report like progress: dropped and counted in the same counters once the call settled.
       if (this.settled) {
-        stats.progressDropped++;
+        stats.reportsDropped++;
         return;
       }
       const entry = logEntry(this.call.toolName, level, message, data, this.redaction);
       if ('problem' in entry) {
-        stats.progressRejected++;
+        stats.reportsRejected++;
         const rejected = { tool: this.call.toolName, reason: entry.problem };
-        log.emit('tool.progress_rejected', rejected, this.call.toolCallId, this.call.parentId);
+        log.emit('tool.report_rejected', rejected, this.call.toolCallId, this.call.parentId);
         return;
       }
       log.emit('tool.log', entry, this.call.toolCallId, this.call.parentId);
