@@ -36,6 +36,8 @@ export interface AiSdkToolsOptions {
  * payload as the tool gave it; `n`, its count in the call). `streamText` gives it as a
  * `tool-result` part with `preliminary: true`, `useChat` as the tool part's output until the
  * final one arrives; the model never reads it.
+ *
+ * @experimental May still change with the AI SDK's chat UI.
  */
 export interface AiSdkProgress {
   type: 'progress';
@@ -48,6 +50,7 @@ export interface AiSdkProgress {
  * options that are data. `context` is the tool's context (`toolsContext[name]` in ai 7,
  * `experimental_context` in ai 6), absent when there is none.
  *
+ * @experimental May still change with the AI SDK's chat UI.
  * @example
  * ```ts
  * import type { ToolExecutionContext } from '@toolctx/core';

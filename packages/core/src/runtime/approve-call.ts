@@ -2,7 +2,7 @@ import { approvalPending, argsHash, askApproval, createApprovalRequest } from '.
 import { approvalDenial } from '../approval/approval-decision.js';
 import { createApprovalTokens } from '../approval/approval-tokens.js';
 import { type ErrorInfo, toErrorInfo } from '../errors.js';
-import type { GuardVerdict, CallingRun, CallState } from './call-state.js';
+import type { CallingRun, CallState, GuardVerdict } from './call-state.js';
 
 /**
  * The approval guard's work: a resumed call gets its token, any other call asks the port —

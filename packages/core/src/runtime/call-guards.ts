@@ -3,7 +3,7 @@ import { type ErrorInfo, toErrorInfo } from '../errors.js';
 import { budgetCheck } from '../ledger/budget-check.js';
 import { allowedInPhase, phaseRefusal } from '../policy/phase.js';
 import { trifectaDecision, trifectaRefusal } from '../policy/trifecta.js';
-import type { GuardVerdict, CallingRun, CallState } from './call-state.js';
+import type { CallingRun, CallState, GuardVerdict } from './call-state.js';
 import { runCredentials } from './tool-context.js';
 
 /** One check between valid arguments and execute, over the call's state; first refusal wins. */

@@ -129,10 +129,7 @@ export async function pipeline(run: CallingRun, call: CallState, entry: Entry): 
   } finally {
     if (call.callTeardown) {
       const { identity, runId } = run;
-      await run.teardown.fire(
-        'call',
-        teardownKey({ identity, runId, toolCallId: call.toolCallId }, 'call'),
-      );
+      await run.teardown.fire('call', teardownKey({ identity, runId, toolCallId: call.toolCallId }, 'call'));
     }
   }
 }

@@ -15,8 +15,8 @@ import type { ErrorInfo } from '../errors.js';
 import type { EventLog, RunEvents } from '../events/event-log.js';
 import { splitBudget } from '../output/split-budget.js';
 import { allowedInPhase, type Phase } from '../policy/phase.js';
-import { createTeardownRegistry, type TeardownRegistry } from '../teardown/teardown-registry.js';
 import { teardownKey } from '../teardown/teardown-key.js';
+import { createTeardownRegistry, type TeardownRegistry } from '../teardown/teardown-registry.js';
 import { type ToolSchema, toolSchema } from '../tools/define-tool.js';
 import { unknownToolError } from '../tools/unknown-tool.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -408,10 +408,7 @@ export class RunFrame implements CallingRun {
       await Promise.all(live.map((invocation) => invocation.done));
       if (this.runId !== undefined) {
         if (this.services.door.teardownScopes.includes('run')) {
-          await this.teardown.fire(
-            'run',
-            teardownKey({ identity: this.identity, runId: this.runId }, 'run'),
-          );
+          await this.teardown.fire('run', teardownKey({ identity: this.identity, runId: this.runId }, 'run'));
         }
         // Approvals lapse with their run (a durable store must not keep them), and each waiting
         // call is settled, so its log does not end at approval.requested.

@@ -1,11 +1,11 @@
 import type { Identity } from '../context/types.js';
 import { EventLog, type EventSink, type SinkErrorHandler } from '../events/event-log.js';
+import { teardownKey } from '../teardown/teardown-key.js';
 import {
   checkHonoured,
   createTeardownRegistry,
   type TeardownRegistry,
 } from '../teardown/teardown-registry.js';
-import { teardownKey } from '../teardown/teardown-key.js';
 import type { DoorDeclaration } from './door.js';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent } from '../events/catalogue.js';
-import type { TeardownScope } from '../teardown/teardown-registry.js';
 import { teardownKey } from '../teardown/teardown-key.js';
+import type { TeardownScope } from '../teardown/teardown-registry.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createRuntime } from './create-runtime.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TeardownScope } from './teardown-registry.js';
 import { type TeardownKeyFacts, teardownKey } from './teardown-key.js';
+import type { TeardownScope } from './teardown-registry.js';
 
 describe('teardownKey', () => {
   it('composes who asked with the scope id', () => {
