@@ -6,6 +6,7 @@ import type { AskAnswer } from '../ask/ask.js';
 import type { CheckedAsk } from '../ask/check-ask.js';
 import type { Identity, RunLedger } from '../context/types.js';
 import type { Credential } from '../credentials/credential.js';
+import type { secretRedactor } from '../credentials/redact-secrets.js';
 import type { ErrorInfo } from '../errors.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Effect, Phase } from '../policy/phase.js';
@@ -53,6 +54,12 @@ export interface CallFacts {
   readonly effect: Effect;
   wanted?: Readonly<Record<string, ArtifactMeta>>;
   credential?: Credential;
+  /**
+   * What redacts credential values from the call's reports: loaded with its first credential
+   * (every credential a call holds came through `runCredentials`), so a call without one, the
+   * common case, does not download it.
+   */
+  secretRedactor?: typeof secretRedactor;
   approval?: { readonly approvalId: string; readonly reason?: string };
   /** The caller's data for this call (`ctx.meta`). */
   meta?: Readonly<Record<string, unknown>>;

@@ -14,7 +14,6 @@ import type {
 } from '../context/types.js';
 import type { Credential } from '../credentials/credential.js';
 import type { AskForAccess, CredentialsAccess } from '../credentials/credentials-access.js';
-import type { secretRedactor } from '../credentials/redact-secrets.js';
 import { type ErrorInfo, ToolctxError } from '../errors.js';
 import { customNameProblem } from '../events/catalogue.js';
 import type { Phase } from '../policy/phase.js';
@@ -44,13 +43,6 @@ export function createAttemptContext(
 }
 
 /**
- * What redacts credential values from a call's reports. It loads with the first credential (every
- * credential a call holds came through {@link runCredentials}), so a tool that never holds one,
- * the common case, does not download it.
- */
-let redactorFor: typeof secretRedactor | undefined;
-
-/**
  * Credentials for the run's tenant and principal, as `ctx.credentials` and a tool's `needs` get
  * them; a sign-in becomes an ask of `attempt` (run-asks.ts). The checks behind `get` load on first
  * use: only tools that ask for credentials need them.
@@ -64,7 +56,8 @@ export function runCredentials(run: RunFacts, call: CallFacts, attempt: Attempt)
         import('../credentials/credentials-access.js'),
         import('../credentials/redact-secrets.js'),
       ]);
-      redactorFor = redaction.secretRedactor;
+      // Kept with the call that holds the credential: what redacts its reports (tool-context.ts).
+      call.secretRedactor = redaction.secretRedactor;
       const askForAccess: AskForAccess = (ask, key) =>
         import('./run-asks.js').then((asks) => asks.askFrom(attempt, run, call, ask, key));
       return credentialsAccess(services.credentials, who, services.onAuthorizationUrl, askForAccess).get(
@@ -202,8 +195,8 @@ class ToolContext extends Attempt implements ToolExecutionContext {
     const made = this.made;
     if (!made.redaction) {
       const secrets = declared === undefined ? obtained! : obtained ? [declared, ...obtained] : [declared];
-      // Loaded before the first credential was given out (runCredentials), so present whenever one is held.
-      made.redaction = redactorFor!(secrets);
+      // Loaded with the credential (runCredentials): every credential a call holds came through it.
+      made.redaction = this.call.secretRedactor!(secrets);
     }
     return made.redaction;
   }
