@@ -315,30 +315,11 @@ export class RunFrame implements CallingRun {
 
   /** Files what a call came to in its record: its status and, settled, its result. */
   private settle(record: CallRecord | undefined, result: ToolResult): ToolResult {
-    if (record) this.file(record, result);
+    if (record && this.book) {
+      const { toolCallId, tool, startedAt, iteration, parentId, attempts } = record;
+      this.book.put(settledRecord(toolCallId, tool, startedAt, iteration, parentId, attempts, result));
+    }
     return result;
-  }
-
-  /**
-   * Files a call's settled record. A new record rather than the open one less its arguments and
-   * asks: an object that loses properties becomes a slow dictionary, on every call.
-   */
-  private file(
-    open: Pick<CallRecord, 'toolCallId' | 'tool' | 'startedAt' | 'iteration' | 'parentId' | 'attempts'>,
-    result: ToolResult,
-  ): void {
-    const { book } = this;
-    if (!book) return;
-    const status = statusOf(result);
-    const { toolCallId, tool, startedAt, iteration, parentId, attempts } = open;
-    const settled: CallRecord = { toolCallId, tool, status, startedAt, updatedAt: Date.now(), iteration };
-    if (parentId !== undefined) settled.parentId = parentId;
-    if (attempts !== undefined) settled.attempts = attempts;
-    if (status === 'input_required') {
-      const approvalId = result.ok ? undefined : result.error.details?.approvalId;
-      if (typeof approvalId === 'string') settled.approvalId = approvalId;
-    } else settled.result = keptResult(result);
-    book.put(settled);
   }
 
   /**
@@ -472,7 +453,8 @@ export class RunFrame implements CallingRun {
     }
     // A call that ended at once is released at once.
     this.inflight.release(invocation, parent);
-    if (book) this.file({ toolCallId, tool: request.tool, startedAt, iteration, parentId }, result);
+    if (book)
+      book.put(settledRecord(toolCallId, request.tool, startedAt, iteration, parentId, undefined, result));
     return Promise.resolve(result);
   }
 
@@ -491,7 +473,30 @@ export class RunFrame implements CallingRun {
   }
 }
 
-/** The handle of a record: what a caller may see (not the arguments kept for running it again). */
+/**
+ * A call's record once its answer is known: its status and, settled, its result. A new record
+ * rather than the open one less its arguments and asks: an object that loses properties becomes
+ * a slow dictionary, on every call.
+ */
+function settledRecord(
+  toolCallId: string,
+  tool: string,
+  startedAt: number,
+  iteration: number,
+  parentId: string | undefined,
+  attempts: number | undefined,
+  result: ToolResult,
+): CallRecord {
+  const status = statusOf(result);
+  const record: CallRecord = { toolCallId, tool, status, startedAt, updatedAt: Date.now(), iteration };
+  if (parentId !== undefined) record.parentId = parentId;
+  if (attempts !== undefined) record.attempts = attempts;
+  if (status !== 'input_required') record.result = keptResult(result);
+  else if (!result.ok && typeof result.error.details?.approvalId === 'string') {
+    record.approvalId = result.error.details.approvalId;
+  }
+  return record;
+}
 
 function duplicateCall(toolCallId: string): ErrorInfo {
   return {

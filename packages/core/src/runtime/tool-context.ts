@@ -27,18 +27,19 @@ import { Attempt, type Outcome } from './attempt.js';
 import type { CallFacts, RunFacts } from './run-facts.js';
 
 /**
- * Builds the context a tool receives, which is also the attempt it belongs to. The one place a
+ * Builds the context a tool receives and the attempt it belongs to (`ctx.attempt`, which the
+ * tool's own view, {@link ToolExecutionContext}, does not show). The one place a
  * `ToolExecutionContext` is made: every door reaches tools through the runtime, and the runtime
  * through here. Run-wide facts are read through to the run and costly parts (the signal, bound
  * stores, `ctx.tools`, the guarded fetch) are made on first use, so a call that uses little pays
- * little; one object for both saves every call an allocation and a constructor call.
+ * little.
  */
-export function createAttemptContext(
+export function createToolContext(
   run: RunFacts,
   call: CallFacts,
   timeoutMs: number | undefined,
   dispatch: ((attempt: Attempt, call: CallFacts) => ToolDispatch) | undefined,
-): Attempt & ToolExecutionContext {
+): ToolExecutionContext & { readonly attempt: Attempt } {
   return new ToolContext(run, call, timeoutMs, dispatch);
 }
 
@@ -83,7 +84,9 @@ interface MadeParts {
   guardedFetch?: Promise<(input: string | URL | Request, init?: RequestInit) => Promise<Response>>;
 }
 
-class ToolContext extends Attempt implements ToolExecutionContext {
+class ToolContext implements ToolExecutionContext {
+  /** The execution this context belongs to: its signal, timeout and outcome. */
+  readonly attempt: Attempt;
   private reports = 0;
   private madeParts: MadeParts | undefined;
 
@@ -93,7 +96,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
     timeoutMs: number | undefined,
     private readonly makeDispatch: ((attempt: Attempt, call: CallFacts) => ToolDispatch) | undefined,
   ) {
-    super(timeoutMs, call.toolName);
+    this.attempt = new Attempt(timeoutMs, call.toolName, this);
   }
 
   private get made(): MadeParts {
@@ -143,7 +146,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
   get tools(): ToolDispatch | undefined {
     if (!this.makeDispatch) return undefined;
     const made = this.made;
-    made.dispatch ??= this.makeDispatch(this, this.call);
+    made.dispatch ??= this.makeDispatch(this.attempt, this.call);
     return made.dispatch;
   }
   get hasArtifacts(): boolean {
@@ -170,7 +173,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
   get credentials(): CredentialsAccess {
     const made = this.made;
     if (!made.access) {
-      const access = runCredentials(this.run, this.call, this);
+      const access = runCredentials(this.run, this.call, this.attempt);
       made.access = {
         get: async (request) => {
           const credential = await access.get(request);
@@ -201,21 +204,21 @@ class ToolContext extends Attempt implements ToolExecutionContext {
     return made.redaction;
   }
 
+  get signal(): AbortSignal {
+    return this.attempt.signal;
+  }
+
   /** The error a call fails with is a report too: its message and details lose the call's credentials. */
-  override finish(outcome: Outcome): void {
-    const redaction = this.settled ? undefined : this.redaction;
-    if (redaction && !outcome.ok) {
-      let error: ErrorInfo;
-      try {
-        error = redaction(outcome.error) as ErrorInfo;
-      } catch {
-        // Details too deep to walk are dropped rather than passed on unredacted.
-        const { details: _dropped, ...rest } = outcome.error;
-        error = redaction(rest) as ErrorInfo;
-      }
-      outcome = { ok: false, error };
+  redactOutcome(outcome: Outcome): Outcome {
+    const redaction = this.redaction;
+    if (!redaction || outcome.ok) return outcome;
+    try {
+      return { ok: false, error: redaction(outcome.error) as ErrorInfo };
+    } catch {
+      // Details too deep to walk are dropped rather than passed on unredacted.
+      const { details: _dropped, ...rest } = outcome.error;
+      return { ok: false, error: redaction(rest) as ErrorInfo };
     }
-    super.finish(outcome);
   }
   get teardownScopes(): readonly TeardownScope[] {
     return this.run.services.door.teardownScopes;
@@ -245,7 +248,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
   /** What refuses this call's writes once it has ended; made for the first port that needs it. */
   private get guard(): SettledGuard {
     const made = this.made;
-    made.guard ??= settledGuard(this.call.toolName, this);
+    made.guard ??= settledGuard(this.call.toolName, this.attempt);
     return made.guard;
   }
 
@@ -278,13 +281,13 @@ class ToolContext extends Attempt implements ToolExecutionContext {
   ask(request: AskForm): Promise<AskFormAnswer>;
   ask(request: AskUrl): Promise<AskAnswer>;
   ask(request: AskRequest): Promise<AskAnswer> {
-    if (this.settled) return Promise.reject(this.guard.refusal('ctx.ask'));
+    if (this.attempt.settled) return Promise.reject(this.guard.refusal('ctx.ask'));
     // Loaded on the first ask: most calls never ask.
-    return import('./run-asks.js').then((asks) => asks.askFrom(this, this.run, this.call, request));
+    return import('./run-asks.js').then((asks) => asks.askFrom(this.attempt, this.run, this.call, request));
   }
 
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    if (this.settled) return Promise.reject(this.guard.refusal('ctx.fetch'));
+    if (this.attempt.settled) return Promise.reject(this.guard.refusal('ctx.fetch'));
     if (this.call.effect !== 'send') {
       return Promise.reject(
         new ToolctxError(
@@ -313,7 +316,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
 
   progress(payload: ProgressPayload): void {
     try {
-      if (this.settled) {
+      if (this.attempt.settled) {
         this.run.stats.reportsDropped++;
         return;
       }
@@ -338,7 +341,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
     try {
       const { log, stats } = this.run;
       // A report like progress: dropped and counted in the same counters once the call settled.
-      if (this.settled) {
+      if (this.attempt.settled) {
         stats.reportsDropped++;
         return;
       }
@@ -362,7 +365,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
     if (badName) throw new TypeError(`ctx.emit: ${badName}; such as ctx.emit("step", {...}).`);
     const problem = plainDataProblem(data);
     if (problem) throw new TypeError(`ctx.emit("${name}") data holds ${problem}; send plain data.`);
-    if (this.settled) throw this.guard.refusal(`ctx.emit("${name}")`);
+    if (this.attempt.settled) throw this.guard.refusal(`ctx.emit("${name}")`);
     const redaction = this.redaction;
     const written = redaction && data !== undefined ? redaction(data) : (data ?? null);
     this.run.log.emit(`custom.${name}`, written, this.call.toolCallId, this.call.parentId);
