@@ -231,16 +231,18 @@ describe('call handles: every call has a status and, settled, its result', () =>
     expect(run.openCalls()).toEqual([]);
   });
 
+  /** A record of a call of tool `t`, as a run files it. */
+  const record = (id: string, status: CallRecord['status']): CallRecord => ({
+    toolCallId: id,
+    tool: 't',
+    status,
+    startedAt: 0,
+    updatedAt: 0,
+    iteration: 1,
+  });
+
   it('a memory store keeps every open call and the newest settled ones', () => {
     const store = createMemoryCallStore(2);
-    const record = (id: string, status: CallRecord['status']): CallRecord => ({
-      toolCallId: id,
-      tool: 't',
-      status,
-      startedAt: 0,
-      updatedAt: 0,
-      iteration: 1,
-    });
     store.put(record('open', 'working'));
     for (const id of ['a', 'b', 'c']) store.put(record(id, 'completed'));
     expect(store.get('a')).toBeUndefined();
@@ -251,14 +253,6 @@ describe('call handles: every call has a status and, settled, its result', () =>
 
   it('a memory store finds settled records whether looked up before or after they settled, and forgets the oldest', () => {
     const store = createMemoryCallStore(3);
-    const record = (id: string, status: CallRecord['status']): CallRecord => ({
-      toolCallId: id,
-      tool: 't',
-      status,
-      startedAt: 0,
-      updatedAt: 0,
-      iteration: 1,
-    });
     for (const id of ['a', 'b']) store.put(record(id, 'completed'));
     store.put(record('a', 'failed'));
     // The first look-up finds the newest record of an id filed twice.
