@@ -488,11 +488,15 @@ function settledRecord(
   result: ToolResult,
 ): CallRecord {
   const status = statusOf(result);
-  const record: CallRecord = { toolCallId, tool, status, startedAt, updatedAt: Date.now(), iteration };
+  const updatedAt = Date.now();
+  // One literal for the common case (a settled top-level call): no field added after it is made.
+  const record: CallRecord =
+    status === 'input_required'
+      ? { toolCallId, tool, status, startedAt, updatedAt, iteration }
+      : { toolCallId, tool, status, startedAt, updatedAt, iteration, result: keptResult(result) };
   if (parentId !== undefined) record.parentId = parentId;
   if (attempts !== undefined) record.attempts = attempts;
-  if (status !== 'input_required') record.result = keptResult(result);
-  else if (!result.ok && typeof result.error.details?.approvalId === 'string') {
+  if (!result.ok && status === 'input_required' && typeof result.error.details?.approvalId === 'string') {
     record.approvalId = result.error.details.approvalId;
   }
   return record;
