@@ -157,13 +157,19 @@ export function record(run: RunFacts, call: CallState, result: ToolResult): Tool
     durationMs: endedAt - call.startedAt,
   };
   if (result.ok && result.spilled) data.spilled = true;
+  call.invocation.endedAt = endedAt;
   run.log.emitCallEvent('tool.finished', data, call.toolCallId, call.parentId, endedAt);
   return result;
 }
 
 /** Files the call as failed; its duration counts from `startedAt`, when it got that far. */
-export function fail(run: RunFacts, call: CallFacts & { startedAt?: number }, error: ErrorInfo): ToolResult {
+export function fail(
+  run: RunFacts,
+  call: CallFacts & { startedAt?: number; invocation?: Invocation },
+  error: ErrorInfo,
+): ToolResult {
   const endedAt = Date.now();
+  if (call.invocation) call.invocation.endedAt = endedAt;
   const durationMs = call.startedAt ? endedAt - call.startedAt : 0;
   const data = { tool: call.toolName, durationMs, error };
   run.log.emitCallEvent('tool.failed', data, call.toolCallId, call.parentId, endedAt);

@@ -18,6 +18,8 @@ export class Invocation {
   /** For a call an approval resumed: that approval's id, which `run.cancel` also takes. */
   approvalId: string | undefined;
   aborted: ErrorInfo | undefined;
+  /** When the call's end was filed (`tool.finished` or `tool.failed`), ms since the epoch. */
+  endedAt: number | undefined;
   /** The call's result, for whoever waits for every call of the run; unset for a call that ended at once. */
   done: Promise<unknown> | undefined;
   /** Neighbours in the run's list of calls in flight. */

@@ -314,10 +314,12 @@ export class RunFrame implements CallingRun {
   }
 
   /** Files what a call came to in its record: its status and, settled, its result. */
-  private settle(record: CallRecord | undefined, result: ToolResult): ToolResult {
+  private settle(record: CallRecord | undefined, result: ToolResult, endedAt = Date.now()): ToolResult {
     if (record && this.book) {
       const { toolCallId, tool, startedAt, iteration, parentId, attempts } = record;
-      this.book.put(settledRecord(toolCallId, tool, startedAt, iteration, parentId, attempts, result));
+      this.book.put(
+        settledRecord(toolCallId, tool, startedAt, iteration, parentId, attempts, endedAt, result),
+      );
     }
     return result;
   }
@@ -447,14 +449,19 @@ export class RunFrame implements CallingRun {
         if (parentId !== undefined) record.parentId = parentId;
         record.args = request.args;
         book.put(record);
-        settled = result.then((done) => this.settle(record, done));
+        settled = result.then((done) => this.settle(record, done, invocation.endedAt));
       }
       return this.inflight.releaseWhenDone(invocation, parent, settled);
     }
     // A call that ended at once is released at once.
     this.inflight.release(invocation, parent);
-    if (book)
-      book.put(settledRecord(toolCallId, request.tool, startedAt, iteration, parentId, undefined, result));
+    if (book) {
+      // Its end is when its last event was filed (one reading of the clock less per call).
+      const endedAt = invocation.endedAt ?? Date.now();
+      book.put(
+        settledRecord(toolCallId, request.tool, startedAt, iteration, parentId, undefined, endedAt, result),
+      );
+    }
     return Promise.resolve(result);
   }
 
@@ -485,10 +492,10 @@ function settledRecord(
   iteration: number,
   parentId: string | undefined,
   attempts: number | undefined,
+  updatedAt: number,
   result: ToolResult,
 ): CallRecord {
   const status = statusOf(result);
-  const updatedAt = Date.now();
   // One literal for the common case (a settled top-level call): no field added after it is made.
   const record: CallRecord =
     status === 'input_required'
