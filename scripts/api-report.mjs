@@ -174,7 +174,9 @@ export function packageReports(packageDir) {
       const lines = declarations.map((declaration) => {
         for (const name of unexportedReferences(declaration, checker, distDir, exported))
           unexported.add(name);
-        return `export ${declarationText(declaration)}`;
+        // A name its docs mark `@experimental` may still change: the report says so beside it.
+        const experimental = ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'experimental');
+        return `${experimental ? '// @experimental\n' : ''}export ${declarationText(declaration)}`;
       });
       if (target.getName() !== symbol.getName())
         lines.unshift(`// ${symbol.getName()} is ${target.getName()}`);

@@ -33,7 +33,12 @@ export const bundles = [
     // ctx.ask and run.asks/answer (issue 35; the checks and the run's side load on first use) 0.6 KiB: 19.
     // ctx.meta and run.resume's own copy of the arguments (issue 37) 45 bytes: 18.99; the AI SDK's
     // ask-before-execute rule (runtime/needs-approval.ts) is imported by @toolctx/core/ai-sdk only.
-    maxBytes: 19 * KiB,
+    // Issue 38 asks for 5–10% headroom: each budget above was set to the size measured, so this
+    // one is about the size × 1.07 (19.24 KiB, 6.5% under it, once the call store's ring and
+    // index, the settled record and a ToolContext that holds its Attempt added 0.25 KiB). Moving code behind import() did not make it
+    // smaller: the call guards as a chunk of their own took 2 KiB off the minified entry and
+    // added 0.28 KiB of gzip (the code they share with the entry moved to a chunk of its own).
+    maxBytes: 20.5 * KiB,
     options: { external: ['zod'] },
   },
   {

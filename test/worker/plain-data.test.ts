@@ -107,8 +107,8 @@ it('data nested 3,000 deep is refused, and the run goes on: its stream replays a
   const callTypes = (list: ToolEvent[]) => callOf(list).map((event) => event.type);
   const expected = [
     'tool.started',
-    'tool.progress_rejected',
-    'tool.progress_rejected',
+    'tool.report_rejected',
+    'tool.report_rejected',
     'tool.progress',
     'tool.finished',
   ];

@@ -132,8 +132,8 @@ export type { CallableRun, Decided } from './runtime/run-api.js';
 export type { DecisionRefusal } from './runtime/run-approvals.js';
 export type { RunStats } from './runtime/run-facts.js';
 export type { SecurityOptions } from './runtime/runtime-options.js';
+export { type TeardownKeyFacts, teardownKey } from './teardown/teardown-key.js';
 export type { TeardownScope } from './teardown/teardown-registry.js';
-export { type TeardownKeyFacts, toolSessionKey } from './teardown/tool-session-key.js';
 export {
   type AnyTool,
   defineTool,

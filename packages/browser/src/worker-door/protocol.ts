@@ -32,8 +32,8 @@ export type WireDecided = { taken: true; toolCallId: string } | Extract<Decided,
 
 /** Counters a Worker run reports back with each answer. */
 export interface WireStats {
-  progressDropped: number;
-  progressRejected: number;
+  reportsDropped: number;
+  reportsRejected: number;
 }
 
 /**

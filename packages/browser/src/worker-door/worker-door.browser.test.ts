@@ -57,9 +57,9 @@ describe('the Web Worker door', () => {
       { tool: 'steps', args: { count: 3 } },
     ]);
     expect(results.map((result) => result.ok && result.value)).toEqual([200, 3]);
-    expect(run.stats).toEqual({ progressDropped: 0, progressRejected: 0 });
+    expect(run.stats).toEqual({ reportsDropped: 0, reportsRejected: 0 });
     await run.call({ tool: 'bad_progress', args: {} });
-    expect(run.stats.progressRejected).toBe(1);
+    expect(run.stats.reportsRejected).toBe(1);
     await run.end();
     expect(events.map((event) => event.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events[0]).toMatchObject({ type: 'run.started', data: { phase: 'act', sessionId: 's1' } });

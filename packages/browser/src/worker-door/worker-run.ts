@@ -63,7 +63,7 @@ export interface WorkerRunLink {
 export function createWorkerRun(runId: string, wire: WorkerRunWire): WorkerRunLink {
   const hub = createEventHub();
   const controller = new AbortController();
-  const stats: WireStats = { progressDropped: 0, progressRejected: 0 };
+  const stats: WireStats = { reportsDropped: 0, reportsRejected: 0 };
   // What the page has seen start and not end: failed in the record if the Worker dies.
   const inflight = new Map<string, { tool: string; startedAt: number; parentId?: string }>();
   let lastSeq = 0;

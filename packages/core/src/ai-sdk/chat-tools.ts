@@ -5,14 +5,22 @@ import type { CallableRun, Run } from '../runtime/run-api.js';
 import { cancelledByCaller } from '../runtime/run-facts.js';
 import { aiSdkOutput } from './tool-output.js';
 
-/** A client-side tool call, as the AI SDK's `onToolCall` hands it over. */
+/**
+ * A client-side tool call, as the AI SDK's `onToolCall` hands it over.
+ *
+ * @experimental May still change with the AI SDK's chat UI.
+ */
 export interface ChatToolCall {
   toolName: string;
   toolCallId: string;
   input: unknown;
 }
 
-/** The answer `chat.addToolOutput` takes: the output, or the error the model reads. */
+/**
+ * The answer `chat.addToolOutput` takes: the output, or the error the model reads.
+ *
+ * @experimental May still change with the AI SDK's chat UI.
+ */
 export type ChatToolOutput =
   | { tool: string; toolCallId: string; output: unknown }
   | { tool: string; toolCallId: string; state: 'output-error'; errorText: string };
@@ -20,6 +28,8 @@ export type ChatToolOutput =
 /**
  * What {@link chatTools} uses of an AI SDK chat: the `Chat` of `@ai-sdk/react`, `@ai-sdk/vue`,
  * `@ai-sdk/svelte`, or any subclass of `AbstractChat` from `ai`.
+ *
+ * @experimental May still change with the AI SDK's chat UI.
  */
 export interface ToolOutputChat {
   /** Hands a tool call's output (or its error) back to the chat, which then may send again. */
@@ -31,19 +41,29 @@ export interface ToolOutputChat {
 /**
  * A run of any door that can be resumed and can cancel a call by its id (running, or waiting for
  * approval): a local `Run`, a Worker run from `connectWorker`.
+ *
+ * @experimental May still change with the AI SDK's chat UI.
  */
 export interface ChatRun extends CallableRun, Pick<Run, 'resume'> {
   /** Cancels the call with this id in the run: running, resumed, or waiting for approval. */
   cancel(toolCallId: string, reason?: string): unknown;
 }
 
-/** Options of {@link chatTools}. */
+/**
+ * Options of {@link chatTools}.
+ *
+ * @experimental May still change with the AI SDK's chat UI.
+ */
 export interface ChatToolsOptions {
   /** Run only these tools; calls of other tools are left to the app. Default: every call. */
   names?: readonly string[];
 }
 
-/** The helper {@link chatTools} makes; its `cancel` and `resume` fit `attachStatus`'s `actions`. */
+/**
+ * The helper {@link chatTools} makes; its `cancel` and `resume` fit `attachStatus`'s `actions`.
+ *
+ * @experimental May still change with the AI SDK's chat UI.
+ */
 export interface ChatTools {
   /**
    * Runs the call through the run and answers the chat with `addToolOutput` when it settles;
@@ -83,6 +103,7 @@ interface OpenCall {
  * through `resume`. `chat.stop` is replaced by {@link ChatTools.stop}: a pending client tool
  * outlives the response stream, so the chat's own stop would not reach it.
  *
+ * @experimental May still change with the AI SDK's chat UI.
  * @example
  * ```ts
  * import { createRuntime, defineTool } from '@toolctx/core';

@@ -6,7 +6,7 @@ import type { ToolResult } from '../context/types.js';
 import { ToolctxError } from '../errors.js';
 import type { RunEvents } from '../events/event-log.js';
 import { callNeedsApproval } from '../runtime/needs-approval.js';
-import { RunImpl } from '../runtime/run.js';
+import { RunFrame } from '../runtime/run.js';
 import type { CallableRun, ResumeOptions, Run } from '../runtime/run-api.js';
 import { type AnyTool, type ToolSchema, toolSchema } from '../tools/define-tool.js';
 import { sdkApprovalAnswers } from './sdk-approvals.js';
@@ -36,6 +36,8 @@ export interface AiSdkToolsOptions {
  * payload as the tool gave it; `n`, its count in the call). `streamText` gives it as a
  * `tool-result` part with `preliminary: true`, `useChat` as the tool part's output until the
  * final one arrives; the model never reads it.
+ *
+ * @experimental May still change with the AI SDK's chat UI.
  */
 export interface AiSdkProgress {
   type: 'progress';
@@ -48,6 +50,7 @@ export interface AiSdkProgress {
  * options that are data. `context` is the tool's context (`toolsContext[name]` in ai 7,
  * `experimental_context` in ai 6), absent when there is none.
  *
+ * @experimental May still change with the AI SDK's chat UI.
  * @example
  * ```ts
  * import type { ToolExecutionContext } from '@toolctx/core';
@@ -205,7 +208,7 @@ export function toAiSdkTools(run: AiSdkRun, options: AiSdkToolsOptions = {}): To
     // A local run answers from the tool's own rule and the run's taint; another door's run from
     // the definitions it was given.
     const approvalRule =
-      resume && run instanceof RunImpl
+      resume && run instanceof RunFrame
         ? (args: unknown) => callNeedsApproval(run, { tool: name, args })
         : resume && asks
           ? asks

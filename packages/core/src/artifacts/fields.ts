@@ -1,7 +1,11 @@
 import { ToolctxError } from '../errors.js';
 import { artifactFieldLimits } from './field-limits.js';
 
-/** The fields every store checks with {@link artifactFieldProblem}. */
+/**
+ * The fields every store checks with {@link artifactFieldProblem}.
+ *
+ * @experimental The kernel and its options may still change.
+ */
 export type ArtifactTextField = keyof typeof artifactFieldLimits;
 
 // RFC 9110 §8.3.1 in printable ASCII: type "/" subtype, then `; name=value` parameters, a value a
@@ -36,6 +40,7 @@ function unsafeCharacter(value: string): string | undefined {
  * (`type/subtype`, then optional `; name=value` parameters, in ASCII). Stores refuse such a put
  * through `createArtifactMeta`; a door can use it to tell a meta kept before these checks.
  *
+ * @experimental The kernel and its options may still change.
  * @example
  * ```ts
  * import { artifactFieldProblem } from '@toolctx/core/ports';

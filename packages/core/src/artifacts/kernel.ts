@@ -95,7 +95,7 @@ export function createArtifactStore(
   ): Promise<ArtifactMeta> => {
     const key = keyOf(scope);
     admitArtifactSize(limits, bytes.byteLength);
-    return createArtifactMeta(input, { ref: newRef(), bytes, encoding, now: clock() }).then((meta) =>
+    return createArtifactMeta(input, { ref: newRef(), bytes, encoding, createdAt: clock() }).then((meta) =>
       // Admitted after the digest's await, in the driver's write, so concurrent puts cannot both slip under a cap.
       driver.put(key, meta, bytes, admission()).then(() => meta),
     );
@@ -183,7 +183,7 @@ export function createArtifactStore(
           encoding: 'binary',
         });
       const key = keyOf(scope);
-      const stored = { ref: newRef(), encoding: 'binary' as const, now: clock() };
+      const stored = { ref: newRef(), encoding: 'binary' as const, createdAt: clock() };
       let checked: ReturnType<typeof checkPut>;
       try {
         checked = checkPut(input, 'binary');

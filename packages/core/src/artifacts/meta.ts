@@ -21,19 +21,19 @@ function optionalString(input: Record<string, unknown>, field: string): string |
 
 /**
  * Checks a put's fields and builds the meta a store keeps: the digest is computed from `bytes`
- * (and compared with a supplied one: a mismatch throws `integrity-failed`), `createdAt` is `now`,
- * `expiresAt` is `now + ttlMs`. For store implementers; `put` callers never need it.
+ * (and compared with a supplied one: a mismatch throws `integrity-failed`), `createdAt` is the given time,
+ * `expiresAt` is `createdAt + ttlMs`. For store implementers; `put` callers never need it.
  *
  * @example
  * ```ts
  * import { createArtifactMeta, encodeArtifactData, newRef } from '@toolctx/core/ports';
  * const { encoding, bytes } = encodeArtifactData('hi');
- * const meta = await createArtifactMeta({ kind: 'note' }, { ref: newRef(), bytes, encoding, now: Date.now() });
+ * const meta = await createArtifactMeta({ kind: 'note' }, { ref: newRef(), bytes, encoding, createdAt: Date.now() });
  * ```
  */
 export function createArtifactMeta(
   input: Omit<ArtifactPut, 'data'>,
-  stored: { ref: string; bytes: Uint8Array; encoding: ArtifactEncoding; now: number },
+  stored: { ref: string; bytes: Uint8Array; encoding: ArtifactEncoding; createdAt: number },
 ): Promise<ArtifactMeta> {
   // A promise chain rather than an async function: one async frame fewer on every store's put.
   // A refused field still rejects, as it did from an async function.
@@ -88,7 +88,7 @@ export function checkPut(input: Omit<ArtifactPut, 'data'>, encoding: ArtifactEnc
 /** The second half of {@link createArtifactMeta}, given the size and digest of the bytes. */
 export function metaOf(
   input: Omit<ArtifactPut, 'data'>,
-  stored: { ref: string; encoding: ArtifactEncoding; now: number },
+  stored: { ref: string; encoding: ArtifactEncoding; createdAt: number },
   { mediaType, label, supplied, ttlMs }: CheckedPut,
   size: number,
   digest: string,
@@ -108,13 +108,13 @@ export function metaOf(
     kind: input.kind,
     mediaType,
     bytes: size,
-    createdAt: stored.now,
+    createdAt: stored.createdAt,
     digest,
     origin,
     encoding: stored.encoding,
   };
   if (label !== undefined) meta.label = label;
-  if (ttlMs !== undefined) meta.expiresAt = stored.now + ttlMs;
+  if (ttlMs !== undefined) meta.expiresAt = stored.createdAt + ttlMs;
   return meta;
 }
 

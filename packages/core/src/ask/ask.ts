@@ -11,7 +11,11 @@ interface AskFieldBase {
   description?: string;
 }
 
-/** A line of text, optionally in a format a form can check (`email`, `uri`, `date`, `date-time`). */
+/**
+ * A line of text, optionally in a format a form can check (`email`, `uri`, `date`, `date-time`).
+ *
+ * @experimental The ask API may still change.
+ */
 export interface AskTextField extends AskFieldBase {
   type: 'string';
   minLength?: number;
@@ -20,7 +24,11 @@ export interface AskTextField extends AskFieldBase {
   default?: string;
 }
 
-/** A number; `integer` takes whole numbers only. */
+/**
+ * A number; `integer` takes whole numbers only.
+ *
+ * @experimental The ask API may still change.
+ */
 export interface AskNumberField extends AskFieldBase {
   type: 'number' | 'integer';
   minimum?: number;
@@ -28,7 +36,11 @@ export interface AskNumberField extends AskFieldBase {
   default?: number;
 }
 
-/** A yes-or-no box. */
+/**
+ * A yes-or-no box.
+ *
+ * @experimental The ask API may still change.
+ */
 export interface AskBooleanField extends AskFieldBase {
   type: 'boolean';
   default?: boolean;
@@ -37,6 +49,8 @@ export interface AskBooleanField extends AskFieldBase {
 /**
  * One of a list of strings: `enum` (shown as they are, or with `enumNames`), or `oneOf` with a
  * title for each value.
+ *
+ * @experimental The ask API may still change.
  */
 export interface AskChoiceField extends AskFieldBase {
   type: 'string';
@@ -47,7 +61,11 @@ export interface AskChoiceField extends AskFieldBase {
   default?: string;
 }
 
-/** Any number of a list of strings: `items.enum`, or `items.anyOf` with a title for each value. */
+/**
+ * Any number of a list of strings: `items.enum`, or `items.anyOf` with a title for each value.
+ *
+ * @experimental The ask API may still change.
+ */
 export interface AskMultiChoiceField extends AskFieldBase {
   type: 'array';
   items: { type: 'string'; enum: string[] } | { anyOf: { const: string; title: string }[] };
@@ -56,12 +74,18 @@ export interface AskMultiChoiceField extends AskFieldBase {
   default?: string[];
 }
 
-/** One field of an ask's form. */
+/**
+ * One field of an ask's form.
+ *
+ * @experimental The ask API may still change.
+ */
 export type AskField = AskTextField | AskNumberField | AskBooleanField | AskChoiceField | AskMultiChoiceField;
 
 /**
  * The form an ask shows: named fields and which of them must be filled in. At most 100 fields;
  * a field's name is 1 to 64 characters of letters, digits, `_`, `-` and `.`.
+ *
+ * @experimental The ask API may still change.
  */
 export interface AskSchema {
   type: 'object';
@@ -69,7 +93,11 @@ export interface AskSchema {
   required?: string[];
 }
 
-/** A value a form gives back: text, a number, a box's state, or the strings chosen of a list. */
+/**
+ * A value a form gives back: text, a number, a box's state, or the strings chosen of a list.
+ *
+ * @experimental The ask API may still change.
+ */
 export type AskValue = string | number | boolean | string[];
 
 /** What an ask may carry besides its question. */
@@ -91,7 +119,11 @@ interface AskBase {
   key?: string;
 }
 
-/** An ask with a form: the person fills in `schema`'s fields. */
+/**
+ * An ask with a form: the person fills in `schema`'s fields.
+ *
+ * @experimental The ask API may still change.
+ */
 export interface AskForm extends AskBase {
   schema: AskSchema;
 }
@@ -100,26 +132,38 @@ export interface AskForm extends AskBase {
  * An ask that sends the person to a page (a sign-in, a payment) rather than a form: sensitive
  * input never goes through a form. `accept` says only that they finished there; what they
  * entered reaches the tool's own server, not this call.
+ *
+ * @experimental The ask API may still change.
  */
 export interface AskUrl extends AskBase {
   /** An `https:` address (`http:` only for localhost). */
   url: string;
 }
 
-/** What a tool asks: a form or a page. */
+/**
+ * What a tool asks: a form or a page.
+ *
+ * @experimental The ask API may still change.
+ */
 export type AskRequest = AskForm | AskUrl;
 
 /**
  * The person's answer. `accept` carries the form's values, checked against its schema before the
  * tool sees them (none for a URL ask); `decline` is a no; `cancel` is no answer (dismissed, the
  * window passed, or nobody could be asked).
+ *
+ * @experimental The ask API may still change.
  */
 export type AskAnswer =
   | { action: 'accept'; values?: Record<string, AskValue> }
   | { action: 'decline' }
   | { action: 'cancel' };
 
-/** The answer to a form ask: `values` is there whenever the person accepted. */
+/**
+ * The answer to a form ask: `values` is there whenever the person accepted.
+ *
+ * @experimental The ask API may still change.
+ */
 export type AskFormAnswer =
   | { action: 'accept'; values: Record<string, AskValue> }
   | { action: 'decline' }
@@ -128,6 +172,8 @@ export type AskFormAnswer =
 /**
  * An ask waiting for its answer, as the run lists it (`run.asks()`) and a call's handle shows it.
  * Plain data.
+ *
+ * @experimental The ask API may still change.
  */
 export interface OpenAsk {
   /** What `run.answer(askId, …)` (`POST /runs/:runId/asks/:askId`) names it by. */
@@ -147,13 +193,19 @@ export interface OpenAsk {
   expiresAt: number;
 }
 
-/** Why `run.answer` did not take an answer. */
+/**
+ * Why `run.answer` did not take an answer.
+ *
+ * @experimental The ask API may still change.
+ */
 export type AnswerRefusal = 'unknown' | 'invalid';
 
 /**
  * What `run.answer` says: taken (the call goes on with it), or not — `unknown` (no open ask by
  * that id: answered already, withdrawn, or another run's) or `invalid` (the answer does not fit
  * the ask; it stays open for a corrected one), with the error to show.
+ *
+ * @experimental The ask API may still change.
  */
 export type Answered =
   | { taken: true; toolCallId: string }
@@ -163,5 +215,7 @@ export type Answered =
  * How a door without runs puts a call's question to its user (MCP's `elicitation/create`):
  * `runtime.callOnce({ askUser })`. It answers, or rejects when `signal` fires (the call was
  * cancelled, or the ask's window passed). The answer is checked against the ask after.
+ *
+ * @experimental The ask API may still change.
  */
 export type AskUser = (ask: OpenAsk, signal: AbortSignal) => Promise<AskAnswer>;

@@ -2,6 +2,8 @@
  * One piece of a tool's result beyond plain text, in the shape every door understands: MCP sends
  * it as MCP content, the AI SDK adapter as tool-result content, the HTTP and Web Worker doors as
  * plain data. `data` and `blob` are base64; the transcript copy a model reads never carries them.
+ *
+ * @experimental Content parts may still change.
  */
 export type ContentPart =
   | { type: 'text'; text: string }
@@ -22,6 +24,8 @@ export type ContentPart =
 /**
  * What {@link withParts} returns and `execute` may return: content parts, and beside them the
  * tool's structured value (checked against its `outputSchema`, MCP's `structuredContent`).
+ *
+ * @experimental Content parts may still change.
  */
 export interface ToolParts<Value = undefined> {
   /**
@@ -41,6 +45,7 @@ export interface ToolParts<Value = undefined> {
  * base64, no media type, a resource with both or neither of `text` and `blob`) fails the call
  * with a `tool-error` naming it.
  *
+ * @experimental Content parts may still change.
  * @example
  * ```ts
  * import { defineTool, withParts } from '@toolctx/core';

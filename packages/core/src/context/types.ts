@@ -117,9 +117,9 @@ export interface ToolExecutionContext {
    * (from the level they set with `logging/setLevel` up), every other door as an event. A report
    * like `progress`: synchronous, never throws, blocks or changes the result. The message is cut
    * at 1,000 graphemes; `data` must be plain data. An entry with an unknown level, a message that
-   * is not a string or data that is not plain is dropped, counted in `stats.progressRejected` and
-   * said why in a `tool.progress_rejected` event; one filed after the call settled is dropped and
-   * counted in `stats.progressDropped`. The values of the credentials the call holds (its
+   * is not a string or data that is not plain is dropped, counted in `stats.reportsRejected` and
+   * said why in a `tool.report_rejected` event; one filed after the call settled is dropped and
+   * counted in `stats.reportsDropped`. The values of the credentials the call holds (its
    * `needs`, and any `ctx.credentials.get` gave it) are replaced by `[redacted]` wherever they
    * occur, as in `progress` and `emit`.
    *
@@ -244,7 +244,7 @@ export interface ToolExecutionContext {
    * Registers a cleanup for the end of a scope: `call`, `run`, `session` or `shutdown`, as far as
    * the door honours them (`teardownScopes`). It fires exactly once, however the call ended; the
    * first registration of a tool per scope wins. Returns the key it registered under,
-   * `toolSessionKey(ctx, scope)`: the key to keep the scope's state under.
+   * `teardownKey(ctx, scope)`: the key to keep the scope's state under.
    */
   onTeardown(cleanup: () => unknown, options: { scope: TeardownScope }): string;
   /** The teardown scopes this door honours. */

@@ -11,7 +11,7 @@ export interface EventDataMap {
   'run.finished': { status: 'ended' | 'aborted'; calls: number };
   'tool.started': { tool: string; timeoutMs?: number };
   'tool.progress': { tool: string; payload: unknown; n: number };
-  'tool.progress_rejected': { tool: string; reason: string };
+  'tool.report_rejected': { tool: string; reason: string };
   'tool.log': LogEntry;
   'tool.finished': { tool: string; durationMs: number; spilled?: boolean };
   'tool.failed': { tool: string; durationMs: number; error: ErrorInfo };
@@ -73,7 +73,7 @@ export const eventCatalogue: { readonly [T in CatalogueEventType]: readonly (key
   'run.finished': ['status', 'calls'],
   'tool.started': ['tool'],
   'tool.progress': ['tool', 'payload', 'n'],
-  'tool.progress_rejected': ['tool', 'reason'],
+  'tool.report_rejected': ['tool', 'reason'],
   'tool.log': ['tool', 'level', 'message'],
   'tool.finished': ['tool', 'durationMs'],
   'tool.failed': ['tool', 'durationMs', 'error'],

@@ -12,7 +12,11 @@ import type { ToolEvent } from '../events/catalogue.js';
 import type { EventSink, SinkOrigin } from '../events/event-log.js';
 import { spanEventOf } from './span-events.js';
 
-/** Options of {@link createOtelSink}. */
+/**
+ * Options of {@link createOtelSink}.
+ *
+ * @experimental May still change with the OpenTelemetry GenAI conventions.
+ */
 export interface OtelSinkOptions {
   /** The tracer spans are made with. Default: `trace.getTracer('@toolctx/core')`, the global provider's. */
   tracer?: Tracer;
@@ -61,6 +65,7 @@ const maxRuns = 10_000;
  * Nothing secret is recorded: events carry no credential value, and the sink records no
  * arguments, results, `ctx.log` data or progress payload beyond its message and numbers.
  *
+ * @experimental May still change with the OpenTelemetry GenAI conventions.
  * @example
  * ```ts
  * import { createRuntime, defineTool } from '@toolctx/core';

@@ -41,7 +41,7 @@ const errorType = (data: Data): string | undefined => text((data.error as Data |
 /** The span event each catalogue type of a call becomes. */
 const spanEvents: Readonly<Record<string, SpanEventOf>> = {
   'tool.progress': progress,
-  'tool.progress_rejected': (data) => defined({ 'toolctx.reason': text(data.reason) }),
+  'tool.report_rejected': (data) => defined({ 'toolctx.reason': text(data.reason) }),
   'tool.log': (data) =>
     defined({ 'toolctx.log.level': text(data.level), 'toolctx.log.message': text(data.message) }),
   'tool.retry': (data) =>

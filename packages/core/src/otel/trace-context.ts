@@ -11,6 +11,7 @@ const traceparentPattern = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
  * OpenTelemetry Node SDK registers AsyncLocalStorage's); a malformed or all-zero `traceparent` is
  * ignored.
  *
+ * @experimental May still change with the OpenTelemetry GenAI conventions.
  * @example
  * ```ts
  * import { createRuntime } from '@toolctx/core';

@@ -39,7 +39,7 @@ export function createGuardedFetch(
   const { policy, beforeSend } = options;
   return async (input, init = {}) => {
     const request = typeof input === 'string' || input instanceof URL ? undefined : input;
-    let url = admit(request ? request.url : (input as string | URL), policy);
+    let url = allowedTarget(request ? request.url : (input as string | URL), policy);
     const refusal = beforeSend?.();
     if (refusal) throw toError(refusal);
 
@@ -83,7 +83,7 @@ export function createGuardedFetch(
           `\`${url.hostname}\` redirected more than ${MAX_REDIRECTS} times; fetch the final URL directly.`,
         );
       }
-      const next = admit(resolveLocation(location, url), policy, url.hostname);
+      const next = allowedTarget(resolveLocation(location, url), policy, url.hostname);
       if (
         response.status === 303 ||
         ((response.status === 301 || response.status === 302) && method === 'POST')
@@ -108,7 +108,8 @@ export function createGuardedFetch(
   };
 }
 
-function admit(target: string | URL, policy: EgressPolicy, redirectedFrom?: string): URL {
+/** The URL to send to, when the policy allows it; throws its refusal otherwise. */
+function allowedTarget(target: string | URL, policy: EgressPolicy, redirectedFrom?: string): URL {
   const verdict = checkEgress(target, policy);
   if (verdict.ok) return verdict.url;
   if (redirectedFrom === undefined) throw toError(verdict.error);

@@ -2,14 +2,14 @@ import { approvalPending, argsHash, askApproval, createApprovalRequest } from '.
 import { approvalDenial } from '../approval/approval-decision.js';
 import { createApprovalTokens } from '../approval/approval-tokens.js';
 import { type ErrorInfo, toErrorInfo } from '../errors.js';
-import type { Admitted, CallingRun, CallState } from './call-state.js';
+import type { CallingRun, CallState, GuardVerdict } from './call-state.js';
 
 /**
  * The approval guard's work: a resumed call gets its token, any other call asks the port —
  * pending (filed with the run's approvals), denied, or approved with a token. Loaded on first use
  * by the calls that need approval: most runs never ask for one, so it stays out of the main bundle.
  */
-export async function approveCall(run: CallingRun, call: CallState, args: unknown): Promise<Admitted> {
+export async function approveCall(run: CallingRun, call: CallState, args: unknown): Promise<GuardVerdict> {
   const { log } = run;
   const { toolCallId, parentId, toolName, resumed } = call;
   if (resumed) {

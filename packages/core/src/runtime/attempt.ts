@@ -7,8 +7,7 @@ export type Outcome = { ok: true; value: unknown } | { ok: false; error: ErrorIn
  * One execution of a tool: what its `ctx.signal` belongs to. The signal is made only when read;
  * a timeout is one timer; a promise is made only for a tool that does not finish at once.
  * Whatever ends the attempt first (the tool, an abort, the timeout) settles it; anything after is
- * discarded. The context the tool receives is an attempt too (tool-context.ts), so a call makes
- * one object for both.
+ * discarded. The context the tool receives (tool-context.ts) holds its attempt.
  */
 export class Attempt {
   settled = false;
@@ -31,6 +30,8 @@ export class Attempt {
   constructor(
     private readonly timeoutMs: number | undefined,
     private readonly timedTool: string,
+    /** What takes the call's credentials out of the error it fails with (its tool context). */
+    private readonly reports?: { redactOutcome(outcome: Outcome): Outcome },
   ) {
     if (timeoutMs !== undefined) this.startTimer(timeoutMs);
   }
@@ -90,6 +91,7 @@ export class Attempt {
 
   finish(outcome: Outcome): void {
     if (this.settled) return;
+    if (this.reports && !outcome.ok) outcome = this.reports.redactOutcome(outcome);
     this.settled = true;
     this.result = outcome;
     if (this.timer !== undefined) clearTimeout(this.timer);

@@ -6,6 +6,8 @@ import type { ErrorInfo } from '../errors.js';
  * Where a call is in its life: `working` (running, or about to), `input_required` (waiting for a
  * person: an approval), then one of the settled states `completed`, `failed` or `cancelled`. The
  * names are MCP's task states.
+ *
+ * @experimental Call handles and their store may still change.
  */
 export type CallStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -14,6 +16,7 @@ export type CallStatus = 'working' | 'input_required' | 'completed' | 'failed' |
  * structuredClone carry it), the same at every door: `run.callStatus(id)` in process and in the
  * Web Worker door, `GET /runs/:runId/calls/:callId` over HTTP.
  *
+ * @experimental Call handles and their store may still change.
  * @example
  * ```ts
  * import type { CallHandle, Run } from '@toolctx/core';
@@ -60,6 +63,7 @@ export interface CallHandle {
  * artifacts are, for as long as the artifact store keeps it. Nothing is cut silently: without an
  * artifact store, or for a result with content parts, the handle keeps the result whole.
  *
+ * @experimental Call handles and their store may still change.
  * @example
  * ```ts
  * import type { KeptResult } from '@toolctx/core';
@@ -70,7 +74,11 @@ export interface CallHandle {
  */
 export type KeptResult = ToolResult | LinkedResult;
 
-/** A settled result kept as a link to the artifact holding its value: see {@link KeptResult}. */
+/**
+ * A settled result kept as a link to the artifact holding its value: see {@link KeptResult}.
+ *
+ * @experimental Call handles and their store may still change.
+ */
 export interface LinkedResult {
   ok: true;
   /** The value is not kept here: it is the artifact `spilled.ref`. */
@@ -91,6 +99,8 @@ export function keptResult(result: ToolResult): KeptResult {
 /**
  * What a run keeps of a call: its handle and, while it is open, what running it again takes.
  * Plain data, so a host can persist it.
+ *
+ * @experimental Call handles and their store may still change.
  */
 export interface CallRecord extends Omit<CallHandle, 'ask' | 'asks'> {
   /** The model turn the call belongs to (`ctx.iteration`). */
@@ -110,6 +120,7 @@ export interface CallRecord extends Omit<CallHandle, 'ask' | 'asks'> {
  * starting the run again under the same `runId`, the same store: the calls it finds still
  * `working` were cut off by the restart and are settled then (`interrupted`, or run again).
  *
+ * @experimental Call handles and their store may still change.
  * @example
  * ```ts
  * import type { CallRecord, CallStore } from '@toolctx/core';
@@ -134,6 +145,7 @@ export interface CallStore {
  * A record's handle: what a caller may see of it (not its arguments, nor the answers its asks
  * got). The one place a record becomes a handle, for the run and for a host reading its store.
  *
+ * @experimental Call handles and their store may still change.
  * @example
  * ```ts
  * import { type CallRecord, callHandleOf } from '@toolctx/core';
@@ -171,6 +183,7 @@ export const memoryCallsKept = 1000;
  * A {@link CallStore} in memory: what a run uses unless given one. Every open call, and the
  * newest 1,000 settled ones (`kept`).
  *
+ * @experimental Call handles and their store may still change.
  * @example
  * ```ts
  * import { createMemoryCallStore } from '@toolctx/core/memory';
@@ -180,19 +193,40 @@ export const memoryCallsKept = 1000;
  */
 export function createMemoryCallStore(kept = memoryCallsKept): CallStore {
   const open = new Map<string, CallRecord>();
-  const settled = new Map<string, CallRecord>();
+  // Settled records in a ring of `kept`, the oldest overwritten; found by id through an index
+  // made on the first look-up. A run whose calls nobody looks up (ids the run made, no
+  // `callStatus`) pays no hashing of ids for its handles.
+  const settled: CallRecord[] = [];
+  let next = 0;
+  let index: Map<string, CallRecord> | undefined;
   return {
-    get: (id) => open.get(id) ?? settled.get(id),
+    get(id) {
+      const found = open.get(id);
+      if (found) return found;
+      if (!index) {
+        index = new Map();
+        // Oldest first, so the newest record of an id filed twice wins.
+        for (let i = 0; i < settled.length; i++) {
+          const record = settled[(next + i) % settled.length]!;
+          index.set(record.toolCallId, record);
+        }
+      }
+      return index.get(id);
+    },
     put(record) {
       const id = record.toolCallId;
       if (!isSettled(record.status)) {
         open.set(id, record);
         return;
       }
-      open.delete(id);
-      settled.delete(id);
-      settled.set(id, record);
-      if (settled.size > kept) settled.delete(settled.keys().next().value!);
+      if (open.size) open.delete(id);
+      if (kept < 1) return;
+      const forgotten = settled[next];
+      settled[next] = record;
+      next = (next + 1) % kept;
+      if (!index) return;
+      if (forgotten && index.get(forgotten.toolCallId) === forgotten) index.delete(forgotten.toolCallId);
+      index.set(id, record);
     },
     open: () => open.values(),
   };

@@ -3,11 +3,11 @@ import { type ErrorInfo, toErrorInfo } from '../errors.js';
 import { budgetCheck } from '../ledger/budget-check.js';
 import { allowedInPhase, phaseRefusal } from '../policy/phase.js';
 import { trifectaDecision, trifectaRefusal } from '../policy/trifecta.js';
-import type { Admitted, CallingRun, CallState } from './call-state.js';
+import type { CallingRun, CallState, GuardVerdict } from './call-state.js';
 import { runCredentials } from './tool-context.js';
 
 /** One check between valid arguments and execute, over the call's state; first refusal wins. */
-type Guard = (run: CallingRun, call: CallState, args: unknown) => Promise<Admitted>;
+type Guard = (run: CallingRun, call: CallState, args: unknown) => Promise<GuardVerdict>;
 
 /**
  * The run's policy, met before the arguments are even validated: the phase allows the tool's
@@ -36,7 +36,7 @@ export async function policyRefusal(run: CallingRun, call: CallState): Promise<E
   };
 }
 
-const pass = (args: unknown): Admitted => ({ ok: true, args });
+const pass = (args: unknown): GuardVerdict => ({ ok: true, args });
 
 /** Artifact refs in the arguments resolved to what the tool `wants`, in the run's scope. */
 const resolveWanted: Guard = async (run, call, args) => {
@@ -116,12 +116,12 @@ const useApprovalToken: Guard = async (_run, call, args) => {
 const guards: readonly Guard[] = [resolveWanted, checkTrifecta, approve, acquireCredential, useApprovalToken];
 
 /** Runs the guards in order, each on the arguments the one before let through. */
-export async function admit(run: CallingRun, call: CallState, args: unknown): Promise<Admitted> {
+export async function passGuards(run: CallingRun, call: CallState, args: unknown): Promise<GuardVerdict> {
   call.given = args;
   for (const guard of guards) {
-    const admitted = await guard(run, call, args);
-    if (!admitted.ok) return admitted;
-    args = admitted.args;
+    const verdict = await guard(run, call, args);
+    if (!verdict.ok) return verdict;
+    args = verdict.args;
   }
   return pass(args);
 }

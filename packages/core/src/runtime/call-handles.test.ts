@@ -231,22 +231,41 @@ describe('call handles: every call has a status and, settled, its result', () =>
     expect(run.openCalls()).toEqual([]);
   });
 
+  /** A record of a call of tool `t`, as a run files it. */
+  const record = (id: string, status: CallRecord['status']): CallRecord => ({
+    toolCallId: id,
+    tool: 't',
+    status,
+    startedAt: 0,
+    updatedAt: 0,
+    iteration: 1,
+  });
+
   it('a memory store keeps every open call and the newest settled ones', () => {
     const store = createMemoryCallStore(2);
-    const record = (id: string, status: CallRecord['status']): CallRecord => ({
-      toolCallId: id,
-      tool: 't',
-      status,
-      startedAt: 0,
-      updatedAt: 0,
-      iteration: 1,
-    });
     store.put(record('open', 'working'));
     for (const id of ['a', 'b', 'c']) store.put(record(id, 'completed'));
     expect(store.get('a')).toBeUndefined();
     expect(store.get('b')?.status).toBe('completed');
     expect(store.get('open')?.status).toBe('working');
     expect([...store.open()].map((open) => open.toolCallId)).toEqual(['open']);
+  });
+
+  it('a memory store finds settled records whether looked up before or after they settled, and forgets the oldest', () => {
+    const store = createMemoryCallStore(3);
+    for (const id of ['a', 'b']) store.put(record(id, 'completed'));
+    store.put(record('a', 'failed'));
+    // The first look-up finds the newest record of an id filed twice.
+    expect(store.get('a')?.status).toBe('failed');
+    store.put(record('w', 'working'));
+    store.put(record('w', 'completed'));
+    expect(store.get('w')?.status).toBe('completed');
+    expect([...store.open()]).toEqual([]);
+    // Three kept: 'b' (the oldest) is gone, the newer 'a' is not.
+    store.put(record('c', 'completed'));
+    expect(store.get('b')).toBeUndefined();
+    expect(store.get('a')?.status).toBe('failed');
+    expect(store.get('c')?.status).toBe('completed');
   });
 });
 

@@ -8,11 +8,11 @@ import { mayAskApproval } from '../approval/requires-approval.js';
 import type { CallRequest, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import { allowedInPhase } from '../policy/phase.js';
-import { toolSessionKey } from '../teardown/tool-session-key.js';
+import { teardownKey } from '../teardown/teardown-key.js';
 import { argsInvalid, validate } from '../tools/schema.js';
 import { unknownToolError } from '../tools/unknown-tool.js';
 import type { Outcome } from './attempt.js';
-import { admit, policyRefusal } from './call-guards.js';
+import { passGuards, policyRefusal } from './call-guards.js';
 import type { CallingRun, CallState } from './call-state.js';
 import { completeAtOnce, completeCall } from './completion.js';
 import type { Invocation } from './invocation.js';
@@ -48,6 +48,7 @@ export function startCall(
   budgetBytes: number,
   invocation: Invocation,
   parentId: string | undefined,
+  startedAt: number,
 ): ToolResult | Promise<ToolResult> {
   const { tools } = run.services;
   const tool = tools.get(request.tool);
@@ -56,7 +57,6 @@ export function startCall(
     return fail(run, facts, tool ? runEnded : unknownToolError(request.tool, tools.keys()));
   }
   run.calls++;
-  const startedAt = Date.now();
   const call: CallState = {
     toolCallId,
     toolName: tool.name,
@@ -107,14 +107,14 @@ export async function pipeline(run: CallingRun, call: CallState, entry: Entry): 
       if (parsed.issues) return fail(run, call, argsInvalid(call.toolName, parsed.issues));
       args = parsed.value;
     }
-    const admitted = await admit(run, call, args);
-    if (!admitted.ok) {
-      const { error } = admitted;
+    const verdict = await passGuards(run, call, args);
+    if (!verdict.ok) {
+      const { error } = verdict;
       // A call that waits for a person is not over: it is settled when decided, cancelled or lapsed.
       const waits = error.kind === 'approval-pending' || error.kind === 'authorization-required';
       return waits ? { ok: false, error } : fail(run, call, error);
     }
-    args = admitted.args;
+    args = verdict.args;
     if (call.invocation.aborted) return fail(run, call, call.invocation.aborted);
     const { cache } = run.services;
     const cacheKey = call.tool.cache && cache ? await cacheKeyFor(call.tool, args, run.scope) : undefined;
@@ -129,10 +129,7 @@ export async function pipeline(run: CallingRun, call: CallState, entry: Entry): 
   } finally {
     if (call.callTeardown) {
       const { identity, runId } = run;
-      await run.teardown.fire(
-        'call',
-        toolSessionKey({ identity, runId, toolCallId: call.toolCallId }, 'call'),
-      );
+      await run.teardown.fire('call', teardownKey({ identity, runId, toolCallId: call.toolCallId }, 'call'));
     }
   }
 }
@@ -160,13 +157,19 @@ export function record(run: RunFacts, call: CallState, result: ToolResult): Tool
     durationMs: endedAt - call.startedAt,
   };
   if (result.ok && result.spilled) data.spilled = true;
+  call.invocation.endedAt = endedAt;
   run.log.emitCallEvent('tool.finished', data, call.toolCallId, call.parentId, endedAt);
   return result;
 }
 
 /** Files the call as failed; its duration counts from `startedAt`, when it got that far. */
-export function fail(run: RunFacts, call: CallFacts & { startedAt?: number }, error: ErrorInfo): ToolResult {
+export function fail(
+  run: RunFacts,
+  call: CallFacts & { startedAt?: number; invocation?: Invocation },
+  error: ErrorInfo,
+): ToolResult {
   const endedAt = Date.now();
+  if (call.invocation) call.invocation.endedAt = endedAt;
   const durationMs = call.startedAt ? endedAt - call.startedAt : 0;
   const data = { tool: call.toolName, durationMs, error };
   run.log.emitCallEvent('tool.failed', data, call.toolCallId, call.parentId, endedAt);

@@ -51,4 +51,4 @@ export interface CallState extends CallFacts {
 }
 
 /** What a guard answers: the arguments the next guard (and last the tool) gets, or a refusal. */
-export type Admitted = { ok: true; args: unknown } | { ok: false; error: ErrorInfo };
+export type GuardVerdict = { ok: true; args: unknown } | { ok: false; error: ErrorInfo };

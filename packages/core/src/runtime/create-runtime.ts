@@ -12,7 +12,7 @@ import {
 import { allowedInPhase, type Phase } from '../policy/phase.js';
 import { type AnyTool, type ToolSchema, toolSchema } from '../tools/define-tool.js';
 import { type DoorDeclaration, inProcessDoor } from './door.js';
-import { type Run, RunImpl, type StartRunOptions } from './run.js';
+import { type Run, RunFrame, type StartRunOptions } from './run.js';
 import { sharesTaintKey } from './run-facts.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { createServices, type SharedServices, servicesAt } from './services.js';
@@ -46,7 +46,7 @@ export interface Runtime {
    * Ends one identity's session: fires the `session` cleanups its calls registered, through any
    * door, and no other identity's. Pass the identity the session's runs were started with (none
    * for anonymous runs): a cleanup is keyed by tenant, principal and session id
-   * (`toolSessionKey`), so a stranger who picks the same `sessionId` neither fires yours nor has
+   * (`teardownKey`), so a stranger who picks the same `sessionId` neither fires yours nor has
    * yours fire theirs.
    *
    * @example
@@ -144,11 +144,11 @@ function runtimeAt(shared: SharedServices, door: DoorDeclaration): Runtime {
       const log = new EventLog(runId, sinks, onSinkError, after);
       const { onEvent } = runOptions;
       const options = onEvent?.forRuntime ? { ...runOptions, onEvent: sinkAt(onEvent, origin) } : runOptions;
-      return new RunImpl(services, runId, log, options) as RunImpl & Run;
+      return new RunFrame(services, runId, log, options) as RunFrame & Run;
     },
     async callOnce({ onEvent, ...request }: CallOnceRequest & RemembersTaint) {
       const log = new EventLog(undefined, onEvent ? [...sinks, sinkAt(onEvent, origin)] : sinks, onSinkError);
-      const frame = new RunImpl(services, undefined, log, request);
+      const frame = new RunFrame(services, undefined, log, request);
       // Only a key the session's other calls can have is worth remembering: any other names one call.
       const { identity, anonymousScope } = request;
       const memory = sharesTaintKey(identity, undefined, anonymousScope) ? request[sessionTaint] : undefined;

@@ -3,7 +3,7 @@ import { type ErrorInfo, toErrorInfo } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { Attempt, type Outcome } from './attempt.js';
 import type { CallFacts, RunFacts } from './run-facts.js';
-import { createAttemptContext } from './tool-context.js';
+import { createToolContext } from './tool-context.js';
 
 /** Makes the `ctx.tools` of one attempt, at a door with dispatch. */
 export type DispatchFactory = (attempt: Attempt, call: CallFacts) => ToolDispatch;
@@ -18,6 +18,8 @@ export class Invocation {
   /** For a call an approval resumed: that approval's id, which `run.cancel` also takes. */
   approvalId: string | undefined;
   aborted: ErrorInfo | undefined;
+  /** When the call's end was filed (`tool.finished` or `tool.failed`), ms since the epoch. */
+  endedAt: number | undefined;
   /** The call's result, for whoever waits for every call of the run; unset for a call that ended at once. */
   done: Promise<unknown> | undefined;
   /** Neighbours in the run's list of calls in flight. */
@@ -66,9 +68,9 @@ export class Invocation {
     dispatch: DispatchFactory | undefined,
   ): Outcome | Promise<Outcome> {
     if (this.aborted) return { ok: false, error: this.aborted };
-    const attempt = createAttemptContext(run, call, tool.timeoutMs, dispatch);
-    this.attempt = attempt;
-    return runAttempt(tool, args, attempt, attempt);
+    const ctx = createToolContext(run, call, tool.timeoutMs, dispatch);
+    this.attempt = ctx.attempt;
+    return runAttempt(tool, args, ctx, ctx.attempt);
   }
 
   /**

@@ -72,11 +72,11 @@ describe('ctx.log', () => {
         return 'ok';
       });
       expect(await call()).toMatchObject({ ok: true, value: 'ok' });
-      const rejected = of('tool.progress_rejected') as { reason: string }[];
+      const rejected = of('tool.report_rejected') as { reason: string }[];
       expect(rejected).toHaveLength(1);
       expect(rejected[0]!.reason).toMatch(reason);
       expect(of('tool.log')).toEqual([{ tool: 'logger', level: 'info', message: 'fine' }]);
-      expect(run.stats.progressRejected).toBe(1);
+      expect(run.stats.reportsRejected).toBe(1);
     },
   );
 
@@ -90,7 +90,7 @@ describe('ctx.log', () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(() => saved!.log('error', 'much later')).not.toThrow();
     expect(events.map((event) => event.type)).toEqual(['run.started', 'tool.started', 'tool.finished']);
-    expect(run.stats.progressDropped).toBe(2);
+    expect(run.stats.reportsDropped).toBe(2);
   });
 
   it('cuts a long message at 1,000 graphemes and states the cut', async () => {
@@ -117,7 +117,7 @@ describe('ctx.log', () => {
       },
       { tool: 'logger', level: 'debug', message: 'as text [credential api]' },
     ]);
-    expect(of('tool.progress_rejected')).toHaveLength(1);
+    expect(of('tool.report_rejected')).toHaveLength(1);
     expect(JSON.stringify(events)).not.toContain('SECRET');
   });
 

@@ -45,13 +45,13 @@ describe('ctx.progress', () => {
       ctx.progress({ message: 'fine' });
     });
     await run.call({ tool: 'reporter', args: { id: 'a' } });
-    const rejected = events.filter((event) => event.type === 'tool.progress_rejected');
+    const rejected = events.filter((event) => event.type === 'tool.report_rejected');
     expect(rejected).toHaveLength(1);
     expect((rejected[0]!.data as { reason: string }).reason).toMatch(reason);
     expect(events.filter((event) => event.type === 'tool.progress').map((event) => event.data)).toEqual([
       { tool: 'reporter', payload: { message: 'fine' }, n: 1 },
     ]);
-    expect(run.stats.progressRejected).toBe(1);
+    expect(run.stats.reportsRejected).toBe(1);
   });
 
   it('accepts plain data: nested objects, arrays, dates, maps, sets and cycles', async () => {
@@ -70,7 +70,7 @@ describe('ctx.progress', () => {
     });
     await run.call({ tool: 'reporter', args: { id: 'a' } });
     expect(events.filter((event) => event.type === 'tool.progress')).toHaveLength(payloads.length);
-    expect(run.stats.progressRejected).toBe(0);
+    expect(run.stats.reportsRejected).toBe(0);
   });
 
   it('drops and counts a report filed after the call settled, never delivering it after tool.finished', async () => {
@@ -91,7 +91,7 @@ describe('ctx.progress', () => {
       'tool.progress',
       'tool.finished',
     ]);
-    expect(run.stats.progressDropped).toBe(2);
+    expect(run.stats.reportsDropped).toBe(2);
   });
 
   it('keeps started < progress < finished per call across a concurrent batch with timers and promises', async () => {

@@ -64,6 +64,7 @@ export interface StartRunOptions {
  * if it was, the call's result to come; if not, why (`reason`, with an `approval-invalid` error
  * saying it in words) — nothing ran.
  *
+ * @experimental Call handles and their store may still change.
  * @example
  * ```ts
  * import type { Decided, Run } from '@toolctx/core';
@@ -109,6 +110,7 @@ export interface ResumeOptions {
  * What every door's run has — a local {@link Run}, a Worker run from `connectWorker` — for code
  * that only calls tools through a run, such as `toAiSdkTools`.
  *
+ * @experimental Call handles and their store may still change.
  * @example
  * ```ts
  * import type { CallableRun } from '@toolctx/core';

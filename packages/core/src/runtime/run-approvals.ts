@@ -5,7 +5,11 @@ import type { PendingApproval, PendingApprovalStore } from '../approval/pending-
 import type { Identity } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 
-/** Why a decision was not taken; see {@link Decided}. */
+/**
+ * Why a decision was not taken; see {@link Decided}.
+ *
+ * @experimental Call handles and their store may still change.
+ */
 export type DecisionRefusal =
   | 'unknown-approval'
   | 'already-decided'

@@ -6,6 +6,7 @@ import type { AskAnswer } from '../ask/ask.js';
 import type { CheckedAsk } from '../ask/check-ask.js';
 import type { Identity, RunLedger } from '../context/types.js';
 import type { Credential } from '../credentials/credential.js';
+import type { secretRedactor } from '../credentials/redact-secrets.js';
 import type { ErrorInfo } from '../errors.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Effect, Phase } from '../policy/phase.js';
@@ -39,9 +40,9 @@ export interface RunFacts {
 /** Counters a run keeps of what it dropped. */
 export interface RunStats {
   /** Progress reports and `ctx.log` entries filed after their call had settled. */
-  progressDropped: number;
+  reportsDropped: number;
   /** Progress reports and `ctx.log` entries refused because they were not plain data (or not a log entry). */
-  progressRejected: number;
+  reportsRejected: number;
 }
 
 /** What is particular to one call, filled in as the call passes its guards. */
@@ -53,6 +54,12 @@ export interface CallFacts {
   readonly effect: Effect;
   wanted?: Readonly<Record<string, ArtifactMeta>>;
   credential?: Credential;
+  /**
+   * What redacts credential values from the call's reports: loaded with its first credential
+   * (every credential a call holds came through `runCredentials`), so a call without one, the
+   * common case, does not download it.
+   */
+  secretRedactor?: typeof secretRedactor;
   approval?: { readonly approvalId: string; readonly reason?: string };
   /** The caller's data for this call (`ctx.meta`). */
   meta?: Readonly<Record<string, unknown>>;

@@ -15,8 +15,8 @@ import type { ErrorInfo } from '../errors.js';
 import type { EventLog, RunEvents } from '../events/event-log.js';
 import { splitBudget } from '../output/split-budget.js';
 import { allowedInPhase, type Phase } from '../policy/phase.js';
+import { teardownKey } from '../teardown/teardown-key.js';
 import { createTeardownRegistry, type TeardownRegistry } from '../teardown/teardown-registry.js';
-import { toolSessionKey } from '../teardown/tool-session-key.js';
 import { type ToolSchema, toolSchema } from '../tools/define-tool.js';
 import { unknownToolError } from '../tools/unknown-tool.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -53,11 +53,12 @@ export type { ResumeOptions, Run, StartRunOptions } from './run-api.js';
 export { artifactScope } from './run-facts.js';
 
 /**
- * A run, or — without a run id — the frame of a single call at a door that has no runs (MCP),
- * which records no run events.
+ * The frame calls run in: a run (with a run id, its events and call handles), or the frame of a
+ * single call at a door that has no runs (MCP, `callOnce`), which records no run events and keeps
+ * no handles. One class for both, since a call needs the same facts from either.
  */
-export class RunImpl implements CallingRun {
-  readonly stats: RunStats = { progressDropped: 0, progressRejected: 0 };
+export class RunFrame implements CallingRun {
+  readonly stats: RunStats = { reportsDropped: 0, reportsRejected: 0 };
   readonly state: Readonly<Record<string, unknown>>;
   readonly phase: Phase;
   readonly sessionId: string | undefined;
@@ -313,18 +314,13 @@ export class RunImpl implements CallingRun {
   }
 
   /** Files what a call came to in its record: its status and, settled, its result. */
-  private settle(record: CallRecord | undefined, result: ToolResult): ToolResult {
-    if (!record || !this.book) return result;
-    record.status = statusOf(result);
-    record.updatedAt = Date.now();
-    delete record.args;
-    delete record.asks;
-    delete record.answers;
-    if (record.status === 'input_required') {
-      const approvalId = result.ok ? undefined : result.error.details?.approvalId;
-      if (typeof approvalId === 'string') record.approvalId = approvalId;
-    } else record.result = keptResult(result);
-    this.book.put(record);
+  private settle(record: CallRecord | undefined, result: ToolResult, endedAt = Date.now()): ToolResult {
+    if (record && this.book) {
+      const { toolCallId, tool, startedAt, iteration, parentId, attempts } = record;
+      this.book.put(
+        settledRecord(toolCallId, tool, startedAt, iteration, parentId, attempts, endedAt, result),
+      );
+    }
     return result;
   }
 
@@ -395,10 +391,7 @@ export class RunImpl implements CallingRun {
       await Promise.all(live.map((invocation) => invocation.done));
       if (this.runId !== undefined) {
         if (this.services.door.teardownScopes.includes('run')) {
-          await this.teardown.fire(
-            'run',
-            toolSessionKey({ identity: this.identity, runId: this.runId }, 'run'),
-          );
+          await this.teardown.fire('run', teardownKey({ identity: this.identity, runId: this.runId }, 'run'));
         }
         // Approvals lapse with their run (a durable store must not keep them), and each waiting
         // call is settled, so its log does not end at approval.requested.
@@ -424,40 +417,52 @@ export class RunImpl implements CallingRun {
     parent: Attempt | undefined,
     parentId: string | undefined,
   ): Promise<ToolResult> {
-    const toolCallId = request.toolCallId ?? nextCallId();
     const { book } = this;
-    let record: CallRecord | undefined;
-    if (book) {
-      // A call's id names its handle: a second call under a known id would take it over.
-      if (book.get(toolCallId)) return Promise.resolve({ ok: false, error: duplicateCall(toolCallId) });
-      const now = Date.now();
-      record = {
-        toolCallId,
-        tool: request.tool,
-        status: 'working',
-        startedAt: now,
-        updatedAt: now,
-        iteration,
-      };
-      if (parentId !== undefined) record.parentId = parentId;
-      record.args = request.args;
-      book.put(record);
-    }
+    let { toolCallId } = request;
+    // A call's id names its handle: a second call under a known id would take it over. An id the
+    // run makes is new (nextCallId: a random prefix per process and a counter), so only a
+    // caller's own is looked up.
+    if (toolCallId === undefined) toolCallId = nextCallId();
+    else if (book?.get(toolCallId)) return Promise.resolve({ ok: false, error: duplicateCall(toolCallId) });
+    const startedAt = Date.now();
     const invocation = this.inflight.track(parent);
     invocation.callId = toolCallId;
     let result: ToolResult | Promise<ToolResult>;
     try {
-      result = startCall(this, request, toolCallId, iteration, budgetBytes, invocation, parentId);
+      result = startCall(this, request, toolCallId, iteration, budgetBytes, invocation, parentId, startedAt);
     } catch (thrown) {
       result = Promise.reject(thrown);
     }
     if (result instanceof Promise) {
-      const settled = record ? result.then((done) => this.settle(record, done)) : result;
+      // Its record is filed once the call waits: a call that ends at once, in the same turn, only
+      // ever has its settled record (nothing could see, or outlive, its open one).
+      let settled = result;
+      if (book) {
+        const record: CallRecord = {
+          toolCallId,
+          tool: request.tool,
+          status: 'working',
+          startedAt,
+          updatedAt: startedAt,
+          iteration,
+        };
+        if (parentId !== undefined) record.parentId = parentId;
+        record.args = request.args;
+        book.put(record);
+        settled = result.then((done) => this.settle(record, done, invocation.endedAt));
+      }
       return this.inflight.releaseWhenDone(invocation, parent, settled);
     }
     // A call that ended at once is released at once.
     this.inflight.release(invocation, parent);
-    return Promise.resolve(this.settle(record, result));
+    if (book) {
+      // Its end is when its last event was filed (one reading of the clock less per call).
+      const endedAt = invocation.endedAt ?? Date.now();
+      book.put(
+        settledRecord(toolCallId, request.tool, startedAt, iteration, parentId, undefined, endedAt, result),
+      );
+    }
+    return Promise.resolve(result);
   }
 
   /** Makes `ctx.tools` for an attempt: child calls in this run, ended with their parent. */
@@ -475,7 +480,34 @@ export class RunImpl implements CallingRun {
   }
 }
 
-/** The handle of a record: what a caller may see (not the arguments kept for running it again). */
+/**
+ * A call's record once its answer is known: its status and, settled, its result. A new record
+ * rather than the open one less its arguments and asks: an object that loses properties becomes
+ * a slow dictionary, on every call.
+ */
+function settledRecord(
+  toolCallId: string,
+  tool: string,
+  startedAt: number,
+  iteration: number,
+  parentId: string | undefined,
+  attempts: number | undefined,
+  updatedAt: number,
+  result: ToolResult,
+): CallRecord {
+  const status = statusOf(result);
+  // One literal for the common case (a settled top-level call): no field added after it is made.
+  const record: CallRecord =
+    status === 'input_required'
+      ? { toolCallId, tool, status, startedAt, updatedAt, iteration }
+      : { toolCallId, tool, status, startedAt, updatedAt, iteration, result: keptResult(result) };
+  if (parentId !== undefined) record.parentId = parentId;
+  if (attempts !== undefined) record.attempts = attempts;
+  if (!result.ok && status === 'input_required' && typeof result.error.details?.approvalId === 'string') {
+    record.approvalId = result.error.details.approvalId;
+  }
+  return record;
+}
 
 function duplicateCall(toolCallId: string): ErrorInfo {
   return {

@@ -1,11 +1,11 @@
 import type { Identity } from '../context/types.js';
 import { EventLog, type EventSink, type SinkErrorHandler } from '../events/event-log.js';
+import { teardownKey } from '../teardown/teardown-key.js';
 import {
   checkHonoured,
   createTeardownRegistry,
   type TeardownRegistry,
 } from '../teardown/teardown-registry.js';
-import { toolSessionKey } from '../teardown/tool-session-key.js';
 import type { DoorDeclaration } from './door.js';
 
 /**
@@ -42,7 +42,7 @@ export function createSessionTeardown(
   return {
     registry,
     closeSession: (sessionId, identity) =>
-      registry.fire('session', toolSessionKey({ identity, sessionId }, 'session')),
+      registry.fire('session', teardownKey({ identity, sessionId }, 'session')),
     async shutdown() {
       await registry.fireAll('session');
       await registry.fireAll('shutdown');

@@ -4,7 +4,7 @@ import { mcpDoor } from '../mcp/door.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createRuntime } from './create-runtime.js';
 import type { DoorDeclaration } from './door.js';
-import type { RunImpl } from './run.js';
+import type { RunFrame } from './run.js';
 
 // A runtime served through several doors is one runtime: what it keeps across calls (taint,
 // approval tokens, session and shutdown cleanups) is the same whichever door a call came through.
@@ -109,8 +109,8 @@ describe('doors of one runtime', () => {
     const other = runtime.withDoor(sessionDoor);
     expect(other.door).toBe(sessionDoor);
     expect(other.tools).toBe(runtime.tools);
-    const a = (runtime.startRun() as unknown as RunImpl).services;
-    const b = (other.startRun() as unknown as RunImpl).services;
+    const a = (runtime.startRun() as unknown as RunFrame).services;
+    const b = (other.startRun() as unknown as RunFrame).services;
     expect(b.taint).toBe(a.taint);
     expect(b.sinks).toBe(a.sinks);
     expect(b.door).not.toBe(a.door);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { serveMcp } from '../mcp/serve-mcp.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createRuntime, type Runtime } from './create-runtime.js';
-import type { RunImpl } from './run.js';
+import type { RunFrame } from './run.js';
 
 // A conversation's taint is kept while a run or call of it lives, and goes with the last: a host
 // that runs for months keeps one record per live conversation, not one per conversation it served.
@@ -47,7 +47,7 @@ const tools = [readMail, readWeb, peek, post, echo];
 
 /** How many conversations the runtime's taint tracker holds (an internal count, for these tests). */
 function taintRecords(runtime: Runtime): number {
-  return (runtime.startRun() as unknown as RunImpl).services.taint.size;
+  return (runtime.startRun() as unknown as RunFrame).services.taint.size;
 }
 
 const ana = (conversationId: string) => ({ tenant: 'acme', principal: 'ana', conversationId });

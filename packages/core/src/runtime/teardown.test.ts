@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent } from '../events/catalogue.js';
+import { teardownKey } from '../teardown/teardown-key.js';
 import type { TeardownScope } from '../teardown/teardown-registry.js';
-import { toolSessionKey } from '../teardown/tool-session-key.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createRuntime } from './create-runtime.js';
 
@@ -67,7 +67,7 @@ describe('teardown', () => {
       }),
     );
     const run = createRuntime({ tools }).startRun();
-    const runKey = toolSessionKey({ runId: run.runId }, 'run');
+    const runKey = teardownKey({ runId: run.runId }, 'run');
     expect(await run.call({ tool: 'one', args: { n: 1 } })).toMatchObject({ value: runKey });
     expect(await run.call({ tool: 'two', args: { n: 1 } })).toMatchObject({ value: runKey });
     expect(await run.call({ tool: 'one', args: { n: 2 } })).toMatchObject({ value: runKey });
@@ -171,14 +171,14 @@ describe('teardown', () => {
     });
   });
 
-  it('returns the key it registered under: toolSessionKey(ctx, scope), its tenant, principal and session', async () => {
+  it('returns the key it registered under: teardownKey(ctx, scope), its tenant, principal and session', async () => {
     const tool = defineTool({
       name: 'keyed',
       description: 'Registers a session cleanup and tells its key.',
       inputSchema: z.object({}),
       execute: (_args, ctx) => ({
         key: ctx.onTeardown(() => {}, { scope: 'session' }),
-        composed: toolSessionKey(ctx, 'session'),
+        composed: teardownKey(ctx, 'session'),
       }),
     });
     const run = createRuntime({ tools: [tool] }).startRun({

@@ -14,41 +14,34 @@ import type {
 } from '../context/types.js';
 import type { Credential } from '../credentials/credential.js';
 import type { AskForAccess, CredentialsAccess } from '../credentials/credentials-access.js';
-import type { secretRedactor } from '../credentials/redact-secrets.js';
 import { type ErrorInfo, ToolctxError } from '../errors.js';
 import { customNameProblem } from '../events/catalogue.js';
 import type { Phase } from '../policy/phase.js';
 import type { Taint } from '../policy/taint.js';
 import { trifectaDecision, trifectaRefusal } from '../policy/trifecta.js';
 import { plainDataProblem } from '../progress/plain-data.js';
+import { teardownKey } from '../teardown/teardown-key.js';
 import type { TeardownScope } from '../teardown/teardown-registry.js';
-import { toolSessionKey } from '../teardown/tool-session-key.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { Attempt, type Outcome } from './attempt.js';
 import type { CallFacts, RunFacts } from './run-facts.js';
 
 /**
- * Builds the context a tool receives, which is also the attempt it belongs to. The one place a
+ * Builds the context a tool receives and the attempt it belongs to (`ctx.attempt`, which the
+ * tool's own view, {@link ToolExecutionContext}, does not show). The one place a
  * `ToolExecutionContext` is made: every door reaches tools through the runtime, and the runtime
  * through here. Run-wide facts are read through to the run and costly parts (the signal, bound
  * stores, `ctx.tools`, the guarded fetch) are made on first use, so a call that uses little pays
- * little; one object for both saves every call an allocation and a constructor call.
+ * little.
  */
-export function createAttemptContext(
+export function createToolContext(
   run: RunFacts,
   call: CallFacts,
   timeoutMs: number | undefined,
   dispatch: ((attempt: Attempt, call: CallFacts) => ToolDispatch) | undefined,
-): Attempt & ToolExecutionContext {
+): ToolExecutionContext & { readonly attempt: Attempt } {
   return new ToolContext(run, call, timeoutMs, dispatch);
 }
-
-/**
- * What redacts credential values from a call's reports. It loads with the first credential (every
- * credential a call holds came through {@link runCredentials}), so a tool that never holds one,
- * the common case, does not download it.
- */
-let redactorFor: typeof secretRedactor | undefined;
 
 /**
  * Credentials for the run's tenant and principal, as `ctx.credentials` and a tool's `needs` get
@@ -64,7 +57,8 @@ export function runCredentials(run: RunFacts, call: CallFacts, attempt: Attempt)
         import('../credentials/credentials-access.js'),
         import('../credentials/redact-secrets.js'),
       ]);
-      redactorFor = redaction.secretRedactor;
+      // Kept with the call that holds the credential: what redacts its reports (tool-context.ts).
+      call.secretRedactor = redaction.secretRedactor;
       const askForAccess: AskForAccess = (ask, key) =>
         import('./run-asks.js').then((asks) => asks.askFrom(attempt, run, call, ask, key));
       return credentialsAccess(services.credentials, who, services.onAuthorizationUrl, askForAccess).get(
@@ -90,7 +84,9 @@ interface MadeParts {
   guardedFetch?: Promise<(input: string | URL | Request, init?: RequestInit) => Promise<Response>>;
 }
 
-class ToolContext extends Attempt implements ToolExecutionContext {
+class ToolContext implements ToolExecutionContext {
+  /** The execution this context belongs to: its signal, timeout and outcome. */
+  readonly attempt: Attempt;
   private reports = 0;
   private madeParts: MadeParts | undefined;
 
@@ -100,7 +96,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
     timeoutMs: number | undefined,
     private readonly makeDispatch: ((attempt: Attempt, call: CallFacts) => ToolDispatch) | undefined,
   ) {
-    super(timeoutMs, call.toolName);
+    this.attempt = new Attempt(timeoutMs, call.toolName, this);
   }
 
   private get made(): MadeParts {
@@ -150,7 +146,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
   get tools(): ToolDispatch | undefined {
     if (!this.makeDispatch) return undefined;
     const made = this.made;
-    made.dispatch ??= this.makeDispatch(this, this.call);
+    made.dispatch ??= this.makeDispatch(this.attempt, this.call);
     return made.dispatch;
   }
   get hasArtifacts(): boolean {
@@ -177,7 +173,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
   get credentials(): CredentialsAccess {
     const made = this.made;
     if (!made.access) {
-      const access = runCredentials(this.run, this.call, this);
+      const access = runCredentials(this.run, this.call, this.attempt);
       made.access = {
         get: async (request) => {
           const credential = await access.get(request);
@@ -202,27 +198,27 @@ class ToolContext extends Attempt implements ToolExecutionContext {
     const made = this.made;
     if (!made.redaction) {
       const secrets = declared === undefined ? obtained! : obtained ? [declared, ...obtained] : [declared];
-      // Loaded before the first credential was given out (runCredentials), so present whenever one is held.
-      made.redaction = redactorFor!(secrets);
+      // Loaded with the credential (runCredentials): every credential a call holds came through it.
+      made.redaction = this.call.secretRedactor!(secrets);
     }
     return made.redaction;
   }
 
+  get signal(): AbortSignal {
+    return this.attempt.signal;
+  }
+
   /** The error a call fails with is a report too: its message and details lose the call's credentials. */
-  override finish(outcome: Outcome): void {
-    const redaction = this.settled ? undefined : this.redaction;
-    if (redaction && !outcome.ok) {
-      let error: ErrorInfo;
-      try {
-        error = redaction(outcome.error) as ErrorInfo;
-      } catch {
-        // Details too deep to walk are dropped rather than passed on unredacted.
-        const { details: _dropped, ...rest } = outcome.error;
-        error = redaction(rest) as ErrorInfo;
-      }
-      outcome = { ok: false, error };
+  redactOutcome(outcome: Outcome): Outcome {
+    const redaction = this.redaction;
+    if (!redaction || outcome.ok) return outcome;
+    try {
+      return { ok: false, error: redaction(outcome.error) as ErrorInfo };
+    } catch {
+      // Details too deep to walk are dropped rather than passed on unredacted.
+      const { details: _dropped, ...rest } = outcome.error;
+      return { ok: false, error: redaction(rest) as ErrorInfo };
     }
-    super.finish(outcome);
   }
   get teardownScopes(): readonly TeardownScope[] {
     return this.run.services.door.teardownScopes;
@@ -252,7 +248,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
   /** What refuses this call's writes once it has ended; made for the first port that needs it. */
   private get guard(): SettledGuard {
     const made = this.made;
-    made.guard ??= settledGuard(this.call.toolName, this);
+    made.guard ??= settledGuard(this.call.toolName, this.attempt);
     return made.guard;
   }
 
@@ -263,7 +259,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
         'onTeardown takes a cleanup function first: ctx.onTeardown(() => close(), { scope }).',
       );
     }
-    const key = toolSessionKey(
+    const key = teardownKey(
       {
         identity: this.run.identity,
         runId: this.run.runId,
@@ -285,13 +281,13 @@ class ToolContext extends Attempt implements ToolExecutionContext {
   ask(request: AskForm): Promise<AskFormAnswer>;
   ask(request: AskUrl): Promise<AskAnswer>;
   ask(request: AskRequest): Promise<AskAnswer> {
-    if (this.settled) return Promise.reject(this.guard.refusal('ctx.ask'));
+    if (this.attempt.settled) return Promise.reject(this.guard.refusal('ctx.ask'));
     // Loaded on the first ask: most calls never ask.
-    return import('./run-asks.js').then((asks) => asks.askFrom(this, this.run, this.call, request));
+    return import('./run-asks.js').then((asks) => asks.askFrom(this.attempt, this.run, this.call, request));
   }
 
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    if (this.settled) return Promise.reject(this.guard.refusal('ctx.fetch'));
+    if (this.attempt.settled) return Promise.reject(this.guard.refusal('ctx.fetch'));
     if (this.call.effect !== 'send') {
       return Promise.reject(
         new ToolctxError(
@@ -320,16 +316,16 @@ class ToolContext extends Attempt implements ToolExecutionContext {
 
   progress(payload: ProgressPayload): void {
     try {
-      if (this.settled) {
-        this.run.stats.progressDropped++;
+      if (this.attempt.settled) {
+        this.run.stats.reportsDropped++;
         return;
       }
       const { log, stats } = this.run;
       const problem = plainDataProblem(payload);
       if (problem) {
-        stats.progressRejected++;
+        stats.reportsRejected++;
         const data = { tool: this.call.toolName, reason: `The report holds ${problem}.` };
-        log.emit('tool.progress_rejected', data, this.call.toolCallId, this.call.parentId);
+        log.emit('tool.report_rejected', data, this.call.toolCallId, this.call.parentId);
         return;
       }
       const redaction = this.redaction;
@@ -345,15 +341,15 @@ class ToolContext extends Attempt implements ToolExecutionContext {
     try {
       const { log, stats } = this.run;
       // A report like progress: dropped and counted in the same counters once the call settled.
-      if (this.settled) {
-        stats.progressDropped++;
+      if (this.attempt.settled) {
+        stats.reportsDropped++;
         return;
       }
       const entry = logEntry(this.call.toolName, level, message, data, this.redaction);
       if ('problem' in entry) {
-        stats.progressRejected++;
+        stats.reportsRejected++;
         const rejected = { tool: this.call.toolName, reason: entry.problem };
-        log.emit('tool.progress_rejected', rejected, this.call.toolCallId, this.call.parentId);
+        log.emit('tool.report_rejected', rejected, this.call.toolCallId, this.call.parentId);
         return;
       }
       log.emit('tool.log', entry, this.call.toolCallId, this.call.parentId);
@@ -369,7 +365,7 @@ class ToolContext extends Attempt implements ToolExecutionContext {
     if (badName) throw new TypeError(`ctx.emit: ${badName}; such as ctx.emit("step", {...}).`);
     const problem = plainDataProblem(data);
     if (problem) throw new TypeError(`ctx.emit("${name}") data holds ${problem}; send plain data.`);
-    if (this.settled) throw this.guard.refusal(`ctx.emit("${name}")`);
+    if (this.attempt.settled) throw this.guard.refusal(`ctx.emit("${name}")`);
     const redaction = this.redaction;
     const written = redaction && data !== undefined ? redaction(data) : (data ?? null);
     this.run.log.emit(`custom.${name}`, written, this.call.toolCallId, this.call.parentId);

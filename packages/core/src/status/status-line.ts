@@ -10,6 +10,8 @@ export type LineState = 'running' | 'pending' | 'done' | 'failed' | 'cancelled';
 /**
  * A piece of a line's text: plain words, or `code` (a tool's name) that a renderer styles as code,
  * so no text carries Markdown backticks.
+ *
+ * @experimental Content parts may still change.
  */
 export interface StatusPart {
   readonly type: 'text' | 'code';

@@ -72,7 +72,7 @@ const TIMED_OUT = Symbol('timed out');
 
 /**
  * The cleanups of one door. The runtime registers `ctx.onTeardown` calls here and fires a scope's
- * key when it ends (call → callId, run → runId, session → a `toolSessionKey` (`@toolctx/core`), shutdown → '').
+ * key when it ends (call → callId, run → runId, session → a `teardownKey` (`@toolctx/core`), shutdown → '').
  * Each cleanup runs exactly once, bounded by `timeoutMs`: a hanging one is reported as failed
  * (kind `timeout`) and the next goes ahead; failures go to `onFailed`, never thrown. A cleanup
  * registered after its call, run or shutdown ended runs at once, since that scope is over for good;

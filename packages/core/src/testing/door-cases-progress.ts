@@ -34,8 +34,8 @@ export const progressCases: DoorCases = (kit) => [
         expect(outcome.progress).toEqual([{ message: 'plain', done: 1, total: 1 }]);
         if (!kit.supplies.events) return;
         const types = typesOf(outcome.events);
-        expect(types).toContain('tool.progress_rejected');
-        expect(types.indexOf('tool.progress_rejected')).toBeLessThan(types.indexOf('tool.finished'));
+        expect(types).toContain('tool.report_rejected');
+        expect(types.indexOf('tool.report_rejected')).toBeLessThan(types.indexOf('tool.finished'));
       }),
   },
   {
@@ -91,7 +91,7 @@ export const progressCases: DoorCases = (kit) => [
   ),
   {
     title:
-      'data nested 3,000 deep is refused as tool.progress_rejected, the report after it arrives, and the call succeeds',
+      'data nested 3,000 deep is refused as tool.report_rejected, the report after it arrives, and the call succeeds',
     run: () =>
       kit.withClients(async (open) => {
         const outcome = await (await open()).call('door_deep_report', {});
@@ -101,8 +101,8 @@ export const progressCases: DoorCases = (kit) => [
         const call = outcome.events.filter((event) => event.type.startsWith('tool.'));
         expect(typesOf(call)).toEqual([
           'tool.started',
-          'tool.progress_rejected',
-          'tool.progress_rejected',
+          'tool.report_rejected',
+          'tool.report_rejected',
           'tool.progress',
           'tool.finished',
         ]);

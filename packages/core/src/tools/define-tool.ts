@@ -86,6 +86,8 @@ export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV
 /**
  * A picture of a tool, as MCP's `icons` carry it: an `https:` address or a `data:image/…` URI,
  * with its media type, its sizes (`"48x48"`, `"any"`) and the theme it suits.
+ *
+ * @experimental Content parts may still change.
  */
 export interface ToolIcon {
   src: string;

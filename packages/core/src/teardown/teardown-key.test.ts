@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import { type TeardownKeyFacts, teardownKey } from './teardown-key.js';
 import type { TeardownScope } from './teardown-registry.js';
-import { type TeardownKeyFacts, toolSessionKey } from './tool-session-key.js';
 
-describe('toolSessionKey', () => {
+describe('teardownKey', () => {
   it('composes who asked with the scope id', () => {
     const facts = { tenant: 'acme', principal: 'u1', runId: 'run_1', sessionId: 's1', callId: 'c1' };
-    expect(toolSessionKey(facts, 'session')).toBe('session|t:acme|p:u1|s:s1');
-    expect(toolSessionKey(facts, 'run')).toBe('run|t:acme|p:u1|r:run_1');
-    expect(toolSessionKey(facts, 'call')).toBe('call|t:acme|p:u1|r:run_1|c:c1');
-    expect(toolSessionKey(facts, 'shutdown')).toBe('shutdown|t:acme|p:u1');
+    expect(teardownKey(facts, 'session')).toBe('session|t:acme|p:u1|s:s1');
+    expect(teardownKey(facts, 'run')).toBe('run|t:acme|p:u1|r:run_1');
+    expect(teardownKey(facts, 'call')).toBe('call|t:acme|p:u1|r:run_1|c:c1');
+    expect(teardownKey(facts, 'shutdown')).toBe('shutdown|t:acme|p:u1');
   });
 
   it('reads a ctx as is: identity and toolCallId', () => {
     const ctx = { identity: { tenant: 'acme', principal: 'u1' }, runId: 'run_1', toolCallId: 'c1' };
-    expect(toolSessionKey(ctx, 'call')).toBe(
-      toolSessionKey({ tenant: 'acme', principal: 'u1', runId: 'run_1', callId: 'c1' }, 'call'),
+    expect(teardownKey(ctx, 'call')).toBe(
+      teardownKey({ tenant: 'acme', principal: 'u1', runId: 'run_1', callId: 'c1' }, 'call'),
     );
   });
 
   it('keeps sessions of different callers apart', () => {
-    const a = toolSessionKey({ tenant: 'acme', principal: 'alice', sessionId: 's' }, 'session');
-    const b = toolSessionKey({ tenant: 'acme', principal: 'bob', sessionId: 's' }, 'session');
+    const a = teardownKey({ tenant: 'acme', principal: 'alice', sessionId: 's' }, 'session');
+    const b = teardownKey({ tenant: 'acme', principal: 'bob', sessionId: 's' }, 'session');
     expect(a).not.toBe(b);
   });
 
@@ -50,7 +50,7 @@ describe('toolSessionKey', () => {
     const seen = new Map<string, string>();
     for (const scope of ['call', 'run', 'session', 'shutdown'] satisfies TeardownScope[]) {
       for (const fact of facts) {
-        const key = toolSessionKey(fact, scope);
+        const key = teardownKey(fact, scope);
         const identity = JSON.stringify([
           scope,
           fact.tenant ?? null,

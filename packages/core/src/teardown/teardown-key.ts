@@ -6,9 +6,9 @@ import type { TeardownScope } from './teardown-registry.js';
  *
  * @example
  * ```ts
- * import { type TeardownKeyFacts, toolSessionKey } from '@toolctx/core';
+ * import { type TeardownKeyFacts, teardownKey } from '@toolctx/core';
  * const facts: TeardownKeyFacts = { tenant: 'acme', principal: 'u1', sessionId: 's1' };
- * toolSessionKey(facts, 'session'); // 'session|t:acme|p:u1|s:s1'
+ * teardownKey(facts, 'session'); // 'session|t:acme|p:u1|s:s1'
  * ```
  */
 export interface TeardownKeyFacts {
@@ -33,13 +33,13 @@ export interface TeardownKeyFacts {
  *
  * @example
  * ```ts
- * import { type ToolExecutionContext, toolSessionKey } from '@toolctx/core';
+ * import { type ToolExecutionContext, teardownKey } from '@toolctx/core';
  * declare const ctx: ToolExecutionContext;
  * const browsers = new Map<string, { close(): Promise<void> }>();
- * const open = browsers.get(toolSessionKey(ctx, 'session')); // the session's browser, if any
+ * const open = browsers.get(teardownKey(ctx, 'session')); // the session's browser, if any
  * ```
  */
-export function toolSessionKey(facts: TeardownKeyFacts, scope: TeardownScope): string {
+export function teardownKey(facts: TeardownKeyFacts, scope: TeardownScope): string {
   const tenant = facts.tenant ?? facts.identity?.tenant;
   const principal = facts.principal ?? facts.identity?.principal;
   const parts = [scope, part('t', tenant), part('p', principal)];
