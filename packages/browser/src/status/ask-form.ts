@@ -2,6 +2,7 @@
 // schema as native controls, or a link to the ask's page, with Submit (Done), Decline and Cancel.
 // Everything from the event is written as text or as a property, never as markup.
 import type { Answered, AskAnswer, AskField, AskSchema, AskValue } from '@toolctx/core';
+import { part } from './part.js';
 
 /** An open ask as `ask.requested` says it. */
 export interface AskShown {
@@ -72,15 +73,8 @@ export function createAskForm(
   send: SendAnswer,
 ): HTMLFormElement {
   const id = `toolctx-ask-${++forms}`;
-  const make = <K extends keyof HTMLElementTagNameMap>(tag: K, name?: string, text?: string) => {
-    const node = doc.createElement(tag);
-    if (name) {
-      node.className = `toolctx-status__${name}`;
-      node.setAttribute('part', name);
-    }
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
+  const make = <K extends keyof HTMLElementTagNameMap>(tag: K, name?: string, text?: string) =>
+    part(doc, tag, name, text);
   const form = make('form', 'form');
   form.setAttribute('aria-labelledby', labelledBy);
   if (whole) form.append(make('p', 'question', ask.message));

@@ -9,6 +9,7 @@ import { createAnnouncer } from './announcer.js';
 import { askCss } from './ask-form.js';
 import { actionsCss, createLineActions, type StatusActions } from './line-actions.js';
 import { createLineView, type LineClocks, type LineView } from './line-view.js';
+import { part } from './part.js';
 import { listen, type StatusSource } from './status-source.js';
 import { statusCss } from './styles.js';
 
@@ -86,12 +87,7 @@ export function attachStatus(
   const view = doc.defaultView ?? globalThis;
   const now = options.now ?? Date.now;
   const model = createStatusModel(options);
-  const make = (tag: string, name: string) => {
-    const node = doc.createElement(tag);
-    node.className = `toolctx-status__${name}`;
-    node.setAttribute('part', name);
-    return node;
-  };
+  const make = <K extends keyof HTMLElementTagNameMap>(tag: K, name: string) => part(doc, tag, name);
   const root = make('div', 'status');
   root.className = 'toolctx-status';
   const style = doc.createElement('style');
@@ -99,7 +95,7 @@ export function attachStatus(
   const summary = make('div', 'summary');
   const lines = make('div', 'lines');
   const fold = make('div', 'fold');
-  const toggle = make('button', 'toggle') as HTMLButtonElement;
+  const toggle = make('button', 'toggle');
   const finished = make('div', 'finished');
   const spoken = doc.createElement('div');
   spoken.className = 'toolctx-status__announcer';

@@ -1,4 +1,5 @@
 import type { LineClock, LineTiming, StatusLine, StatusPart } from '@toolctx/core/status';
+import { part } from './part.js';
 
 /** The DOM of one call's line, written only through text and attributes, never markup. */
 export interface LineView {
@@ -8,13 +9,6 @@ export interface LineView {
    * the throttle: the caller asks again in a later frame, so the latest text always appears.
    */
   update(line: StatusLine, at: number): boolean;
-}
-
-function part(doc: Document, tag: string, name: string): HTMLElement {
-  const node = doc.createElement(tag);
-  node.className = `toolctx-status__${name}`;
-  node.setAttribute('part', name);
-  return node;
 }
 
 /**
@@ -107,6 +101,10 @@ export function createLineView(doc: Document, clocks: LineClocks): LineView {
   return {
     row,
     update(line, at) {
+      // Held back, and no note shown that a report may clear: nothing to read until the throttle
+      // lets the text through. A note that a held-back line comes to need (its timeout near) shows
+      // with that text, within the same 100 ms; the ticker finds it only once a second anyway.
+      if (state === line.state && !flag && at - textAt < TEXT_EVERY_MS) return false;
       const timing = clocks.timing(line);
       const now = timing.nearTimeout ? 'timeout' : timing.stalled ? 'stalled' : '';
       // A change of state or of note is news: shown in this frame, whatever the throttle says.
@@ -136,9 +134,9 @@ export function createLineView(doc: Document, clocks: LineClocks): LineView {
         }
         // A transform moves the fill without a layout.
         fill.style.transform = `scaleX(${Math.min(Math.max(done / total, 0), 1)})`;
+        if (valueMax !== total) bar.setAttribute('aria-valuemax', String(total));
         valueMax = total;
         valueNow = done;
-        bar.setAttribute('aria-valuemax', String(total));
         bar.setAttribute('aria-valuenow', String(Math.min(done, total)));
       }
       textAt = at;
