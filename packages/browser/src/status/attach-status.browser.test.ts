@@ -174,6 +174,12 @@ describe('attachStatus', () => {
     expect(
       writes.filter((record) => record.type !== 'attributes' || record.attributeName !== 'data-reporting'),
     ).toEqual([]);
+    // A finish is news, in view or not: the next frame folds it.
+    source.emit('tool.progress', 'c18', { tool: 't', payload: { message: 'c18 report' }, n: 1 });
+    source.emit('tool.progress', 'c18', { tool: 't', payload: { message: 'c18 report' }, n: 2 });
+    source.emit('tool.finished', 'c18', { tool: 't', durationMs: 5 });
+    await frames(1);
+    expect(lineTexts(element.querySelector('.toolctx-status__finished')!)).toEqual(['t done']);
     last.scrollIntoView();
     await textSettled();
     observer.disconnect();

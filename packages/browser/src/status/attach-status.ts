@@ -224,6 +224,9 @@ export function attachStatus(
       announcer.milestone(line.text);
     } else {
       announcer.progress(line);
+      // Out of view, a later report changes only words that wait for the line to be back. (The
+      // first one is written: it stills the dot, which would pulse at the cost of a style pass.)
+      if (entry.away && line.reports > 1) return void away.add(entry);
     }
     if (line.endedAt === undefined) active.add(entry);
     else {
