@@ -187,6 +187,26 @@ describe('attachStatus', () => {
     expect(barValues(last)).toEqual([[5, 5]]);
   });
 
+  it('writes every line where the page has no IntersectionObserver (a DOM emulation)', async () => {
+    const saved = window.IntersectionObserver;
+    Reflect.deleteProperty(window, 'IntersectionObserver');
+    try {
+      const source = fakeSource();
+      const element = container();
+      const handle = attachStatus(element, source);
+      source.emit('tool.started', 'a', { tool: 't' });
+      source.emit('tool.progress', 'a', { tool: 't', payload: { message: 'one', done: 1, total: 2 }, n: 1 });
+      await frames();
+      source.emit('tool.progress', 'a', { tool: 't', payload: { message: 'two', done: 2, total: 2 }, n: 2 });
+      await textSettled();
+      expect(lineTexts(element)).toEqual(['two']);
+      expect(barValues(element)).toEqual([[2, 2]]);
+      handle.detach();
+    } finally {
+      window.IntersectionObserver = saved;
+    }
+  });
+
   it('folds finished lines in the order the calls ended, a line whose text was held back too', async () => {
     const source = fakeSource();
     const element = container();

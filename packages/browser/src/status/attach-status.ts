@@ -136,18 +136,21 @@ export function attachStatus(
   const rows = new WeakMap<Element, Entry>();
   // Nobody reads a line out of view: its text and bar are written when it comes back (the observer
   // reports it before it is seen, 100 px early). Each written line costs the page layout and paint,
-  // and of fifty busy lines most are out of view.
-  const watcher = new view.IntersectionObserver(
-    (seen) => {
-      for (const { target, isIntersecting } of seen) {
-        const entry = rows.get(target)!;
-        entry.away = !isIntersecting;
-        if (isIntersecting && away.delete(entry)) dirty.add(entry);
-      }
-      if (dirty.size) schedule();
-    },
-    { rootMargin: '100px' },
-  );
+  // and of fifty busy lines most are out of view. Where there is no observer (a DOM emulation in a
+  // unit test), every line counts as in view.
+  const watcher =
+    view.IntersectionObserver &&
+    new view.IntersectionObserver(
+      (seen) => {
+        for (const { target, isIntersecting } of seen) {
+          const entry = rows.get(target)!;
+          entry.away = !isIntersecting;
+          if (isIntersecting && away.delete(entry)) dirty.add(entry);
+        }
+        if (dirty.size) schedule();
+      },
+      { rootMargin: '100px' },
+    );
   let frame = 0;
   let at = now(); // the event clock, read once per frame
   const clocks: LineClocks = {
@@ -217,7 +220,7 @@ export function attachStatus(
       entry = { line, view: createLineView(doc, clocks), state: line.state };
       entries.set(line.callId, entry);
       rows.set(entry.view.row, entry);
-      watcher.observe(entry.view.row);
+      watcher?.observe(entry.view.row);
       announcer.milestone(line.text);
     } else if (entry.state !== line.state) {
       entry.state = line.state;
@@ -247,7 +250,7 @@ export function attachStatus(
       if (frame) view.cancelAnimationFrame(frame);
       frame = 0;
       stopTicker();
-      watcher.disconnect();
+      watcher?.disconnect();
       dirty.clear();
       root.remove();
     },
