@@ -2,6 +2,7 @@
 // schema as native controls, or a link to the ask's page, with Submit (Done), Decline and Cancel.
 // Everything from the event is written as text or as a property, never as markup.
 import type { Answered, AskAnswer, AskField, AskSchema, AskValue } from '@toolctx/core';
+import { part } from './part.js';
 
 /** An open ask as `ask.requested` says it. */
 export interface AskShown {
@@ -72,18 +73,9 @@ export function createAskForm(
   send: SendAnswer,
 ): HTMLFormElement {
   const id = `toolctx-ask-${++forms}`;
-  const make = <K extends keyof HTMLElementTagNameMap>(tag: K, name?: string, text?: string) => {
-    const node = doc.createElement(tag);
-    if (name) {
-      node.className = `toolctx-status__${name}`;
-      node.setAttribute('part', name);
-    }
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
-  const form = make('form', 'form');
+  const form = part(doc, 'form', 'form');
   form.setAttribute('aria-labelledby', labelledBy);
-  if (whole) form.append(make('p', 'question', ask.message));
+  if (whole) form.append(part(doc, 'p', 'question', ask.message));
   // Each field's reader, which gives its value or nothing (an empty field that may stay empty).
   const readers: [string, () => AskValue | undefined][] = [];
   const { properties = {}, required = [] } = ask.schema ?? {};
@@ -91,10 +83,15 @@ export function createAskForm(
   for (const [name, field] of Object.entries(properties)) {
     const key = `${id}-${n++}`;
     const must = required.includes(name);
-    const box = make(field.type === 'array' ? 'fieldset' : 'div', 'field');
-    const title = make(field.type === 'array' ? 'legend' : 'label', 'label', field.title?.trim() || name);
-    if (must) title.append(make('span', 'required', ' *'));
-    const help = field.description ? make('span', 'help', field.description) : undefined;
+    const box = part(doc, field.type === 'array' ? 'fieldset' : 'div', 'field');
+    const title = part(
+      doc,
+      field.type === 'array' ? 'legend' : 'label',
+      'label',
+      field.title?.trim() || name,
+    );
+    if (must) title.append(part(doc, 'span', 'required', ' *'));
+    const help = field.description ? part(doc, 'span', 'help', field.description) : undefined;
     if (help) help.id = `${key}-help`;
     const options = choices(field);
     let control: HTMLInputElement | HTMLSelectElement | undefined;
@@ -102,11 +99,11 @@ export function createAskForm(
       // A group of boxes: how many may be chosen is checked on the first box, which the browser
       // then points at when the form is sent.
       const boxes = (options ?? []).map(([value, text]) => {
-        const input = make('input');
+        const input = part(doc, 'input');
         input.type = 'checkbox';
         input.value = value;
         input.checked = field.default?.includes(value) ?? false;
-        const label = make('label', 'choice');
+        const label = part(doc, 'label', 'choice');
         label.append(input, text);
         return { input, label };
       });
@@ -131,12 +128,12 @@ export function createAskForm(
         },
       ]);
     } else if (options) {
-      const select = make('select');
+      const select = part(doc, 'select');
       control = select;
       const fallback = (field as { default?: string }).default;
       // Nothing chosen yet: an empty value, which `required` refuses.
       const option = ([value, text]: [string, string]) => {
-        const node = make('option', undefined, text);
+        const node = part(doc, 'option', undefined, text);
         node.value = value;
         return node;
       };
@@ -145,7 +142,7 @@ export function createAskForm(
       select.value = fallback ?? '';
       readers.push([name, () => select.value || undefined]);
     } else {
-      const input = make('input');
+      const input = part(doc, 'input');
       control = input;
       if (field.type === 'boolean') {
         input.type = 'checkbox';
@@ -190,9 +187,9 @@ export function createAskForm(
     form.append(box);
   }
 
-  const buttons = make('span', 'pair');
+  const buttons = part(doc, 'span', 'pair');
   const button = (label: string, action: AskAnswer['action'] | 'submit') => {
-    const node = make('button', 'action', label);
+    const node = part(doc, 'button', 'action', label);
     node.classList.add(`toolctx-status__action--${action === 'submit' ? 'approve' : action}`);
     node.type = action === 'submit' ? 'submit' : 'button';
     if (action !== 'submit') node.addEventListener('click', () => answer({ action }));
@@ -207,12 +204,12 @@ export function createAskForm(
     // The page comes from the run's open asks. Until it is known, and for one that cannot be
     // opened (which cannot be finished), only Decline and Cancel are offered.
     submit.hidden = true;
-    const link = make('a', 'link');
+    const link = part(doc, 'a', 'link');
     link.hidden = true;
     form.insertBefore(link, buttons);
     const cannot = () => {
       submit.remove();
-      link.replaceWith(make('p', 'alert', cannotShow));
+      link.replaceWith(part(doc, 'p', 'alert', cannotShow));
     };
     Promise.resolve(ask.url).then((url) => {
       const page = safeAskUrl(url);
@@ -221,7 +218,7 @@ export function createAskForm(
       link.href = page.href;
       link.target = '_blank';
       link.rel = 'noopener noreferrer';
-      link.append(make('span', 'new-tab', ' (new tab)'));
+      link.append(part(doc, 'span', 'new-tab', ' (new tab)'));
       link.hidden = submit.hidden = false;
     }, cannot);
   }
@@ -229,7 +226,7 @@ export function createAskForm(
   let busy = false;
   let alert: HTMLElement | undefined;
   const say = (text: string) => {
-    alert ??= make('p', 'alert');
+    alert ??= part(doc, 'p', 'alert');
     alert.setAttribute('role', 'alert');
     alert.textContent = text;
     form.insertBefore(alert, buttons);

@@ -148,6 +148,65 @@ describe('attachStatus', () => {
     expect(lineTexts(element)).toEqual(['t done']);
   });
 
+  it('writes a line out of view only once it is back in view, then with its latest text and bar', async () => {
+    const source = fakeSource();
+    const element = container();
+    // A scroll box that shows the first few of twenty lines.
+    element.style.cssText = 'display:block;block-size:120px;overflow:auto';
+    attachStatus(element, source);
+    for (let i = 0; i < 20; i++) source.emit('tool.started', `c${i}`, { tool: 't' });
+    await frames(3);
+    const last = element.querySelectorAll<HTMLElement>('.toolctx-status__line')[19]!;
+    const writes: MutationRecord[] = [];
+    const observer = new MutationObserver((records) => writes.push(...records));
+    observer.observe(last, { subtree: true, characterData: true, attributes: true, childList: true });
+    for (let n = 1; n <= 5; n++) {
+      source.emit('tool.progress', 'c0', { tool: 't', payload: { message: `first ${n}` }, n });
+      source.emit('tool.progress', 'c19', {
+        tool: 't',
+        payload: { message: `last ${n}`, done: n, total: 5 },
+        n,
+      });
+      await textSettled();
+    }
+    // The line in view follows; the one out of view was not written at all.
+    expect(lineTexts(element)[0]).toBe('first 5');
+    expect(
+      writes.filter((record) => record.type !== 'attributes' || record.attributeName !== 'data-reporting'),
+    ).toEqual([]);
+    // A finish is news, in view or not: the next frame folds it.
+    source.emit('tool.progress', 'c18', { tool: 't', payload: { message: 'c18 report' }, n: 1 });
+    source.emit('tool.progress', 'c18', { tool: 't', payload: { message: 'c18 report' }, n: 2 });
+    source.emit('tool.finished', 'c18', { tool: 't', durationMs: 5 });
+    await frames(1);
+    expect(lineTexts(element.querySelector('.toolctx-status__finished')!)).toEqual(['t done']);
+    last.scrollIntoView();
+    await textSettled();
+    observer.disconnect();
+    expect(lineTexts(last)).toEqual(['last 5']);
+    expect(barValues(last)).toEqual([[5, 5]]);
+  });
+
+  it('writes every line where the page has no IntersectionObserver (a DOM emulation)', async () => {
+    const saved = window.IntersectionObserver;
+    Reflect.deleteProperty(window, 'IntersectionObserver');
+    try {
+      const source = fakeSource();
+      const element = container();
+      const handle = attachStatus(element, source);
+      source.emit('tool.started', 'a', { tool: 't' });
+      source.emit('tool.progress', 'a', { tool: 't', payload: { message: 'one', done: 1, total: 2 }, n: 1 });
+      await frames();
+      source.emit('tool.progress', 'a', { tool: 't', payload: { message: 'two', done: 2, total: 2 }, n: 2 });
+      await textSettled();
+      expect(lineTexts(element)).toEqual(['two']);
+      expect(barValues(element)).toEqual([[2, 2]]);
+      handle.detach();
+    } finally {
+      window.IntersectionObserver = saved;
+    }
+  });
+
   it('folds finished lines in the order the calls ended, a line whose text was held back too', async () => {
     const source = fakeSource();
     const element = container();

@@ -9,6 +9,7 @@ import { createAnnouncer } from './announcer.js';
 import { askCss } from './ask-form.js';
 import { actionsCss, createLineActions, type StatusActions } from './line-actions.js';
 import { createLineView, type LineClocks, type LineView } from './line-view.js';
+import { part } from './part.js';
 import { listen, type StatusSource } from './status-source.js';
 import { statusCss } from './styles.js';
 
@@ -42,6 +43,8 @@ interface Entry {
   line: StatusLine;
   view: LineView;
   state: StatusLine['state'];
+  /** Out of view (scrolled away, or in a scroll box's hidden part): its text waits until it is back. */
+  away?: boolean;
 }
 
 let widgets = 0;
@@ -52,9 +55,10 @@ let widgets = 0;
  * timeout is near, a progress bar where a report has `done` and `total`, and the finished calls
  * folded behind a button that unfolds each with its outcome and duration. Text only, from templates.
  * The DOM is written at most once per animation frame however fast events arrive, and a running
- * line's text and bar at most once per 100 ms (the latest always follows within that time): nobody
- * reads sixty changes a second, and each costs the page a layout or a style pass. A start, a finish, a
- * failure, a cancel, a stall or timeout note, and folding are shown in the next frame. One shared
+ * line's text and bar at most once per 100 ms (the latest always follows within that time; for a line
+ * scrolled out of view, within that time of its coming back): nobody reads sixty changes a second,
+ * and each costs the page a layout or a style pass. A start, a finish, a failure, a cancel, a stall
+ * or timeout note, and folding are shown in the next frame (out of view too). One shared
  * one-second ticker runs only while calls are in flight. A visually hidden `aria-live` region reads
  * out starts, waits, finishes and failures, and progress at most once per `announceEveryMs`.
  *
@@ -86,21 +90,15 @@ export function attachStatus(
   const view = doc.defaultView ?? globalThis;
   const now = options.now ?? Date.now;
   const model = createStatusModel(options);
-  const make = (tag: string, name: string) => {
-    const node = doc.createElement(tag);
-    node.className = `toolctx-status__${name}`;
-    node.setAttribute('part', name);
-    return node;
-  };
-  const root = make('div', 'status');
+  const root = part(doc, 'div', 'status');
   root.className = 'toolctx-status';
   const style = doc.createElement('style');
   style.textContent = statusCss + actionsCss + askCss;
-  const summary = make('div', 'summary');
-  const lines = make('div', 'lines');
-  const fold = make('div', 'fold');
-  const toggle = make('button', 'toggle') as HTMLButtonElement;
-  const finished = make('div', 'finished');
+  const summary = part(doc, 'div', 'summary');
+  const lines = part(doc, 'div', 'lines');
+  const fold = part(doc, 'div', 'fold');
+  const toggle = part(doc, 'button', 'toggle');
+  const finished = part(doc, 'div', 'finished');
   const spoken = doc.createElement('div');
   spoken.className = 'toolctx-status__announcer';
   spoken.setAttribute('aria-live', 'polite');
@@ -134,6 +132,25 @@ export function attachStatus(
   const entries = new Map<string, Entry>();
   const active = new Set<Entry>(); // in flight: what the ticker refreshes
   const dirty = new Set<Entry>(); // waiting for the next frame, one entry per call
+  const away = new Set<Entry>(); // out of view with text not yet written: written once back in view
+  const rows = new WeakMap<Element, Entry>();
+  // Nobody reads a line out of view: its text and bar are written when it comes back (the observer
+  // reports it before it is seen, 100 px early). Each written line costs the page layout and paint,
+  // and of fifty busy lines most are out of view. Where there is no observer (a DOM emulation in a
+  // unit test), every line counts as in view.
+  const watcher =
+    view.IntersectionObserver &&
+    new view.IntersectionObserver(
+      (seen) => {
+        for (const { target, isIntersecting } of seen) {
+          const entry = rows.get(target)!;
+          entry.away = !isIntersecting;
+          if (isIntersecting && away.delete(entry)) dirty.add(entry);
+        }
+        if (dirty.size) schedule();
+      },
+      { rootMargin: '100px' },
+    );
   let frame = 0;
   let at = now(); // the event clock, read once per frame
   const clocks: LineClocks = {
@@ -162,8 +179,13 @@ export function attachStatus(
       actions.render(entry.view.row, entry.line);
       const parent = entry.line.endedAt === undefined ? lines : finished;
       if (entry.view.row.parentNode !== parent) parent.append(entry.view.row);
-      // A line whose text was held back stays dirty, so its latest text follows in a later frame.
-      if (entry.view.update(entry.line, at)) dirty.delete(entry);
+      // A line whose text was held back stays dirty, so its latest text follows in a later frame;
+      // one out of view waits for the observer to say it is back.
+      if (entry.view.update(entry.line, at, entry.away)) dirty.delete(entry);
+      else if (entry.away) {
+        dirty.delete(entry);
+        away.add(entry);
+      }
     }
     // The model keeps one summary until a count changes: a frame of reports alone formats nothing.
     const run = model.summary();
@@ -197,12 +219,17 @@ export function attachStatus(
     if (!entry) {
       entry = { line, view: createLineView(doc, clocks), state: line.state };
       entries.set(line.callId, entry);
+      rows.set(entry.view.row, entry);
+      watcher?.observe(entry.view.row);
       announcer.milestone(line.text);
     } else if (entry.state !== line.state) {
       entry.state = line.state;
       announcer.milestone(line.text);
     } else {
       announcer.progress(line);
+      // Out of view, a later report changes only words that wait for the line to be back. (The
+      // first one is written: it stills the dot, which would pulse at the cost of a style pass.)
+      if (entry.away && line.reports > 1) return void away.add(entry);
     }
     if (line.endedAt === undefined) active.add(entry);
     else {
@@ -223,6 +250,7 @@ export function attachStatus(
       if (frame) view.cancelAnimationFrame(frame);
       frame = 0;
       stopTicker();
+      watcher?.disconnect();
       dirty.clear();
       root.remove();
     },

@@ -1,6 +1,7 @@
 import type { ApprovalDecision, AskAnswer, OpenAsk, ToolEvent } from '@toolctx/core';
 import { cutMessage, type StatusLine } from '@toolctx/core/status';
 import { type AskShown, createAskForm } from './ask-form.js';
+import { part } from './part.js';
 import type { StatusSource } from './status-source.js';
 
 /**
@@ -46,16 +47,12 @@ function abilities(source: StatusSource, given: StatusActions | false | undefine
   // Only a run-like source is asked: a ReadableStream is an async iterable whose `cancel` ends it.
   const own = ('subscribe' in source || 'events' in source ? source : {}) as Can;
   const can: Can = {};
-  const cancel = given?.cancel ?? own.cancel;
-  const resume = given?.resume ?? own.resume;
-  const answer = given?.answer ?? own.answer;
-  const asks = given?.asks ?? own.asks;
-  if (typeof asks === 'function') can.asks = () => asks.call(given?.asks ? given : own);
-  if (typeof cancel === 'function') can.cancel = (callId) => cancel.call(given?.cancel ? given : own, callId);
-  if (typeof resume === 'function')
-    can.resume = (id, decision) => resume.call(given?.resume ? given : own, id, decision);
-  if (typeof answer === 'function')
-    can.answer = (id, reply) => answer.call(given?.answer ? given : own, id, reply);
+  for (const name of ['cancel', 'resume', 'answer', 'asks'] as const) {
+    // Called on the object it came from, the page's actions first.
+    const from = typeof given?.[name] === 'function' ? given : own;
+    const act = from[name] as ((...args: unknown[]) => unknown) | undefined;
+    if (typeof act === 'function') can[name] = ((...args: unknown[]) => act.apply(from, args)) as never;
+  }
   return can;
 }
 
@@ -122,11 +119,10 @@ export function createLineActions(
   let lost: HTMLElement | undefined; // the row whose control had focus when it went away
 
   const button = (label: string, tool: string, name: string, act: () => unknown, callId: string) => {
-    const node = doc.createElement('button');
+    const node = part(doc, 'button', 'action', label);
     node.type = 'button';
-    node.className = `toolctx-status__action toolctx-status__action--${name}`;
+    node.classList.add(`toolctx-status__action--${name}`);
     node.setAttribute('part', `action action-${name}`);
-    node.textContent = label;
     node.setAttribute('aria-label', `${label} ${tool}`);
     node.addEventListener('click', () => {
       // Pressed once is enough: a second press while the first is on its way does nothing.
@@ -187,9 +183,7 @@ export function createLineActions(
       was?.box.remove();
       shown.delete(row);
       if (!wants) return;
-      const box = doc.createElement('span');
-      box.className = 'toolctx-status__actions';
-      box.setAttribute('part', 'actions');
+      const box = part(doc, 'span', 'actions');
       const { callId, tool } = line;
       if (ask && can.answer) {
         const text = row.querySelector<HTMLElement>('.toolctx-status__text')!;
@@ -213,15 +207,11 @@ export function createLineActions(
       }
       if (approvalId !== undefined && can.resume) {
         const resume = can.resume;
-        const ask = doc.createElement('span');
-        ask.className = 'toolctx-status__ask';
-        ask.setAttribute('part', 'ask');
-        ask.textContent = describeAsk(tool, details?.({ callId, tool }));
+        const ask = part(doc, 'span', 'ask', describeAsk(tool, details?.({ callId, tool })));
         const decide = (approved: boolean) => () => resume(approvalId, { approved });
         box.dataset.ask = '';
         // The two buttons wrap as one, never Approve on one row and Deny on the next.
-        const pair = doc.createElement('span');
-        pair.className = 'toolctx-status__pair';
+        const pair = part(doc, 'span', 'pair');
         pair.append(
           button('Approve', tool, 'approve', decide(true), callId),
           button('Deny', tool, 'deny', decide(false), callId),

@@ -1,20 +1,15 @@
 import type { LineClock, LineTiming, StatusLine, StatusPart } from '@toolctx/core/status';
+import { part } from './part.js';
 
 /** The DOM of one call's line, written only through text and attributes, never markup. */
 export interface LineView {
   readonly row: HTMLElement;
   /**
    * Writes `line` as of `at` (ms, the widget's clock). Returns false when its text was held back by
-   * the throttle: the caller asks again in a later frame, so the latest text always appears.
+   * the throttle, or by `hold` (the line is out of view): the caller asks again later, so the
+   * latest text always appears. A change of state or note is written whatever holds it.
    */
-  update(line: StatusLine, at: number): boolean;
-}
-
-function part(doc: Document, tag: string, name: string): HTMLElement {
-  const node = doc.createElement(tag);
-  node.className = `toolctx-status__${name}`;
-  node.setAttribute('part', name);
-  return node;
+  update(line: StatusLine, at: number, hold?: boolean): boolean;
 }
 
 /**
@@ -106,10 +101,15 @@ export function createLineView(doc: Document, clocks: LineClocks): LineView {
   let reporting = false;
   return {
     row,
-    update(line, at) {
+    update(line, at, hold) {
+      hold ||= at - textAt < TEXT_EVERY_MS;
+      // Held back with no note a report may clear and its dot already still: nothing to read. A note
+      // that a held-back line comes to need (its timeout near) shows with its text, within 100 ms;
+      // the ticker looks only once a second anyway.
+      if (hold && state === line.state && !flag && (reporting || !line.reports)) return false;
       const timing = clocks.timing(line);
       const now = timing.nearTimeout ? 'timeout' : timing.stalled ? 'stalled' : '';
-      // A change of state or of note is news: shown in this frame, whatever the throttle says.
+      // A change of state or of note is news: shown in this frame, whatever holds the text.
       const news = state !== line.state || flag !== now;
       if (state !== line.state) row.dataset.state = state = line.state;
       if (flag !== now) {
@@ -117,13 +117,14 @@ export function createLineView(doc: Document, clocks: LineClocks): LineView {
         if (flag) row.dataset.note = flag;
         else delete row.dataset.note;
       }
-      if (!news && at - textAt < TEXT_EVERY_MS) return false;
-      // A line whose reports keep coming shows it is alive by its text; its dot pulses only when quiet.
+      // A line whose reports keep coming shows it is alive by its text; its dot pulses only when quiet
+      // (fifty pulsing dots, in view or not, cost a style pass every frame).
       const busy = line.reports > 0 && timing.silentMs < QUIET_AFTER_MS;
       if (reporting !== busy) {
         reporting = busy;
         row.toggleAttribute('data-reporting', busy);
       }
+      if (!news && hold) return false;
       const { done, total } = line;
       // The bar and what screen readers get of it follow the text's pace, written only on a change.
       if (done !== undefined && total && (valueNow !== done || valueMax !== total)) {
@@ -136,9 +137,9 @@ export function createLineView(doc: Document, clocks: LineClocks): LineView {
         }
         // A transform moves the fill without a layout.
         fill.style.transform = `scaleX(${Math.min(Math.max(done / total, 0), 1)})`;
+        if (valueMax !== total) bar.setAttribute('aria-valuemax', String(total));
         valueMax = total;
         valueNow = done;
-        bar.setAttribute('aria-valuemax', String(total));
         bar.setAttribute('aria-valuenow', String(Math.min(done, total)));
       }
       textAt = at;
