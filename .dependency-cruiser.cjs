@@ -73,6 +73,29 @@ module.exports = {
       from: { path: '^packages/(browser|edge)/' },
       to: { couldNotResolve: true, path: '^@toolctx/core(/|$)' },
     },
+    {
+      name: 'edge-no-sibling-internals',
+      comment:
+        "An edge folder (door/, http/, mcp/, run-host/, stores/) reaches another only through its index.ts, or the doors' shared folder door/: never into the other's files. Tests may.",
+      severity: 'error',
+      from: { path: '^packages/edge/src/(door|http|mcp|run-host|stores)/', pathNot: '[.]test[.]ts$' },
+      to: {
+        path: '^packages/edge/src/[^/]+/',
+        pathNot: [
+          '^packages/edge/src/$1/',
+          '^packages/edge/src/door/',
+          '^packages/edge/src/[^/]+/index[.]ts$',
+        ],
+      },
+    },
+    {
+      name: 'edge-door-shared-below',
+      comment:
+        'packages/edge/src/door/ is what every door and the run host share (the wire answer, errors, body reading, identity, authentication): it imports no other edge folder, so none of them can form a loop through it.',
+      severity: 'error',
+      from: { path: '^packages/edge/src/door/', pathNot: '[.]test[.]ts$' },
+      to: { path: '^packages/edge/src/', pathNot: '^packages/edge/src/door/' },
+    },
   ],
   options: {
     // Type-only imports count: a cycle of types is still a cycle of concepts.

@@ -52,22 +52,27 @@ export interface WranglerDev {
  */
 export async function startWranglerDev(options: WranglerDevOptions): Promise<WranglerDev> {
   const work = await mkdtemp(join(tmpdir(), 'toolctx-wrangler-'));
-  const port = options.port ?? (await freePort());
-  const [command, ...args] = [...(options.wrangler ? [options.wrangler] : ['pnpm', 'exec', 'wrangler'])];
-  args.push('dev', '--ip', '127.0.0.1', '--port', String(port));
-  if (options.config) args.push('--config', options.config);
   const stateDir = join(work, 'state');
-  args.push('--persist-to', stateDir);
-  args.push('--show-interactive-dev-session=false', '--log-level', 'warn');
-  // An inspector port of its own: parallel tests would otherwise meet on 9229, and a restart
-  // fails with "Address already in use" when another wrangler dev holds it.
-  if (!options.args?.includes('--inspector-port')) args.push('--inspector-port', String(await freePort()));
-  for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
-  args.push(...(options.args ?? []));
-  const url = `http://127.0.0.1:${port}`;
+  const [command, ...wrangler] = [...(options.wrangler ? [options.wrangler] : ['pnpm', 'exec', 'wrangler'])];
+  const argsFor = async (port: number) => {
+    const args = [...wrangler, 'dev', '--ip', '127.0.0.1', '--port', String(port)];
+    if (options.config) args.push('--config', options.config);
+    args.push('--persist-to', stateDir);
+    args.push('--show-interactive-dev-session=false', '--log-level', 'warn');
+    // An inspector port of its own: parallel tests would otherwise meet on 9229, and a restart
+    // fails with "Address already in use" when another wrangler dev holds it.
+    if (!options.args?.includes('--inspector-port')) {
+      args.push('--inspector-port', String(await freePort([port])));
+    }
+    for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
+    args.push(...(options.args ?? []));
+    return args;
+  };
 
   let child: ChildProcess | undefined;
   let output = '';
+  let port = options.port ?? (await freePort());
+  let args = await argsFor(port);
   const launch = async () => {
     const started = spawn(command as string, args, {
       cwd: options.cwd,
@@ -78,18 +83,32 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
     child = started;
     started.stdout?.on('data', (chunk: Buffer) => (output += chunk));
     started.stderr?.on('data', (chunk: Buffer) => (output += chunk));
-    await waitUntilReady(`${url}${options.readyPath ?? '/'}`, started, () => output);
+    await waitUntilReady(`http://127.0.0.1:${port}${options.readyPath ?? '/'}`, started, () => output);
   };
   const stop = async () => {
     if (child) await stopGroup(child);
     await rm(work, { recursive: true, force: true });
   };
-  try {
-    await launch();
-  } catch (error) {
-    await stop();
-    throw error;
+  // A port free when picked may be taken by another process (a parallel test's wrangler, an
+  // outgoing connection) before wrangler binds it: a first start that meets "Address already in
+  // use" tries again on new ports, unless the caller chose the port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await launch();
+      break;
+    } catch (error) {
+      const taken = /Address already in use/i.test(output);
+      if (child) await stopGroup(child);
+      if (!taken || options.port !== undefined || attempt === 3) {
+        await stop();
+        throw error;
+      }
+      output = '';
+      port = await freePort();
+      args = await argsFor(port);
+    }
   }
+  const url = `http://127.0.0.1:${port}`;
   return {
     url,
     stateDir,
@@ -152,10 +171,10 @@ async function stopGroup(child: ChildProcess, first: NodeJS.Signals = 'SIGTERM')
  * in the seconds before wrangler binds it, which on a busy machine failed a start with "Address
  * already in use".
  */
-export async function freePort(): Promise<number> {
+export async function freePort(besides: readonly number[] = []): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await canListen(port)) return port;
+    if (!besides.includes(port) && (await canListen(port))) return port;
   }
   throw new Error('no free port on 127.0.0.1 between 20000 and 32000 after 50 tries');
 }

@@ -5,15 +5,15 @@ import {
   createKvR2ArtifactStore,
   createToolServer,
   durableObjectRuns,
-  type Env,
+  type ExampleWorkerEnv,
   sweepExpiredArtifacts,
 } from '@toolctx/edge';
-import { ArtifactAdmissions, createRunHost, IdentityRunsObject } from '@toolctx/edge/durable-objects';
+import { ArtifactAdmissions, createRunHost, IdentityStateObject } from '@toolctx/edge/durable-objects';
 import { tools } from './tools.js';
 
 // The runtime for the Worker's bindings. The door and the run host each call it once per env
 // object and keep what it made, so requests and runs share one runtime.
-const runtimeFor = (env: Env) =>
+const runtimeFor = (env: ExampleWorkerEnv) =>
   createRuntime({
     tools,
     artifacts: createKvR2ArtifactStore({
@@ -26,14 +26,16 @@ const runtimeFor = (env: Env) =>
   });
 
 // One Durable Object per run; the class names must match `class_name` in wrangler.jsonc. A run's
-// end frees its identity's slot in IDENTITY_RUNS (runs per identity are limited, 100 by default).
-export class RunHost extends createRunHost<Env>(runtimeFor, (env) => ({ identityRuns: env.IDENTITY_RUNS })) {}
-export class IdentityRuns extends IdentityRunsObject {}
+// end frees its identity's slot in IDENTITY_STATE (runs per identity are limited, 100 by default).
+export class RunHost extends createRunHost<ExampleWorkerEnv>(runtimeFor, (env) => ({
+  identityState: env.IDENTITY_STATE,
+})) {}
+export class IdentityState extends IdentityStateObject {}
 export { ArtifactAdmissions };
 
-const app = createToolServer<Env>({
+const app = createToolServer<ExampleWorkerEnv>({
   runtimeFor,
-  runs: (env) => durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS }),
+  runs: (env) => durableObjectRuns(env.RUNS, { identityState: env.IDENTITY_STATE }),
   // Pages on these origins (comma-separated, e.g. https://app.example.com) may call the Worker;
   // their preflights are answered before authenticate. Unset: only same-origin pages can.
   cors: (env) => {
@@ -63,4 +65,4 @@ export default {
   // The cron trigger in wrangler.jsonc: deletes expired artifacts nobody asked for again.
   scheduled: (_controller, env, ctx) =>
     ctx.waitUntil(sweepExpiredArtifacts({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS })),
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<ExampleWorkerEnv>;

@@ -8,7 +8,7 @@
 import { authenticate } from '../../packages/edge/src/example/token-auth.ts';
 import example, {
   ArtifactAdmissions,
-  IdentityRuns as ExampleIdentityRuns,
+  IdentityState as ExampleIdentityState,
   RunHost as ExampleRunHost,
 } from '../../packages/edge/src/worker.ts';
 
@@ -19,7 +19,7 @@ export class RunHost extends ExampleRunHost {
   }
 }
 
-export class IdentityRuns extends ExampleIdentityRuns {
+export class IdentityState extends ExampleIdentityState {
   /** Bytes of this object's SQLite database. */
   storageBytes() {
     return this.ctx.storage.sql.databaseSize;
@@ -29,7 +29,7 @@ export class IdentityRuns extends ExampleIdentityRuns {
 export { ArtifactAdmissions };
 
 const route = /^\/__load\/storage\/([\w-]+)$/;
-// The counter of the caller's runs, named as identityRunsOf names it (the example Worker's tenant is `default`).
+// The counter of the caller's runs, named as identityStateOf names it (the example Worker's tenant is `default`).
 const identityRoute = '/__load/identity-storage';
 
 export default {
@@ -44,7 +44,7 @@ export default {
     const principal = identity.principal;
     const stub = match
       ? env.RUNS.get(env.RUNS.idFromName(match[1]))
-      : env.IDENTITY_RUNS.get(env.IDENTITY_RUNS.idFromName(JSON.stringify(['default', principal])));
+      : env.IDENTITY_STATE.get(env.IDENTITY_STATE.idFromName(JSON.stringify(['default', principal])));
     return Response.json({ bytes: await stub.storageBytes() });
   },
 };

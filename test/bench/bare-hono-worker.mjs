@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 
 export class RunHost extends DurableObject {}
 export class ArtifactAdmissions extends DurableObject {}
-export class IdentityRuns extends DurableObject {}
+export class IdentityState extends DurableObject {}
 
 const app = new Hono();
 app.get('/', (c) => c.text('ok'));

@@ -123,7 +123,7 @@ export async function coldStart({ starts = 5 } = {}) {
       durableObjects: {
         RUNS: { className: 'RunHost', useSQLite: true },
         ADMISSIONS: { className: 'ArtifactAdmissions', useSQLite: true },
-        IDENTITY_RUNS: { className: 'IdentityRuns', useSQLite: true },
+        IDENTITY_STATE: { className: 'IdentityState', useSQLite: true },
       },
     };
     const sides = {

@@ -1,7 +1,7 @@
 // The official MCP conformance suite (server scenarios) against both MCP set-ups, for both frozen
 // requirement sets (2025-11-25, and 2026-07-28 with the Tasks extension's scenarios), judged against
 // expected-failures.json: a scenario that fails unlisted, or passes while listed, fails the run.
-// The tables of the last matching run go to results/summary.md and must be the README's.
+// The tables of the last matching run go to results/summary.md and must be the MCP guide's.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import {
   runConformance,
   type ScenarioOutcome,
 } from './runner.js';
-import { readmeSection } from './write-readme.mjs';
+import { guide, readmeSection } from './write-readme.mjs';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const expected = JSON.parse(await readFile(here('./expected-failures.json'), 'utf8')) as ExpectedFailures;
@@ -64,7 +64,7 @@ describe('the MCP conformance suite', () => {
     expect(tasks).toHaveLength(10);
   });
 
-  it("the README's MCP section shows the tables of this run", async () => {
+  it('the MCP guide shows the tables of this run', async () => {
     for (const set of requirementSets) {
       const { node, worker } = runs[set];
       expect(node && worker, `both set-ups ran ${set}`).toBeTruthy();
@@ -75,7 +75,7 @@ describe('the MCP conformance suite', () => {
     const table = summaryTable(runs as Runs, expected);
     await mkdir(here('./results'), { recursive: true });
     await writeFile(here('./results/summary.md'), table);
-    const readme = readmeSection(await readFile(here('../../README.md'), 'utf8'));
-    expect(readme, 'README.md is stale: run `pnpm conformance:readme`').toBe(table);
+    const shown = readmeSection(await readFile(here(`../../${guide}`), 'utf8'));
+    expect(shown, `${guide} is stale: run \`pnpm conformance:readme\``).toBe(table);
   });
 });

@@ -1,5 +1,5 @@
 // Judges a conformance run against the checked-in expected-failures.json, and renders the tables
-// the README's MCP section shows.
+// the MCP guide (docs/guides/mcp.md) shows.
 import type { RequirementSet, ScenarioOutcome } from './runner.js';
 
 export const setUps = {
@@ -73,7 +73,7 @@ export function mismatches(
  * Per requirement set, the scenario × set-up table of a run that matched the list (so the list
  * decides each cell; each expected failure points to its numbered reason below the table), and a
  * count line per set-up with the runner's checks. Columns are padded as Biome formats Markdown,
- * so the README stays as `biome check` wants it.
+ * so the MCP guide stays as `biome check` wants it.
  */
 export function summaryTable(runs: Runs, expected: ExpectedFailures): string {
   const names = Object.keys(setUps) as SetUp[];

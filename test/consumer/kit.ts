@@ -115,23 +115,32 @@ export async function writeFiles(dir: string, files: Record<string, string>): Pr
   }
 }
 
-const readmes = [
-  'README.md',
-  'packages/core/README.md',
-  'packages/browser/README.md',
-  'packages/edge/README.md',
-];
+/** The READMEs and the guides (docs/guides/), whose quick starts the consumer projects copy. */
+async function docsWithBlocks(): Promise<string[]> {
+  const guides = (await readdir(join(root, 'docs/guides'))).filter((name) => name.endsWith('.md'));
+  return [
+    'README.md',
+    ...guides.map((name) => `docs/guides/${name}`),
+    'packages/core/README.md',
+    'packages/browser/README.md',
+    'packages/edge/README.md',
+  ];
+}
 
-/** A README block by its marker (`<!-- example: docs/examples/tools.ts -->`, `<!-- install: web-app -->`), verbatim. */
+/**
+ * A block of a README or guide by its marker (`<!-- example: docs/examples/tools.ts -->`,
+ * `<!-- install: web-app -->`), verbatim. A marker shown in several of them shows the same block in
+ * each (`docs/scripts/check-examples.mjs` checks it), so the first is the one.
+ */
 export async function readmeBlock(marker: string): Promise<string> {
-  for (const readme of readmes) {
+  for (const readme of await docsWithBlocks()) {
     const text = await readFile(join(root, readme), 'utf8');
     const at = text.indexOf(`<!-- ${marker} -->`);
     if (at === -1) continue;
     const block = /```\w*\n([\s\S]*?)```\n/.exec(text.slice(at));
     if (block?.[1] !== undefined) return block[1];
   }
-  throw new Error(`no README block marked <!-- ${marker} -->`);
+  throw new Error(`no README or guide block marked <!-- ${marker} -->`);
 }
 
 /** The package names an `npm install` line of a README block installs (tarballs as @toolctx/NAME). */

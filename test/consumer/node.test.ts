@@ -1,7 +1,7 @@
 // The Node quick starts (MCP both ways, the AI SDK with ai 6 and ai 7, OpenAI/Anthropic tool
-// lists, the HTTP door on Node) in fresh npm projects: copied verbatim from the READMEs,
+// lists, the HTTP door on Node) in fresh npm projects: copied verbatim from the guides and READMEs,
 // type-checked strictly, compiled with tsc and run with Node.
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +44,6 @@ const build = {
   outDir: 'dist',
   rootDir: 'src',
 };
-const readme = new URL('../../README.md', import.meta.url);
 let node = '';
 let ai7 = '';
 
@@ -96,13 +95,13 @@ afterAll(async () => {
 });
 
 describe('the Node quick starts from the tarballs', () => {
-  it('install with what the README names: the MCP line and the AI SDK line', async () => {
-    const mcp = /\(`(npm install [^`]+@modelcontextprotocol\/server[^`]*)`;/.exec(
-      await readFile(readme, 'utf8'),
-    );
+  it('install with what the guides name: the MCP line and the AI SDK line', async () => {
+    const mcp = await readmeBlock('install: mcp');
     // One line per AI SDK major, each naming its version (on Node 20 a bare `ai` is ai@6).
-    const aiLines = [...(await readFile(readme, 'utf8')).matchAll(/^(npm install \S+ ai@(\d+) zod)\s/gm)];
-    expect(installedNames(mcp?.[1] ?? '')).toEqual([
+    const aiLines = [
+      ...(await readmeBlock('install: ai-sdk')).matchAll(/^(npm install \S+ ai@(\d+) zod)\s/gm),
+    ];
+    expect(installedNames(mcp)).toEqual([
       '@toolctx/core',
       '@modelcontextprotocol/server',
       '@modelcontextprotocol/client',

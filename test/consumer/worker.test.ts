@@ -159,7 +159,7 @@ describe('the Cloudflare quick start from the tarballs', () => {
       },
     );
     expect(stdout).toMatch(/--dry-run: exiting now/);
-    for (const binding of ['RUNS', 'ADMISSIONS', 'IDENTITY_RUNS', 'ARTIFACT_META', 'ARTIFACTS'])
+    for (const binding of ['RUNS', 'ADMISSIONS', 'IDENTITY_STATE', 'ARTIFACT_META', 'ARTIFACTS'])
       expect(stdout).toContain(binding);
   });
 

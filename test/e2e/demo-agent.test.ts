@@ -331,12 +331,16 @@ describe('a reload of the demo', () => {
 });
 
 describe('the images in docs/', () => {
-  it('are exactly the scenes the e2e suites draw, and the README shows each with its words', async () => {
+  it('are exactly the scenes the e2e suites draw, and the README or the live-status guide shows each with its words', async () => {
     const inDocs = (await readdir(docsDir)).filter((name) => name.endsWith('.png')).sort();
     expect(inDocs).toEqual([...Object.keys(docsImages), ...Object.keys(widgetImages)].sort());
     const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const guide = await readFile(new URL('../../docs/guides/live-status.md', import.meta.url), 'utf8');
     for (const [image, words] of Object.entries(docsImages))
-      expect(readme).toContain(`![${words}](docs/${image})`);
+      expect(
+        [readme.includes(`![${words}](docs/${image})`), guide.includes(`![${words}](../${image})`)],
+        `${image} is shown with its words`,
+      ).toContain(true);
     const browserReadme = await readFile(
       new URL('../../packages/browser/README.md', import.meta.url),
       'utf8',

@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 
 /**
  * Every image in docs/, each the screenshot of one scene of an e2e suite, taken right after the
- * suite asserted what it depicts: these of the demo's (demo-agent.test.ts, shown in README.md),
+ * suite asserted what it depicts: these of the demo's (demo-agent.test.ts, shown in README.md and docs/guides/live-status.md),
  * and {@link widgetImages} (reload-after-crash.test.ts, demo-ask.test.ts). `pnpm docs:images` runs those suites with `TOOLCTX_DOCS_IMAGES=1`,
  * which writes them into docs/; a plain run writes only e2e/output.
  */

@@ -2,14 +2,22 @@
 // pinned pnpm: it is one of package.json's scripts and not one of pnpm's own commands, which would
 // win over it (pnpm 12's `pnpm docs <package>` opens a package's docs page, so `pnpm docs` failed).
 import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
-// The READMEs that speak of this repository (the browser's and edge's speak of the user's project).
-const readmes = ['README.md', 'packages/core/README.md'];
+// The READMEs and guides that speak of this repository (the browser's and edge's speak of the
+// user's project).
+const readmes = [
+  'README.md',
+  'packages/core/README.md',
+  ...readdirSync(root('docs/guides'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/guides/${name}`),
+];
 /** pnpm's commands that run the script of their name rather than doing something of their own. */
 const runsScript = new Set(['test', 'start', 'stop', 'restart']);
 

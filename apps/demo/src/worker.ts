@@ -6,10 +6,10 @@ import {
   createKvR2ArtifactStore,
   createToolServer,
   durableObjectRuns,
-  type Env as EdgeEnv,
+  type ExampleWorkerEnv as EdgeEnv,
   sweepExpiredArtifacts,
 } from '@toolctx/edge';
-import { ArtifactAdmissions, createRunHost, IdentityRunsObject } from '@toolctx/edge/durable-objects';
+import { ArtifactAdmissions, createRunHost, IdentityStateObject } from '@toolctx/edge/durable-objects';
 import { Hono } from 'hono';
 import { DEMO_CREDENTIAL, demoTools } from './tools.js';
 
@@ -47,10 +47,12 @@ function runtimeFor(env: Env) {
 }
 
 /** The run host class bound as `RUNS` in wrangler.jsonc; a run's end frees its identity's slot. */
-export class RunHost extends createRunHost<Env>(runtimeFor, (env) => ({ identityRuns: env.IDENTITY_RUNS })) {}
+export class RunHost extends createRunHost<Env>(runtimeFor, (env) => ({
+  identityState: env.IDENTITY_STATE,
+})) {}
 
-/** Counts each identity's live runs (at most 100 by default), bound as `IDENTITY_RUNS`. */
-export class IdentityRuns extends IdentityRunsObject {}
+/** Counts each identity's live runs (at most 100 by default), bound as `IDENTITY_STATE`. */
+export class IdentityState extends IdentityStateObject {}
 
 /** The admissions class bound as `ADMISSIONS` in wrangler.jsonc. */
 export { ArtifactAdmissions };
@@ -60,7 +62,7 @@ export { ArtifactAdmissions };
 // a token or a session cookie instead (see packages/edge/src/worker.ts).
 const localIdentity: Identity = { tenant: 'demo', principal: 'local', conversationId: 'demo' };
 
-const runsOf = (env: Env) => durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS });
+const runsOf = (env: Env) => durableObjectRuns(env.RUNS, { identityState: env.IDENTITY_STATE });
 const api = createToolServer<Env>({ runtimeFor, runs: runsOf, authenticate: () => localIdentity });
 
 const app = new Hono<{ Bindings: Env }>();

@@ -1,17 +1,19 @@
-import type { IdentityRunsObject } from './run-host/identity-runs.js';
+import type { IdentityStateObject } from './run-host/identity-state.js';
 import type { RunHostObject } from './run-host/run-host.js';
 import type { ArtifactAdmissions } from './stores/artifact-admissions.js';
 
 /**
- * The bindings the toolctx Worker expects, as its `wrangler.jsonc` declares them.
+ * The bindings of the example Worker (`src/worker.ts`), as its `wrangler.jsonc` declares them. A
+ * Worker of your own declares its own; this one types the examples, and a Worker that copies the
+ * example's `wrangler.jsonc`.
  *
  * @example
  * ```ts
- * import { durableObjectRuns, type Env } from '@toolctx/edge';
- * const runs = (env: Env) => durableObjectRuns(env.RUNS);
+ * import { durableObjectRuns, type ExampleWorkerEnv } from '@toolctx/edge';
+ * const runs = (env: ExampleWorkerEnv) => durableObjectRuns(env.RUNS);
  * ```
  */
-export interface Env {
+export interface ExampleWorkerEnv {
   /** KV namespace holding artifact metadata. */
   ARTIFACT_META: KVNamespace;
   /** R2 bucket holding artifact bytes. */
@@ -19,9 +21,9 @@ export interface Env {
   /** One Durable Object per artifact scope, keeping the per-scope caps exact across Workers. */
   ADMISSIONS: DurableObjectNamespace<ArtifactAdmissions>;
   /** One Durable Object per run. */
-  RUNS: DurableObjectNamespace<RunHostObject<Env>>;
+  RUNS: DurableObjectNamespace<RunHostObject<ExampleWorkerEnv>>;
   /** One Durable Object per identity, counting its live runs (`maxRunsPerIdentity`) and calls in flight (`callLimit`). */
-  IDENTITY_RUNS: DurableObjectNamespace<IdentityRunsObject>;
+  IDENTITY_STATE: DurableObjectNamespace<IdentityStateObject>;
   /**
    * The example Worker's secret: `Bearer <TOOLCTX_TOKEN>` is the principal `default`, and a
    * principal's own token is signed with it (`<principal>.<HMAC-SHA-256>`); unset, every request is refused.

@@ -7,13 +7,13 @@
  * @example
  * ```ts
  * import { type AnyTool, createRuntime } from '@toolctx/core';
- * import { createToolServer, durableObjectRuns, type Env } from '@toolctx/edge';
+ * import { createToolServer, durableObjectRuns, type ExampleWorkerEnv } from '@toolctx/edge';
  * import { createRunHost } from '@toolctx/edge/durable-objects';
  * declare const tools: AnyTool[];
  *
- * const runtimeFor = (env: Env) => createRuntime({ tools });
- * export class RunHost extends createRunHost<Env>(runtimeFor) {}
- * export default createToolServer<Env>({
+ * const runtimeFor = (env: ExampleWorkerEnv) => createRuntime({ tools });
+ * export class RunHost extends createRunHost<ExampleWorkerEnv>(runtimeFor) {}
+ * export default createToolServer<ExampleWorkerEnv>({
  *   runtimeFor,
  *   runs: (env) => durableObjectRuns(env.RUNS),
  *   authenticate: (request) => (request.headers.get('authorization') === 'Bearer dev' ? { tenant: 'dev' } : null),
@@ -21,11 +21,12 @@
  * ```
  * @module
  */
-export type { DoorErrorInfo, DoorErrorKind, Reply, ReplyStatus } from './door-error.js';
-export type { Env } from './env.js';
+
+export type { AuthAnswer, Authenticate } from './door/authenticate.js';
+export type { CallAnswer, CallFormat } from './door/call-answer.js';
+export type { DoorErrorInfo, DoorErrorKind, Reply, ReplyStatus } from './door/door-error.js';
+export type { ExampleWorkerEnv } from './env.js';
 export {
-  type AuthAnswer,
-  type Authenticate,
   createToolServer,
   type ToolServerCors,
   type ToolServerOptions,
@@ -41,8 +42,6 @@ export {
 } from './mcp/index.js';
 export {
   type AskTaken,
-  type CallAnswer,
-  type CallFormat,
   type CancelInfo,
   createMemoryRunDirectory,
   type DoorCall,
@@ -66,9 +65,6 @@ export {
   type RunSummary,
 } from './run-host/index.js';
 export {
-  type Admission,
-  type AdmissionAnswer,
-  type AdmissionRequest,
   createKvCache,
   createKvR2ArtifactStore,
   createR2Workspace,

@@ -1,5 +1,5 @@
 // Types `env` and `exports` from `cloudflare:workers` in the tests that run inside workerd.
-type ToolctxEnv = import('./env.js').Env;
+type ToolctxEnv = import('./env.js').ExampleWorkerEnv;
 
 declare namespace Cloudflare {
   interface Env extends ToolctxEnv {}

@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Env } from './env.js';
+import type { ExampleWorkerEnv } from './env.js';
 import { startRun, testSecret, tokenFor } from './test-utils/worker.js';
 import worker from './worker.js';
 
@@ -9,11 +9,11 @@ import worker from './worker.js';
 // time; the Host names it answers come from TOOLCTX_ALLOWED_HOSTS.
 
 /** The example Worker's answer, with the bindings given (the test bindings by default). */
-async function answer(path: string, init: RequestInit = {}, bindings: Partial<Env> = {}) {
+async function answer(path: string, init: RequestInit = {}, bindings: Partial<ExampleWorkerEnv> = {}) {
   const ctx = createExecutionContext();
   const response = await worker.fetch(
     new Request(`http://toolctx.test${path}`, init),
-    { ...(env as Env), ...bindings },
+    { ...(env as ExampleWorkerEnv), ...bindings },
     ctx,
   );
   await waitOnExecutionContext(ctx);

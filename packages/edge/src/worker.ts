@@ -5,10 +5,10 @@ import { createRuntime, type Runtime } from '@toolctx/core';
 import {
   ArtifactAdmissions,
   createRunHost,
-  IdentityRunsObject,
+  IdentityStateObject,
   type RunHostOptions,
 } from './durable-objects/index.js';
-import type { Env } from './env.js';
+import type { ExampleWorkerEnv } from './env.js';
 import { exampleTools } from './example/index.js';
 import { authenticate } from './example/token-auth.js';
 import {
@@ -29,7 +29,7 @@ const ARTIFACT_LIMITS = {
 
 // The runtime needs the Worker's bindings (the artifact store). The door and the run host call
 // it once per env object and keep what it made, so it needs no cache of its own.
-function runtimeFor(env: Env): Runtime {
+function runtimeFor(env: ExampleWorkerEnv): Runtime {
   return createRuntime({
     tools: exampleTools,
     artifacts: createKvR2ArtifactStore({
@@ -50,7 +50,7 @@ function runtimeFor(env: Env): Runtime {
  * calls, 8 streams and 16 pending approvals per run, readers dropped 1 MiB behind, request
  * bodies of at most 1 MiB, read within 10 s, and an artifact put a day old taken as abandoned.
  */
-function varsOf(env: Env) {
+function varsOf(env: ExampleWorkerEnv) {
   const names = {
     idleMs: 'TOOLCTX_RUN_IDLE_MS',
     retentionMs: 'TOOLCTX_RUN_RETENTION_MS',
@@ -77,8 +77,8 @@ function varsOf(env: Env) {
   return vars;
 }
 
-/** The run host's options; a run's end frees its identity's slot in IDENTITY_RUNS. */
-function runHostOptions(env: Env): RunHostOptions {
+/** The run host's options; a run's end frees its identity's slot in IDENTITY_STATE. */
+function runHostOptions(env: ExampleWorkerEnv): RunHostOptions {
   const {
     maxRunsPerIdentity: _,
     maxBodyBytes: __,
@@ -88,20 +88,20 @@ function runHostOptions(env: Env): RunHostOptions {
     abandonedPutMs: ______,
     ...options
   } = varsOf(env);
-  return { ...options, identityRuns: env.IDENTITY_RUNS };
+  return { ...options, identityState: env.IDENTITY_STATE };
 }
 
 /** The run host class bound as `RUNS` in wrangler.jsonc. */
-export class RunHost extends createRunHost<Env>(runtimeFor, runHostOptions) {}
+export class RunHost extends createRunHost<ExampleWorkerEnv>(runtimeFor, runHostOptions) {}
 
 /** The admissions class bound as `ADMISSIONS` in wrangler.jsonc. */
 export { ArtifactAdmissions };
 
-/** Counts each identity's live runs and one-shot calls, and lists its runs (GET /runs), bound as `IDENTITY_RUNS` in wrangler.jsonc. */
-export class IdentityRuns extends IdentityRunsObject {}
+/** Counts each identity's live runs and one-shot calls, and lists its runs (GET /runs), bound as `IDENTITY_STATE` in wrangler.jsonc. */
+export class IdentityState extends IdentityStateObject {}
 
 /** Pages on the origins in `TOOLCTX_ALLOWED_ORIGINS` (comma-separated) may call the Worker. */
-function corsOf(env: Env): ToolServerCors | undefined {
+function corsOf(env: ExampleWorkerEnv): ToolServerCors | undefined {
   const origins = listOf(env.TOOLCTX_ALLOWED_ORIGINS);
   return origins.length > 0 ? { origins } : undefined;
 }
@@ -110,7 +110,7 @@ function corsOf(env: Env): ToolServerCors | undefined {
  * The names the Worker answers in `Host`: those in `TOOLCTX_ALLOWED_HOSTS` (comma-separated, such
  * as `toolctx.example.workers.dev`); unset, the loopback names `wrangler dev` serves on.
  */
-function allowedHostsOf(env: Env): string[] | undefined {
+function allowedHostsOf(env: ExampleWorkerEnv): string[] | undefined {
   const hosts = listOf(env.TOOLCTX_ALLOWED_HOSTS);
   return hosts.length > 0 ? hosts : undefined;
 }
@@ -122,11 +122,11 @@ function listOf(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
-const app = createToolServer<Env>({
+const app = createToolServer<ExampleWorkerEnv>({
   runtimeFor,
   runs: (env) =>
     durableObjectRuns(env.RUNS, {
-      identityRuns: env.IDENTITY_RUNS,
+      identityState: env.IDENTITY_STATE,
       maxRunsPerIdentity: varsOf(env).maxRunsPerIdentity,
     }),
   authenticate,
@@ -137,7 +137,7 @@ const app = createToolServer<Env>({
   callLimit: (env) => {
     const { maxCallsPerIdentity, callLeaseMs } = varsOf(env);
     return {
-      binding: 'IDENTITY_RUNS',
+      binding: 'IDENTITY_STATE',
       ...(maxCallsPerIdentity ? { maxCallsPerIdentity } : {}),
       ...(callLeaseMs ? { leaseMs: callLeaseMs } : {}),
     };
@@ -149,7 +149,7 @@ const app = createToolServer<Env>({
  * The cron trigger in wrangler.jsonc: frees the R2 bytes of expired artifacts nobody met again,
  * and of puts a crash cut short (`TOOLCTX_ABANDONED_PUT_MS` after they began; a day unset).
  */
-const scheduled: ExportedHandlerScheduledHandler<Env> = (_controller, env, ctx) => {
+const scheduled: ExportedHandlerScheduledHandler<ExampleWorkerEnv> = (_controller, env, ctx) => {
   const { abandonedPutMs } = varsOf(env);
   ctx.waitUntil(
     sweepExpiredArtifacts({
@@ -160,4 +160,4 @@ const scheduled: ExportedHandlerScheduledHandler<Env> = (_controller, env, ctx) 
   );
 };
 
-export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<Env>;
+export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<ExampleWorkerEnv>;

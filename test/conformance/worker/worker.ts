@@ -1,4 +1,4 @@
-// Set-up B of the conformance run: the Worker's MCP door as the README shows it (`mountMcp` on a
+// Set-up B of the conformance run: the Worker's MCP door as the MCP guide shows it (`mountMcp` on a
 // hono app, one `createMcpSession` Durable Object per 2025 MCP session, 2026 requests served in the
 // Worker, their tasks in RunHost objects) serving the fixtures on /mcp, under
 // `wrangler dev`, its artifacts in KV and R2. Prompts, completions and the resource fixtures are added with the SDK's API through McpSession's configureServer

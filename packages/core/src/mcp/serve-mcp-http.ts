@@ -65,7 +65,8 @@ export interface ServeMcpStatelessOptions extends ServeMcpOptions {
   /**
    * How often a `subscriptions/listen` that follows tasks (`notifications: { taskIds }`) reads
    * them, in ms: a change reaches the client as `notifications/tasks` within about this long.
-   * Default 500.
+   * Default 500. A task is read until it settles; an identity holds at most 8 such listens open
+   * at once (a ninth is answered 429, `-32000`).
    */
   taskPollMs?: number;
 }
@@ -110,7 +111,7 @@ export function serveMcpStateless(runtime: Runtime, options: ServeMcpStatelessOp
   // answered from the host without making a server for them (task-poll.ts).
   const headers = paramHeadersOf(runtime.tools.values());
   const serverInfo = options.serverInfo ?? defaultServerInfo;
-  const listen = host === false ? undefined : { host, pollMs: options.taskPollMs ?? 500 };
+  const listen = host === false ? undefined : { host, pollMs: options.taskPollMs ?? 500, open: new Map() };
   if (headers.size === 0 && !listen) return handler;
   return {
     ...handler,

@@ -64,9 +64,18 @@ const guarded = defineTool({
 });
 const pending: ApprovalPort = { request: async () => 'pending' };
 const runtime = createRuntime({ tools: [slow, quick, always, guarded], approval: pending });
+// The memory host, counting its reads of each task: what a listen costs.
+const memory = memoryTaskHost(runtime, { ttlMs: 400 });
+const reads = new Map<string, number>();
 const mcp = serveMcpHttp(runtime, {
   identify: ({ authInfo }) => (authInfo ? { tenant: 't', principal: authInfo.clientId } : undefined),
-  tasks: memoryTaskHost(runtime, { ttlMs: 400 }),
+  tasks: {
+    ...memory,
+    get: (owner, taskId) => {
+      reads.set(taskId, (reads.get(taskId) ?? 0) + 1);
+      return memory.get(owner, taskId);
+    },
+  },
   taskPollMs: 100,
 });
 afterAll(() => mcp.close());
@@ -271,6 +280,42 @@ describe('MCP tasks over serveMcpHttp', () => {
     expect(await bob.next(1200)).toBe('quiet');
     ana.close();
     bob.close();
+  });
+
+  it("stops reading a task once it has settled, and an id that is none of the caller's after one read", async () => {
+    const created = await send('ana', 'tools/call', { name: 'slow', arguments: {} });
+    const taskId = created.result!.taskId as string;
+    const ana = await listen('ana', [taskId, 'task_nobody']);
+    await ana.next(); // acknowledged
+    expect(await ana.next()).toMatchObject({ params: { taskId, status: 'working' } });
+    releaseSlow();
+    expect(await ana.next()).toMatchObject({ params: { taskId, status: 'completed' } });
+    const settledReads = reads.get(taskId);
+    await sleep(450); // four more polls, were it still reading
+    expect(reads.get(taskId)).toBe(settledReads);
+    expect(reads.get('task_nobody')).toBe(1);
+    ana.close();
+  });
+
+  it('holds at most 8 listens for tasks open per identity: a ninth is 429 -32000 until one closes', async () => {
+    const open = await Promise.all(Array.from({ length: 8 }, () => listen('cleo', ['task_x'])));
+    for (const each of open) expect(each.response.status).toBe(200);
+    const ninth = await listen('cleo', ['task_x']);
+    expect(ninth.response.status).toBe(429);
+    expect(await ninth.response.json()).toMatchObject({
+      id: 'sub-1',
+      error: { code: -32000, message: expect.stringMatching(/at most 8 per identity/) },
+    });
+    // Another identity is not held back by cleo's listens.
+    const dan = await listen('dan', ['task_x']);
+    expect(dan.response.status).toBe(200);
+    dan.close();
+    open[0]!.close();
+    await sleep(20);
+    const again = await listen('cleo', ['task_x']);
+    expect(again.response.status).toBe(200);
+    again.close();
+    for (const each of open.slice(1)) each.close();
   });
 
   it('refuses a listen for tasks from a client that did not declare the extension with -32021', async () => {

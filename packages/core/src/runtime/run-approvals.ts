@@ -64,7 +64,7 @@ export class RunApprovals {
     if (!pending) {
       return refusal(this.settled.get(approvalId) ?? 'unknown-approval', approvalId);
     }
-    if (pending.runId !== this.runId || !sameIdentity(pending.owner, this.owner))
+    if (pending.runId !== this.runId || !sameIdentityFields(pending.owner, this.owner))
       return refusal('other-run', approvalId);
     if (!isDecision(decision)) return refusal('invalid-decision', approvalId);
     this.store.delete(approvalId);
@@ -112,6 +112,10 @@ function refusal(reason: DecisionRefusal, approvalId: string): Taken {
   return { ok: false, reason, error };
 }
 
-function sameIdentity(a: Readonly<Identity> | undefined, b: Readonly<Identity> | undefined): boolean {
+/**
+ * Whether two owners name the same tenant, principal and conversation, field by field: an absent
+ * owner reads as one with no fields, so anonymous and an empty identity match.
+ */
+function sameIdentityFields(a: Readonly<Identity> | undefined, b: Readonly<Identity> | undefined): boolean {
   return a?.tenant === b?.tenant && a?.principal === b?.principal && a?.conversationId === b?.conversationId;
 }

@@ -3,12 +3,12 @@
 // never deployed. `GET /__state/artifacts`: every R2 object key and KV key name under the store's
 // prefix, and each put's mark (an R2 object under `artifacts/.pending/`) with its multipart upload id. `GET /__state/upload?key=&uploadId=`:
 // whether that multipart upload is still open (it takes a 1-byte part), which no R2 listing shows.
-import type { Env } from '../env.js';
+import type { ExampleWorkerEnv } from '../env.js';
 import { markOf } from '../stores/pending-puts.js';
-import example, { ArtifactAdmissions, IdentityRuns, RunHost } from '../worker.js';
+import example, { ArtifactAdmissions, IdentityState, RunHost } from '../worker.js';
 import { authenticate } from './token-auth.js';
 
-export { ArtifactAdmissions, IdentityRuns, RunHost };
+export { ArtifactAdmissions, IdentityState, RunHost };
 
 // The prefix the example Worker's store uses (createKvR2ArtifactStore's default).
 const PREFIX = 'artifacts/';
@@ -40,7 +40,7 @@ async function keyNames(kv: KVNamespace): Promise<string[]> {
   }
 }
 
-async function state(env: Env): Promise<Response> {
+async function state(env: ExampleWorkerEnv): Promise<Response> {
   const [stored, keys] = await Promise.all([objects(env.ARTIFACTS), keyNames(env.ARTIFACT_META)]);
   const marks = stored
     .filter((object) => object.key.startsWith(`${PREFIX}.pending/`))
@@ -48,7 +48,7 @@ async function state(env: Env): Promise<Response> {
   return Response.json({ objects: stored.map((object) => object.key), keys, marks });
 }
 
-async function uploadOpen(env: Env, key: string, uploadId: string): Promise<Response> {
+async function uploadOpen(env: ExampleWorkerEnv, key: string, uploadId: string): Promise<Response> {
   try {
     await env.ARTIFACTS.resumeMultipartUpload(key, uploadId).uploadPart(10_000, new Uint8Array(1));
     return Response.json({ open: true });
@@ -70,4 +70,4 @@ export default {
     if (url.pathname === '/__state/upload' && key && uploadId) return uploadOpen(env, key, uploadId);
     return new Response('not found', { status: 404 });
   },
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<ExampleWorkerEnv>;

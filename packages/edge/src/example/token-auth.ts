@@ -3,8 +3,9 @@
 // that principal, the signature being the base64url HMAC-SHA-256 of the name keyed with
 // TOOLCTX_TOKEN (`principalToken` makes one). One secret serves any number of users, each token
 // names its holder, and only whoever holds TOOLCTX_TOKEN can mint one.
-import type { Env } from '../env.js';
-import type { AuthAnswer } from '../http/create-tool-server.js';
+
+import type { AuthAnswer } from '../door/authenticate.js';
+import type { ExampleWorkerEnv } from '../env.js';
 
 /**
  * Who calls is read from the token alone, never from a header the client picks: `Bearer
@@ -15,7 +16,7 @@ import type { AuthAnswer } from '../http/create-tool-server.js';
  * compared as SHA-256 digests in constant time, so the answer's timing tells nothing of how much
  * of a guess was right. A refusal says which configuration is missing, never a token.
  */
-export async function authenticate(request: Request, env: Env): Promise<AuthAnswer> {
+export async function authenticate(request: Request, env: ExampleWorkerEnv): Promise<AuthAnswer> {
   const secret = env.TOOLCTX_TOKEN;
   if (!secret)
     return {

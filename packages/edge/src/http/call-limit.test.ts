@@ -3,31 +3,31 @@ import { describe, expect, it } from 'vitest';
 import { principalToken } from '../example/token-auth.js';
 import { createToolServer } from '../index.js';
 import { takeCallSlot } from '../run-host/call-slots.js';
-import type { IdentityRunsObject } from '../run-host/identity-runs.js';
+import type { IdentityStateObject } from '../run-host/identity-state.js';
 import { authenticate, runtime } from '../test-utils/server.js';
 
-// `callLimit` on POST /calls, counted by the IDENTITY_RUNS object of the edge package's wrangler.jsonc.
-const identityRuns = (env as unknown as { IDENTITY_RUNS: DurableObjectNamespace<IdentityRunsObject> })
-  .IDENTITY_RUNS;
+// `callLimit` on POST /calls, counted by the IDENTITY_STATE object of the edge package's wrangler.jsonc.
+const identityState = (env as unknown as { IDENTITY_STATE: DurableObjectNamespace<IdentityStateObject> })
+  .IDENTITY_STATE;
 
 /**
  * The Worker's env with each call slot's release held back `ms` on its way to the counter, so an
  * answer that went out before its slot was back is seen as such.
  */
 function slowReleases(ms: number) {
-  const stubOf = (stub: DurableObjectStub<IdentityRunsObject>) =>
+  const stubOf = (stub: DurableObjectStub<IdentityStateObject>) =>
     new Proxy(stub, {
       get(target, key) {
         const value: unknown = Reflect.get(target, key, target);
         if (key !== 'release') return value;
-        return async (...args: Parameters<IdentityRunsObject['release']>) => {
+        return async (...args: Parameters<IdentityStateObject['release']>) => {
           await new Promise((resolve) => setTimeout(resolve, ms));
           // Called on the stub: an RPC method applied with another `this` sends that along.
           return target.release(...args);
         };
       },
     });
-  const namespace = new Proxy(identityRuns, {
+  const namespace = new Proxy(identityState, {
     get(target, key) {
       const value: unknown = Reflect.get(target, key, target);
       if (typeof value !== 'function') return value;
@@ -35,7 +35,7 @@ function slowReleases(ms: number) {
       return (id: DurableObjectId) => stubOf(target.get(id));
     },
   });
-  return { ...env, IDENTITY_RUNS: namespace };
+  return { ...env, IDENTITY_STATE: namespace };
 }
 
 function cappedServer(maxCallsPerIdentity: number, tenant: string, bindings: object = env) {
@@ -46,7 +46,7 @@ function cappedServer(maxCallsPerIdentity: number, tenant: string, bindings: obj
       const identity = authenticate(request);
       return identity && { ...identity, tenant };
     },
-    callLimit: { binding: 'IDENTITY_RUNS', maxCallsPerIdentity },
+    callLimit: { binding: 'IDENTITY_STATE', maxCallsPerIdentity },
   });
   const call = (as: string, tool: string, args: unknown, init: RequestInit = {}) =>
     app.request(
@@ -61,7 +61,7 @@ function cappedServer(maxCallsPerIdentity: number, tenant: string, bindings: obj
     );
   /** The calls `principal` has in flight, as its counter holds them. */
   const live = async (principal: string) => {
-    const stub = identityRuns.get(identityRuns.idFromName(JSON.stringify([tenant, principal])));
+    const stub = identityState.get(identityState.idFromName(JSON.stringify([tenant, principal])));
     const taken = await stub.acquire('probe', 1_000, 'call');
     await stub.release('probe', 'call');
     return taken.ok ? taken.value.live - 1 : -1;
@@ -170,7 +170,7 @@ describe('HTTP door: POST /calls with callLimit', () => {
     const { call } = cappedServer(2, 'fair-5');
     expect((await call('ana', 'count_steps', quick)).status).toBe(200);
     await expect(takeCallSlot({ binding: 'NOT_BOUND' }, env, { tenant: 'fair-5' })).rejects.toThrow(
-      /callLimit: env\.NOT_BOUND is not a Durable Object namespace\. Bind your IdentityRunsObject subclass/,
+      /callLimit: env\.NOT_BOUND is not a Durable Object namespace\. Bind your IdentityStateObject subclass/,
     );
   });
 });

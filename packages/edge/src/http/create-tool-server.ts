@@ -1,17 +1,19 @@
 import { type ArtifactStore, artifactScope, type Identity, type Runtime, ToolctxError } from '@toolctx/core';
 import { sseHeaders } from '@toolctx/core/sse';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import type { Reply } from '../door-error.js';
-import { executionContextOf } from '../execution-context.js';
-import { type IdentityCallLimit, takeCallSlot } from '../run-host/call-slots.js';
+import { foreignHost, loopbackHosts } from '../door/allowed-hosts.js';
+import type { Authenticate } from '../door/authenticate.js';
+import type { CallAnswer, CallFormat } from '../door/call-answer.js';
+import type { Reply } from '../door/door-error.js';
+import { executionContextOf } from '../door/execution-context.js';
+import { defaultBodyTimeoutMs } from '../door/read-body.js';
+import { sharedRuntime } from '../door/shared-runtime.js';
 import {
-  type CallAnswer,
-  type CallFormat,
   createMemoryRunDirectory,
+  type IdentityCallLimit,
   type RunDirectory,
+  takeCallSlot,
 } from '../run-host/index.js';
-import { runtimeOf } from '../runtime-for.js';
-import { foreignHost, loopbackHosts } from './allowed-hosts.js';
 import { artifactResponse } from './artifact-response.js';
 import { corsMiddleware, type ToolServerCors } from './cors.js';
 import { errorResponse, HttpError } from './http-error.js';
@@ -26,37 +28,7 @@ import {
   phaseOf,
   resumePoint,
 } from './parse-request.js';
-import { defaultBodyTimeoutMs, readJson } from './read-json.js';
-
-/**
- * Establishes who is calling, from the request (a token, a cookie, mTLS), the Worker's `env` (where
- * a secret or a verification key is kept) and the request's `ExecutionContext` when it has one
- * (its `props`, where an OAuth wrapper such as `@cloudflare/workers-oauth-provider` puts the
- * grant's user; `undefined` in a test that calls the app without one). `null` is a 401
- * whose message says `authenticate` found no identity; `{ refused: message }` is a 401 with that
- * message, for naming what the caller (or the host's configuration) lacks. The message goes to
- * the caller: say what is missing, never what the secret is.
- *
- * @example
- * ```ts
- * import type { Authenticate, Env } from '@toolctx/edge';
- * const authenticate: Authenticate<Env> = (request, env) => {
- *   if (!env.TOOLCTX_TOKEN) return { refused: 'TOOLCTX_TOKEN is not set for this Worker.' };
- *   return request.headers.get('authorization') === `Bearer ${env.TOOLCTX_TOKEN}` ? { tenant: 'acme' } : null;
- * };
- * ```
- */
-export type Authenticate<E> = (
-  request: Request,
-  env: E,
-  ctx?: ExecutionContext,
-) => AuthAnswer | Promise<AuthAnswer>;
-
-/**
- * What {@link Authenticate} answers: who is calling, or a refusal (a 401), with a message of
- * the host's or the door's default.
- */
-export type AuthAnswer = Identity | { refused: string } | null;
+import { readJson } from './read-json.js';
 
 /** The 401's message when `authenticate` answers `null`. */
 const noIdentity =
@@ -72,11 +44,11 @@ const noIdentity =
  * @example
  * ```ts
  * import { type AnyTool, type ArtifactStore, createRuntime } from '@toolctx/core';
- * import { type Authenticate, createToolServer, durableObjectRuns, type Env, type ToolServerOptions } from '@toolctx/edge';
+ * import { type Authenticate, createToolServer, durableObjectRuns, type ExampleWorkerEnv, type ToolServerOptions } from '@toolctx/edge';
  * declare const tools: AnyTool[];
- * declare const authenticate: Authenticate<Env>;
- * declare function storeFor(env: Env): ArtifactStore;
- * const options: ToolServerOptions<Env> = {
+ * declare const authenticate: Authenticate<ExampleWorkerEnv>;
+ * declare function storeFor(env: ExampleWorkerEnv): ArtifactStore;
+ * const options: ToolServerOptions<ExampleWorkerEnv> = {
  *   runtimeFor: (env) => createRuntime({ tools, artifacts: storeFor(env) }),
  *   runs: (env) => durableObjectRuns(env.RUNS),
  *   authenticate,
@@ -109,7 +81,7 @@ export interface ToolServerOptions<E> {
   cors?: ToolServerCors | ((env: E) => ToolServerCors | undefined);
   /**
    * Caps one identity's calls in flight on `POST /calls` (default 16 when set), counted by the
-   * `IdentityRunsObject` bound as `binding` across every isolate, so a flood from one identity is
+   * `IdentityStateObject` bound as `binding` across every isolate, so a flood from one identity is
    * refused with 429 and `Retry-After` while others' calls go on (see {@link IdentityCallLimit}).
    * Without it one-shot calls are not counted. A function of the bindings (such as a var) is asked
    * per request; `undefined` from it means no cap. Calls in a run are bounded by the run's limits.
@@ -152,11 +124,11 @@ const doorPaths = ['/tools', '/runs/*', '/calls', '/approvals/*', '/artifacts/*'
  * @example
  * ```ts
  * import { type AnyTool, createRuntime, type Identity } from '@toolctx/core';
- * import { createToolServer, durableObjectRuns, type Env } from '@toolctx/edge';
+ * import { createToolServer, durableObjectRuns, type ExampleWorkerEnv } from '@toolctx/edge';
  * declare const tools: AnyTool[];
- * declare function verifyToken(header: string | null, env: Env): Promise<Identity | null>;
+ * declare function verifyToken(header: string | null, env: ExampleWorkerEnv): Promise<Identity | null>;
  *
- * const app = createToolServer<Env>({
+ * const app = createToolServer<ExampleWorkerEnv>({
  *   runtimeFor: () => createRuntime({ tools }),
  *   runs: (env) => durableObjectRuns(env.RUNS),
  *   authenticate: async (request, env) => verifyToken(request.headers.get('authorization'), env),
@@ -179,7 +151,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
       'createToolServer needs { runtimeFor: (env) => runtime }; for one runtime made up front, pass () => runtime.',
     );
   }
-  const runtimeFrom = (env: E) => runtimeOf(runtimeFor, env);
+  const runtimeFrom = (env: E) => sharedRuntime(runtimeFor, env);
   // Runs kept in memory belong to their runtime, so each runtime gets its own directory.
   const memoryRuns = new WeakMap<Runtime, RunDirectory>();
   const runsOf = (env: E): RunDirectory => {
@@ -301,7 +273,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
         'x-toolctx-call-id': call.toolCallId,
       });
     }
-    // Both answers are streams that start once the call is admitted (a refusal is still a real
+    // Both answers are streams that start once the call has its slot (a refusal is still a real
     // 4xx): SSE of its events, or JSON after whitespace heartbeats — or, for a JSON call that
     // settled at once, its result alone. Where the run lives, a failed heartbeat write finds a
     // client that hung up and cancels the call — which local workerd needs, since it never fires
@@ -342,7 +314,7 @@ export function createToolServer<E extends object = object>(options: ToolServerO
       identity,
       body: parseCall(await readBody(c)),
       format,
-      ...(limit ? { admit: async () => unwrap(await takeCallSlot(limit, c.env, identity)) } : {}),
+      ...(limit ? { takeSlot: async () => unwrap(await takeCallSlot(limit, c.env, identity)) } : {}),
     });
     // The request's signal is listened to only by a call that outlasts the fast path: a quick
     // call has no time to be hung up on, and workerd charges for the listener on every request.

@@ -1,4 +1,4 @@
-import type { DoorErrorInfo, DoorErrorKind } from '../door-error.js';
+import type { DoorErrorInfo, DoorErrorKind } from '../door/door-error.js';
 
 /** A request the door refuses: thrown inside a route, answered by the app's error handler. */
 export class HttpError extends Error {

@@ -1,7 +1,2 @@
 export type { ToolServerCors } from './cors.js';
-export {
-  type AuthAnswer,
-  type Authenticate,
-  createToolServer,
-  type ToolServerOptions,
-} from './create-tool-server.js';
+export { createToolServer, type ToolServerOptions } from './create-tool-server.js';

@@ -9,12 +9,10 @@ import {
   type ToolResult,
   unknownToolError,
 } from '@toolctx/core';
-import type { CallSlot } from '../run-host/call-slots.js';
-import { httpCallDoor } from '../run-host/doors.js';
-import type { CallAnswer } from '../run-host/types.js';
-import { defaultHeartbeatMs } from '../sse/channel.js';
-import { answerCall } from '../wire/call-answer.js';
-import { eventMessage } from '../wire/wire-format.js';
+import { answerCall, type CallAnswer } from '../door/call-answer.js';
+import { defaultHeartbeatMs } from '../door/channel.js';
+import { eventMessage } from '../door/wire-format.js';
+import { type CallSlot, httpCallDoor } from '../run-host/index.js';
 import { HttpError } from './http-error.js';
 import type { CallBody } from './parse-request.js';
 
@@ -37,7 +35,7 @@ export interface OneShotRequest {
   body: CallBody;
   format: 'json' | 'sse';
   /** Takes the identity's slot for the call (or throws the 429), when calls are counted. */
-  admit?: () => Promise<CallSlot>;
+  takeSlot?: () => Promise<CallSlot>;
 }
 
 /**
@@ -53,7 +51,7 @@ export async function answerOneShot({
   identity,
   body,
   format,
-  admit,
+  takeSlot,
 }: OneShotRequest): Promise<{ toolCallId: string; answer: CallAnswer; abort: () => void }> {
   const door = callDoorOf(runtime);
   if (!door.tools.has(body.tool)) {
@@ -63,7 +61,7 @@ export async function answerOneShot({
   const toolCallId = body.toolCallId ?? `call_${crypto.randomUUID()}`;
   const controller = new AbortController();
   const abort = () => controller.abort();
-  const slot = await admit?.();
+  const slot = await takeSlot?.();
   let listener: ((event: ToolEvent, message: Uint8Array) => void) | undefined;
   const answer = await answerCall({
     callId: toolCallId,

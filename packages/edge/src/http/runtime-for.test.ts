@@ -1,7 +1,7 @@
 import { createRuntime, type Runtime } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
+import { sharedRuntime } from '../door/shared-runtime.js';
 import { exampleTools } from '../example/index.js';
-import { runtimeOf } from '../runtime-for.js';
 import { authenticate } from '../test-utils/server.js';
 import { createToolServer } from './create-tool-server.js';
 
@@ -57,7 +57,7 @@ describe('createToolServer({ runtimeFor })', () => {
   it('gives every user of the same runtimeFor the runtime it made for an env, as the run host is given', () => {
     const { made, runtimeFor } = counted();
     const env = {};
-    expect(runtimeOf(runtimeFor, env)).toBe(runtimeOf(runtimeFor, env));
+    expect(sharedRuntime(runtimeFor, env)).toBe(sharedRuntime(runtimeFor, env));
     expect(made).toHaveLength(1);
   });
 
@@ -72,6 +72,6 @@ describe('createToolServer({ runtimeFor })', () => {
     const response = await app.request('/tools', { headers: asAna }, {});
     expect(response.status).toBe(500);
     expect(await response.json()).toMatchObject({ kind: 'internal', exception: 'TypeError' });
-    expect(() => runtimeOf(() => undefined as never, {})).toThrow(/runtimeFor must return a runtime/);
+    expect(() => sharedRuntime(() => undefined as never, {})).toThrow(/runtimeFor must return a runtime/);
   });
 });

@@ -1,13 +1,13 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import type { Env } from '../env.js';
+import type { ExampleWorkerEnv } from '../env.js';
 import { runtime } from '../test-utils/server.js';
 import worker from '../worker.js';
 import { createToolServer } from './create-tool-server.js';
 
 /** The example Worker's answer to a request, with the bindings given. */
-async function workerAnswer(bindings: Env, headers: HeadersInit = {}) {
+async function workerAnswer(bindings: ExampleWorkerEnv, headers: HeadersInit = {}) {
   const ctx = createExecutionContext();
   const response = await worker.fetch(new Request('http://toolctx.test/tools', { headers }), bindings, ctx);
   await waitOnExecutionContext(ctx);
@@ -30,7 +30,7 @@ describe('HTTP door: a 401 says what is missing', () => {
   });
 
   it('says, from the example Worker without TOOLCTX_TOKEN, that it is not set and where to set it', async () => {
-    const { TOOLCTX_TOKEN: _, ...unset } = env as Env;
+    const { TOOLCTX_TOKEN: _, ...unset } = env as ExampleWorkerEnv;
     const { status, body } = await workerAnswer(unset, { authorization: 'Bearer anything' });
     expect(status).toBe(401);
     expect(body.kind).toBe('unauthenticated');
@@ -40,7 +40,7 @@ describe('HTTP door: a 401 says what is missing', () => {
   });
 
   it('tells a caller with the wrong token what to send, without the Worker’s token in the answer', async () => {
-    const bindings = { ...(env as Env), TOOLCTX_TOKEN: 'the-real-secret' };
+    const bindings = { ...(env as ExampleWorkerEnv), TOOLCTX_TOKEN: 'the-real-secret' };
     const attempts: HeadersInit[] = [
       {},
       { authorization: 'Bearer guess' },

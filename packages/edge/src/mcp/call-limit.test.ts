@@ -1,6 +1,6 @@
 import { env, runInDurableObject, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { IdentityRunsObject } from '../run-host/identity-runs.js';
+import type { IdentityStateObject } from '../run-host/identity-state.js';
 import { base, callTool, liveCallSlots, messagesOf, openSession, rpc, until } from '../test-utils/mcp.js';
 
 // `callLimit` on /mcp-calls-capped (src/mcp/test-worker.ts): at most two calls in flight per
@@ -137,7 +137,7 @@ describe('the MCP door with callLimit', () => {
   it('ignores a call-slot header a client sends: only the Worker says whether and where calls are counted', async () => {
     // /mcp-auth counts no calls, whatever the client claims; a forged limit of 0 would refuse every call.
     const forged = {
-      'x-toolctx-call-slots': JSON.stringify({ binding: 'IDENTITY_RUNS', maxCallsPerIdentity: 0 }),
+      'x-toolctx-call-slots': JSON.stringify({ binding: 'IDENTITY_STATE', maxCallsPerIdentity: 0 }),
     };
     const open = 'http://toolctx.test/mcp-auth';
     const session = await openSession(open, as('eve'));
@@ -160,9 +160,9 @@ describe('the MCP door with callLimit', () => {
   });
 });
 
-describe('IdentityRunsObject call leases', () => {
-  const runs = (env as unknown as { IDENTITY_RUNS: DurableObjectNamespace<IdentityRunsObject> })
-    .IDENTITY_RUNS;
+describe('IdentityStateObject call leases', () => {
+  const runs = (env as unknown as { IDENTITY_STATE: DurableObjectNamespace<IdentityStateObject> })
+    .IDENTITY_STATE;
   const counter = (name: string) => runs.get(runs.idFromName(JSON.stringify(['acme', name])));
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,5 +1,4 @@
-import { foreignHost, hostNames, hostnameOf, loopbackHosts } from '../http/allowed-hosts.js';
-import type { ToolServerOptions } from '../http/create-tool-server.js';
+import { foreignHost, hostNames, hostnameOf, loopbackHosts } from '../door/allowed-hosts.js';
 import { jsonRpcError } from './wire.js';
 
 /** Host/Origin validation of an MCP endpoint (`mountMcp`, `mcpFetch`), named as the MCP SDK names it. */
@@ -8,7 +7,7 @@ export interface DnsRebindingOptions {
    * Host names (no port, IPv6 in brackets) a request may name in its `Host` header. Default
    * `['localhost', '127.0.0.1', '[::1]']`, what `wrangler dev` serves on: a deployed Worker lists
    * the names it is reached at (`['tools.example.com']`). The HTTP door's option of the same name
-   * ({@link ToolServerOptions.allowedHosts}) makes the same check.
+   * ({@link index!ToolServerOptions.allowedHosts}) makes the same check.
    */
   allowedHosts?: readonly string[];
   /**

@@ -2,10 +2,10 @@ import { DurableObject } from 'cloudflare:workers';
 import type { McpServer, RequestId } from '@modelcontextprotocol/server';
 import type { Identity, Runtime } from '@toolctx/core';
 import { type ServeMcpOptions, serveMcp } from '@toolctx/core/mcp';
-import { BodyTimeoutError } from '../http/read-json.js';
-import type { CallSlot } from '../run-host/call-slots.js';
-import { runtimeOf } from '../runtime-for.js';
-import { sameIdentity } from '../same-identity.js';
+import { BodyTimeoutError } from '../door/read-body.js';
+import { sameIdentity } from '../door/same-identity.js';
+import { sharedRuntime } from '../door/shared-runtime.js';
+import type { CallSlot } from '../run-host/index.js';
 import { AnsweringTransport } from './answering-transport.js';
 import { createDurableEventStore, type DurableEventStore, type McpEventStoreLimits } from './event-store.js';
 import { callsOf, readCallLimit, releaseSessionSlot, slotHeader, takeCallSlots } from './session-slots.js';
@@ -344,20 +344,20 @@ export type McpSessionClass<E> = new (ctx: DurableObjectState, env: E) => McpSes
  * @example
  * ```ts
  * import { type AnyTool, createRuntime } from '@toolctx/core';
- * import { createToolServer, type Env } from '@toolctx/edge';
+ * import { createToolServer, type ExampleWorkerEnv } from '@toolctx/edge';
  * import { createMcpSession, createRunHost } from '@toolctx/edge/durable-objects';
  * declare const tools: AnyTool[];
  *
- * const runtimeFor = (env: Env) => createRuntime({ tools });
- * export class RunHost extends createRunHost<Env>(runtimeFor) {}
- * export class ToolsMcpSession extends createMcpSession<Env>(runtimeFor) {}
- * export default createToolServer<Env>({ runtimeFor, authenticate: () => ({}) });
+ * const runtimeFor = (env: ExampleWorkerEnv) => createRuntime({ tools });
+ * export class RunHost extends createRunHost<ExampleWorkerEnv>(runtimeFor) {}
+ * export class ToolsMcpSession extends createMcpSession<ExampleWorkerEnv>(runtimeFor) {}
+ * export default createToolServer<ExampleWorkerEnv>({ runtimeFor, authenticate: () => ({}) });
  * ```
  */
 export function createMcpSession<E = unknown>(runtimeFor: (env: E) => Runtime): McpSessionClass<E> {
   return class ToolsMcpSession extends McpSession<E> {
     constructor(ctx: DurableObjectState, env: E) {
-      super(ctx, env, runtimeOf(runtimeFor, env));
+      super(ctx, env, sharedRuntime(runtimeFor, env));
     }
   };
 }

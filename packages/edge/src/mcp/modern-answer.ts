@@ -1,4 +1,4 @@
-import { createChannel } from '../sse/channel.js';
+import { createChannel } from '../door/channel.js';
 import { heartbeatMs } from './session-streams.js';
 
 /**

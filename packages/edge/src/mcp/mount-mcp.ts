@@ -2,13 +2,16 @@ import { isLegacyRequest, type McpHttpHandler, type McpServer } from '@modelcont
 import type { Identity, Runtime } from '@toolctx/core';
 import { type ServeMcpOptions, type ServeMcpStatelessOptions, serveMcpStateless } from '@toolctx/core/mcp';
 import type { Hono } from 'hono';
-import { executionContextOf } from '../execution-context.js';
-import type { Authenticate } from '../http/create-tool-server.js';
-import { BodyTimeoutError } from '../http/read-json.js';
-import { type IdentityCallLimit, identityRunsBinding } from '../run-host/call-slots.js';
-import { identityRunsOf } from '../run-host/identity-slots.js';
-import type { RunDirectory } from '../run-host/run-directory.js';
-import { runtimeOf } from '../runtime-for.js';
+import type { Authenticate } from '../door/authenticate.js';
+import { executionContextOf } from '../door/execution-context.js';
+import { BodyTimeoutError } from '../door/read-body.js';
+import { sharedRuntime } from '../door/shared-runtime.js';
+import {
+  type IdentityCallLimit,
+  identityStateBinding,
+  identityStateOf,
+  type RunDirectory,
+} from '../run-host/index.js';
 import { type DnsRebindingOptions, refuseForeignHost } from './dns-rebinding.js';
 import type { McpSession } from './mcp-session.js';
 import { answerModern } from './modern-answer.js';
@@ -58,7 +61,7 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
   resourceMetadataUrl?: string;
   /**
    * Caps the sessions one identity (tenant and principal) holds at once, counted by the
-   * `IdentityRunsObject` bound as `binding` (the object that counts the identity's runs; sessions
+   * `IdentityStateObject` bound as `binding` (the object that counts the identity's runs; sessions
    * are counted apart from runs). Past `maxSessionsPerIdentity` (default 100) an `initialize` is
    * refused with 429, a JSON-RPC error naming the limit and the option, and `Retry-After`; other
    * identities and the sessions already open carry on. A session gives its slot back when it is
@@ -68,7 +71,7 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
   sessionLimit?: McpSessionLimit;
   /**
    * Caps the `tools/call` requests one identity (tenant and principal) has in flight at once,
-   * across all its sessions, counted by the `IdentityRunsObject` bound as `binding` (with the
+   * across all its sessions, counted by the `IdentityStateObject` bound as `binding` (with the
    * HTTP door's one-shot calls when its `callLimit` names the same binding). Past
    * `maxCallsPerIdentity` (default 16) the POST carrying the call is refused with 429,
    * `Retry-After: 1` and a JSON-RPC error naming the limit and the option, before the tool runs;
@@ -97,7 +100,7 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
    */
   requestStateKey?: (env: E) => string | undefined;
   /**
-   * The `IdentityRunsObject` binding that makes each round's state good for one retry across
+   * The `IdentityStateObject` binding that makes each round's state good for one retry across
    * the deployment (a retry may reach any isolate): the caller's object remembers each state used,
    * for its ten minutes (anonymous callers share 16 objects). Default: `callLimit`'s or
    * `sessionLimit`'s binding when one is set; without any, one isolate's memory.
@@ -110,8 +113,8 @@ export interface McpRouteOptions<E = unknown> extends DnsRebindingOptions {
   configureServer?: (server: McpServer) => void;
   /**
    * Serves MCP tasks (the Tasks extension of 2026-07-28, for clients that declare it) as runs of
-   * these runs' run host, one run per task: `(env) => durableObjectRuns(env.RUNS, { identityRuns:
-   * env.IDENTITY_RUNS })`, with a run host serving the same tools. A call of a tool whose
+   * these runs' run host, one run per task: `(env) => durableObjectRuns(env.RUNS, { identityState:
+   * env.IDENTITY_STATE })`, with a run host serving the same tools. A call of a tool whose
    * `taskSupport` is `required`, or an `optional` one still running after its window
    * (`taskWindowMs`), is answered as a task once its call is recorded in its run's Durable Object,
    * so `tasks/get`, `tasks/update` and `tasks/cancel` reach it from any isolate (they are routed by
@@ -265,16 +268,16 @@ export async function mcpFetch<E = unknown>(
   return opened;
 }
 
-/** Where a round's state is used once: the caller's IdentityRunsObject, when the route names one. */
+/** Where a round's state is used once: the caller's IdentityStateObject, when the route names one. */
 function stateUse<E>(options: McpRouteOptions<E>, env: E): Pick<ServeMcpStatelessOptions, 'useStateOnce'> {
   const binding = options.roundsBinding ?? options.callLimit?.binding ?? options.sessionLimit?.binding;
   if (!binding) return {};
-  const namespace = identityRunsBinding(env, binding, 'mountMcp roundsBinding');
+  const namespace = identityStateBinding(env, binding, 'mountMcp roundsBinding');
   return {
     useStateOnce: (nonce, until, caller) => {
       const identity = caller.authInfo?.extra?.identity as Identity | undefined;
       const stub = identity
-        ? identityRunsOf(namespace, identity)
+        ? identityStateOf(namespace, identity)
         : namespace.get(namespace.idFromName(`mcp-rounds:${nonce.slice(-1)}`));
       return stub.useOnce(nonce, until);
     },
@@ -305,7 +308,7 @@ async function modernRequest<E>(
     // A task poll answers at once, and never as a stream: no call slot, no hang-up to watch, no
     // request of its own for the SDK (it reads the parsed body, and the 2026 path takes the caller
     // from authInfo, never from headers).
-    const handler = modernHandler(options, runtimeOf(options.runtimeFor, env as E), env as E);
+    const handler = modernHandler(options, sharedRuntime(options.runtimeFor, env as E), env as E);
     return handler.fetch(
       request,
       identity ? { authInfo: identityAuth(identity), parsedBody: body } : { parsedBody: body },
@@ -328,7 +331,7 @@ async function modernRequest<E>(
       { status: 400 },
     );
   }
-  const handler = modernHandler(options, runtimeOf(options.runtimeFor, env as E), env as E);
+  const handler = modernHandler(options, sharedRuntime(options.runtimeFor, env as E), env as E);
   const limit = options.callLimit;
   const calls = limit && identity ? callsOf(text).calls : [];
   const slots =

@@ -5,12 +5,13 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { AskAnswer, CallHandle, Identity, Runtime } from '@toolctx/core';
 import { type McpTaskHost, type McpTaskState, taskAnswers, taskStateOf } from '@toolctx/core/mcp';
-import type { Reply } from '../door-error.js';
-import type { RunDirectory } from '../run-host/run-directory.js';
-import type { DoorRun } from '../run-host/run-state.js';
+import type { Reply } from '../door/door-error.js';
+import type { DoorRun, RunDirectory } from '../run-host/index.js';
 
 /**
  * Options of {@link runTaskHost}.
+ *
+ * @experimental MCP tasks on Durable Objects are new; the options may still change.
  *
  * @example
  * ```ts
@@ -39,8 +40,8 @@ const anonymous: Identity = { tenant: 'toolctx-anonymous', principal: 'mcp' };
  * @example
  * ```ts
  * import { createRuntime } from '@toolctx/core';
- * import { durableObjectRuns, type Env, runTaskHost } from '@toolctx/edge';
- * declare const env: Env;
+ * import { durableObjectRuns, type ExampleWorkerEnv, runTaskHost } from '@toolctx/edge';
+ * declare const env: ExampleWorkerEnv;
  * const tasks = runTaskHost(durableObjectRuns(env.RUNS), createRuntime({ tools: [] }));
  * ```
  */

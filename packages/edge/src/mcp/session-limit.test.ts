@@ -1,6 +1,6 @@
 import { env, runDurableObjectAlarm, runInDurableObject, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { IdentityRunsObject } from '../run-host/identity-runs.js';
+import type { IdentityStateObject } from '../run-host/identity-state.js';
 import { base, openSession, rpc } from '../test-utils/mcp.js';
 import { mcpFetch } from './mount-mcp.js';
 
@@ -20,8 +20,8 @@ async function live(principal: string): Promise<number> {
 
 /** The live sessions counted for an identity of no tenant and no principal, as anonymous would be if it were. */
 async function liveNobody(): Promise<number> {
-  const runs = (env as unknown as { IDENTITY_RUNS: DurableObjectNamespace<IdentityRunsObject> })
-    .IDENTITY_RUNS;
+  const runs = (env as unknown as { IDENTITY_STATE: DurableObjectNamespace<IdentityStateObject> })
+    .IDENTITY_STATE;
   const stub = runs.get(runs.idFromName(JSON.stringify(['', ''])));
   const taken = await stub.acquire('probe', 1_000, 'mcp-session');
   await stub.release('probe', 'mcp-session');
@@ -74,7 +74,7 @@ describe('the MCP door with sessionLimit', () => {
     const sessions = (env as unknown as { MCP_SESSIONS: DurableObjectNamespace }).MCP_SESSIONS;
     // /mcp-capped lets no anonymous caller in: this is the door mountMcp serves, with a limit of
     // one session and no authenticate, so every caller is anonymous.
-    const options = { sessionLimit: { binding: 'IDENTITY_RUNS', maxSessionsPerIdentity: 1 } };
+    const options = { sessionLimit: { binding: 'IDENTITY_STATE', maxSessionsPerIdentity: 1 } };
     const opened: string[] = [];
     for (let i = 0; i < 3; i++) {
       const response = await mcpFetch(
@@ -96,7 +96,7 @@ describe('the MCP door with sessionLimit', () => {
     const sessions = (env as unknown as { MCP_SESSIONS: DurableObjectNamespace }).MCP_SESSIONS;
     // Each caller brings a token of its own, and authenticate names none of them.
     const options = {
-      sessionLimit: { binding: 'IDENTITY_RUNS', maxSessionsPerIdentity: 1 },
+      sessionLimit: { binding: 'IDENTITY_STATE', maxSessionsPerIdentity: 1 },
       authenticate: () => ({}),
     };
     const open = (token: string) =>
@@ -131,7 +131,7 @@ describe('the MCP door with sessionLimit', () => {
   it('allows 100 sessions an identity by default: the 101st initialize is a 429 naming 100', async () => {
     const sessions = (env as unknown as { MCP_SESSIONS: DurableObjectNamespace }).MCP_SESSIONS;
     const options = {
-      sessionLimit: { binding: 'IDENTITY_RUNS' },
+      sessionLimit: { binding: 'IDENTITY_STATE' },
       authenticate: () => ({ tenant: 'acme', principal: 'hundred' }),
     };
     const open = () =>
@@ -191,7 +191,7 @@ describe('the MCP door with sessionLimit', () => {
   });
 
   it('ignores a slot header a client sends: only the Worker names where slots are counted', async () => {
-    const forged = { ...as('fay'), 'x-toolctx-session-slots': 'IDENTITY_RUNS' };
+    const forged = { ...as('fay'), 'x-toolctx-session-slots': 'IDENTITY_STATE' };
     // /mcp-auth caps nothing: the session records no counter, whatever the client sent.
     const session = await openSession('http://toolctx.test/mcp-auth', forged);
     const sessions = (env as unknown as { MCP_SESSIONS: DurableObjectNamespace }).MCP_SESSIONS;

@@ -1,24 +1,28 @@
 // The caps on one identity's MCP sessions (`sessionLimit`) and calls (`callLimit`). The Worker takes
 // a session's slot before its object starts, and the session object gives it back when the session
 // is closed or lapses; the session object takes a slot per `tools/call` and gives it back when the
-// call is answered or cancelled. Both are counted by the IdentityRunsObject that counts the
+// call is answered or cancelled. Both are counted by the IdentityStateObject that counts the
 // identity's runs.
 import type { RequestId } from '@modelcontextprotocol/server';
 import type { Identity } from '@toolctx/core';
-import type { Reply } from '../door-error.js';
+import type { Reply } from '../door/door-error.js';
 import {
   type CallSlot,
+  defaultLimits,
   type IdentityCallLimit,
-  identityRunsBinding,
+  identityStateBinding,
+  identityStateOf,
   takeCallSlot,
-} from '../run-host/call-slots.js';
-import { identityRunsOf } from '../run-host/identity-slots.js';
-import { defaultLimits } from '../run-host/limits.js';
+} from '../run-host/index.js';
 import { jsonRpcError } from './wire.js';
 
-/** `sessionLimit` of the MCP route options. */
+/**
+ * `sessionLimit` of the MCP route options.
+ *
+ * @experimental The per-identity caps are new; their options may still change.
+ */
 export interface McpSessionLimit {
-  /** The env binding of the `IdentityRunsObject` subclass (the one `durableObjectRuns` counts runs with). */
+  /** The env binding of the `IdentityStateObject` subclass (the one `durableObjectRuns` counts runs with). */
   binding: string;
   /** Sessions one identity (tenant and principal) holds at once. Default 100. */
   maxSessionsPerIdentity?: number;
@@ -39,7 +43,7 @@ export async function takeSessionSlot(
 ): Promise<Response | undefined> {
   if (!limit || !identity) return undefined;
   const max = limit.maxSessionsPerIdentity ?? defaultLimits.maxSessionsPerIdentity;
-  const slots = identityRunsOf(identityRunsBinding(env, limit.binding, 'sessionLimit'), identity);
+  const slots = identityStateOf(identityStateBinding(env, limit.binding, 'sessionLimit'), identity);
   const taken = (await slots.acquire(sessionId, max, 'mcp-session')) as Reply<unknown>;
   if (taken.ok) return undefined;
   const headers: Record<string, string> = {};
@@ -55,7 +59,7 @@ export async function releaseSessionSlot(
   sessionId: string,
 ): Promise<void> {
   try {
-    await identityRunsOf(identityRunsBinding(env, binding, 'sessionLimit'), identity).release(
+    await identityStateOf(identityStateBinding(env, binding, 'sessionLimit'), identity).release(
       sessionId,
       'mcp-session',
     );

@@ -1,5 +1,5 @@
 import type { RequestId } from '@modelcontextprotocol/server';
-import { createChannel } from '../sse/channel.js';
+import { createChannel } from '../door/channel.js';
 import type { StoredEvent } from './event-store.js';
 import { jsonRpcError } from './wire.js';
 

@@ -6,18 +6,15 @@ import { createRuntime, defineTool, ToolctxError } from '@toolctx/core';
 import { createMemoryApprovalPort } from '@toolctx/core/memory';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { connectCalendar, scheduleMeeting } from '../example/tools.js';
-import { createToolServer } from '../http/create-tool-server.js';
-import { durableObjectRuns } from '../run-host/durable-object-runs.js';
-import { IdentityRunsObject } from '../run-host/identity-runs.js';
-import { createRunHost } from '../run-host/run-host.js';
-import { createKvR2ArtifactStore } from '../stores/kv-r2-artifact-store.js';
+import { createRunHost, IdentityStateObject } from '../durable-objects/index.js';
+import { connectCalendar, scheduleMeeting } from '../example/index.js';
+import { createKvR2ArtifactStore, createToolServer, durableObjectRuns } from '../index.js';
 import { createMcpSession } from './mcp-session.js';
 import { mountMcp } from './mount-mcp.js';
 
 export { StreamsMcpSession } from './streams-test-session.js';
 /** Counts the sessions of /mcp-capped's identities. */
-export class TestIdentityRuns extends IdentityRunsObject {}
+export class TestIdentityState extends IdentityStateObject {}
 
 /** Calls whose tool saw its signal fire, in this session object's isolate. */
 const aborted = new Set<string>();
@@ -297,7 +294,7 @@ type Env = {
   MCP_ASKS: DurableObjectNamespace<AskMcpSession>;
   MCP_STREAM_SESSIONS: DurableObjectNamespace;
   MCP_TOKEN?: string;
-  IDENTITY_RUNS: DurableObjectNamespace<TestIdentityRuns>;
+  IDENTITY_STATE: DurableObjectNamespace<TestIdentityState>;
   MCP_TOKEN_UNSET?: string;
 };
 
@@ -330,11 +327,11 @@ const fromEnv = (name: 'MCP_TOKEN' | 'MCP_TOKEN_UNSET') => (request: Request, en
 mountMcp(app, { binding: 'MCP_SESSIONS', path: '/mcp-env', authenticate: fromEnv('MCP_TOKEN') });
 mountMcp(app, { binding: 'MCP_SESSIONS', path: '/mcp-env-unset', authenticate: fromEnv('MCP_TOKEN_UNSET') });
 
-// At most two sessions per identity (`Bearer <principal>`), counted by IDENTITY_RUNS.
+// At most two sessions per identity (`Bearer <principal>`), counted by IDENTITY_STATE.
 mountMcp(app, {
   binding: 'MCP_SESSIONS',
   path: '/mcp-capped',
-  sessionLimit: { binding: 'IDENTITY_RUNS', maxSessionsPerIdentity: 2 },
+  sessionLimit: { binding: 'IDENTITY_STATE', maxSessionsPerIdentity: 2 },
   authenticate: (request) => {
     const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/);
     return token?.[1] ? { tenant: 'acme', principal: token[1] } : null;
@@ -342,18 +339,18 @@ mountMcp(app, {
 });
 app.get('/test/session-slots', async (c) => {
   const principal = c.req.query('principal') ?? '';
-  const stub = c.env.IDENTITY_RUNS.get(c.env.IDENTITY_RUNS.idFromName(JSON.stringify(['acme', principal])));
+  const stub = c.env.IDENTITY_STATE.get(c.env.IDENTITY_STATE.idFromName(JSON.stringify(['acme', principal])));
   const taken = await stub.acquire('probe', 1_000, 'mcp-session');
   await stub.release('probe', 'mcp-session');
   return c.json({ live: taken.ok ? taken.value.live - 1 : -1 });
 });
 
 // At most two calls in flight per identity (`Bearer <principal>`), across its sessions, counted
-// by IDENTITY_RUNS; `/test/call-slots` tells how many an identity holds.
+// by IDENTITY_STATE; `/test/call-slots` tells how many an identity holds.
 mountMcp(app, {
   binding: 'MCP_SESSIONS',
   path: '/mcp-calls-capped',
-  callLimit: { binding: 'IDENTITY_RUNS', maxCallsPerIdentity: 2 },
+  callLimit: { binding: 'IDENTITY_STATE', maxCallsPerIdentity: 2 },
   authenticate: (request) => {
     const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/);
     return token?.[1] ? { tenant: 'acme', principal: token[1] } : null;
@@ -366,14 +363,14 @@ mountMcp(app, {
   binding: 'MCP_SESSIONS',
   path: '/mcp-2026',
   runtimeFor: testRuntimeFor,
-  callLimit: { binding: 'IDENTITY_RUNS', maxCallsPerIdentity: 1 },
+  callLimit: { binding: 'IDENTITY_STATE', maxCallsPerIdentity: 1 },
   authenticate: (request) => {
     const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/);
     return token?.[1] ? { tenant: 'acme', principal: token[1] } : null;
   },
 });
 // Two handlers of one deployment, as two isolates would be (src/mcp/modern.test.ts): one key signs
-// their rounds, and IDENTITY_RUNS remembers each round's state used, whichever one saw it.
+// their rounds, and IDENTITY_STATE remembers each round's state used, whichever one saw it.
 const roundsRuntimeFor = () =>
   createRuntime({
     tools: [
@@ -408,7 +405,7 @@ for (const path of ['/mcp-rounds-a', '/mcp-rounds-b']) {
     path,
     runtimeFor: roundsRuntimeFor,
     requestStateKey: () => 'a-test-key-of-at-least-thirty-two-bytes',
-    roundsBinding: 'IDENTITY_RUNS',
+    roundsBinding: 'IDENTITY_STATE',
     authenticate: (request) => {
       const token = request.headers.get('authorization')?.match(/^Bearer (\w+)$/);
       return token?.[1] ? { tenant: 'acme', principal: token[1] } : null;
@@ -417,7 +414,7 @@ for (const path of ['/mcp-rounds-a', '/mcp-rounds-b']) {
 }
 app.get('/test/call-slots', async (c) => {
   const principal = c.req.query('principal') ?? '';
-  const stub = c.env.IDENTITY_RUNS.get(c.env.IDENTITY_RUNS.idFromName(JSON.stringify(['acme', principal])));
+  const stub = c.env.IDENTITY_STATE.get(c.env.IDENTITY_STATE.idFromName(JSON.stringify(['acme', principal])));
   const taken = await stub.acquire('probe', 1_000, 'call');
   await stub.release('probe', 'call');
   return c.json({ live: taken.ok ? taken.value.live - 1 : -1 });

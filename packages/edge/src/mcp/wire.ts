@@ -1,5 +1,5 @@
 import type { Identity } from '@toolctx/core';
-import { readBoundedBody } from '../http/read-json.js';
+import { readBoundedBody } from '../door/read-body.js';
 
 /**
  * The header the Worker uses to hand the identity it authenticated to the session object. Only

@@ -1,10 +1,10 @@
 // The fair share of one identity: its calls in flight on the one-shot route and in MCP sessions,
-// counted by the IdentityRunsObject that counts its runs. A slot is a lease renewed while its call
+// counted by the IdentityStateObject that counts its runs. A slot is a lease renewed while its call
 // runs, so one held by an isolate that crashed lapses instead of being lost for good.
 import type { Identity } from '@toolctx/core';
-import type { Reply } from '../door-error.js';
-import type { IdentityRunsObject } from './identity-runs.js';
-import { identityRunsOf } from './identity-slots.js';
+import type { Reply } from '../door/door-error.js';
+import { identityStateOf } from './identity-slots.js';
+import type { IdentityStateObject } from './identity-state.js';
 import { defaultLimits } from './limits.js';
 
 /**
@@ -16,15 +16,17 @@ import { defaultLimits } from './limits.js';
  * up); if its isolate dies first, the slot lapses within `leaseMs`. Calls in a run are bounded by
  * the run's own limits (`maxCallsPerRun`, `maxRunsPerIdentity`) and are not counted here.
  *
+ * @experimental The per-identity caps are new; their options may still change.
+ *
  * @example
  * ```ts
  * import type { IdentityCallLimit } from '@toolctx/edge';
- * // The IdentityRunsObject subclass bound as IDENTITY_RUNS counts the calls, as it counts runs.
- * const callLimit: IdentityCallLimit = { binding: 'IDENTITY_RUNS', maxCallsPerIdentity: 32 };
+ * // The IdentityStateObject subclass bound as IDENTITY_STATE counts the calls, as it counts runs.
+ * const callLimit: IdentityCallLimit = { binding: 'IDENTITY_STATE', maxCallsPerIdentity: 32 };
  * ```
  */
 export interface IdentityCallLimit {
-  /** The env binding of the `IdentityRunsObject` subclass (the one `durableObjectRuns` counts runs with). */
+  /** The env binding of the `IdentityStateObject` subclass (the one `durableObjectRuns` counts runs with). */
   binding: string;
   /** Calls one identity has in flight at once; one more is a 429. Default 16. */
   maxCallsPerIdentity?: number;
@@ -57,7 +59,7 @@ export async function takeCallSlot(
 ): Promise<Reply<CallSlot>> {
   const max = limit.maxCallsPerIdentity ?? defaultLimits.maxCallsPerIdentity;
   const leaseMs = limit.leaseMs ?? defaultCallLeaseMs;
-  const counter = identityRunsOf(identityRunsBinding(env, limit.binding, 'callLimit'), identity);
+  const counter = identityStateOf(identityStateBinding(env, limit.binding, 'callLimit'), identity);
   const id = crypto.randomUUID();
   // RPC's result type (each branch `& Disposable`) no longer narrows on `ok`; the value is a plain Reply.
   const taken = (await counter.acquire(id, max, 'call', leaseMs)) as Reply<unknown>;
@@ -75,16 +77,16 @@ export async function takeCallSlot(
 }
 
 /** The env binding `binding` as the counter's namespace, or a TypeError naming `option` and the fix. */
-export function identityRunsBinding(
+export function identityStateBinding(
   env: unknown,
   binding: string,
   option: string,
-): DurableObjectNamespace<IdentityRunsObject> {
+): DurableObjectNamespace<IdentityStateObject> {
   const namespace = (env as Record<string, unknown> | undefined)?.[binding];
   if (!namespace || typeof (namespace as DurableObjectNamespace).idFromName !== 'function') {
     throw new TypeError(
-      `${option}: env.${binding} is not a Durable Object namespace. Bind your IdentityRunsObject subclass under that name (the one that counts runs), and pass the Worker's env.`,
+      `${option}: env.${binding} is not a Durable Object namespace. Bind your IdentityStateObject subclass under that name (the one that counts runs), and pass the Worker's env.`,
     );
   }
-  return namespace as DurableObjectNamespace<IdentityRunsObject>;
+  return namespace as DurableObjectNamespace<IdentityStateObject>;
 }

@@ -1,6 +1,6 @@
-import { ok, type Reply, refuse } from '../door-error.js';
-import type { IdentityRunsObject } from './identity-runs.js';
-import { identityRunsOf } from './identity-slots.js';
+import { ok, type Reply, refuse } from '../door/door-error.js';
+import { identityStateOf } from './identity-slots.js';
+import type { IdentityStateObject } from './identity-state.js';
 import { defaultLimits } from './limits.js';
 import type { RunDirectory } from './run-directory.js';
 import type { RunHostObject } from './run-host.js';
@@ -12,21 +12,21 @@ import type { DoorRun } from './run-state.js';
  *
  * @example
  * ```ts
- * import type { Env } from '@toolctx/edge';
- * declare const env: Env;
+ * import type { ExampleWorkerEnv } from '@toolctx/edge';
+ * declare const env: ExampleWorkerEnv;
  * import { durableObjectRuns, type DurableObjectRunsOptions } from '@toolctx/edge';
- * const options: DurableObjectRunsOptions = { identityRuns: env.IDENTITY_RUNS, maxRunsPerIdentity: 20 };
+ * const options: DurableObjectRunsOptions = { identityState: env.IDENTITY_STATE, maxRunsPerIdentity: 20 };
  * const runs = durableObjectRuns(env.RUNS, options);
  * ```
  */
 export interface DurableObjectRunsOptions {
   /**
-   * Where each identity's live runs are counted and listed ({@link IdentityRunsObject}); without
+   * Where each identity's live runs are counted and listed ({@link IdentityStateObject}); without
    * it runs per identity are not limited and `GET /runs` answers `501 unsupported`. Give the run
-   * host the same namespace (`createRunHost`'s `identityRuns`) so a run's end frees its slot and
+   * host the same namespace (`createRunHost`'s `identityState`) so a run's end frees its slot and
    * its entry leaves the list with the run.
    */
-  identityRuns?: DurableObjectNamespace<IdentityRunsObject>;
+  identityState?: DurableObjectNamespace<IdentityStateObject>;
   /** Live runs one identity (tenant and principal) may hold; one more is a 429. Default 100. */
   maxRunsPerIdentity?: number;
 }
@@ -38,12 +38,12 @@ export interface DurableObjectRunsOptions {
  * @example
  * ```ts
  * import type { Identity, Runtime } from '@toolctx/core';
- * import { createToolServer, durableObjectRuns, type Env } from '@toolctx/edge';
- * declare function runtimeFor(env: Env): Runtime;
+ * import { createToolServer, durableObjectRuns, type ExampleWorkerEnv } from '@toolctx/edge';
+ * declare function runtimeFor(env: ExampleWorkerEnv): Runtime;
  * declare function verifyBearer(request: Request): Identity | null;
- * const app = createToolServer<Env>({
+ * const app = createToolServer<ExampleWorkerEnv>({
  *   runtimeFor,
- *   runs: (env) => durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS }),
+ *   runs: (env) => durableObjectRuns(env.RUNS, { identityState: env.IDENTITY_STATE }),
  *   authenticate: (request) => verifyBearer(request),
  * });
  * ```
@@ -53,12 +53,12 @@ export function durableObjectRuns<E>(
   options: DurableObjectRunsOptions = {},
 ): RunDirectory {
   const host = (runId: string) => namespace.get(namespace.idFromName(runId));
-  const { identityRuns } = options;
+  const { identityState } = options;
   const maxRuns = options.maxRunsPerIdentity ?? defaultLimits.maxRunsPerIdentity;
   return {
     async start(init) {
-      if (!identityRuns) return host(init.runId).start(init);
-      const counter = identityRunsOf(identityRuns, init.identity);
+      if (!identityState) return host(init.runId).start(init);
+      const counter = identityStateOf(identityState, init.identity);
       // One start time for the run's record and its entry in the list, which sorts by it.
       const createdAt = init.createdAt ?? Date.now();
       const listed: ListedRun = {
@@ -70,7 +70,7 @@ export function durableObjectRuns<E>(
         ...(init.sessionId === undefined ? {} : { sessionId: init.sessionId }),
       };
       // RPC's result type (each branch `& Disposable`) no longer narrows on `ok`; the value is a plain Reply.
-      const slot = (await counter.admitRun(listed, maxRuns)) as Reply<{ live: number; taken: boolean }>;
+      const slot = (await counter.enlistRun(listed, maxRuns)) as Reply<{ live: number; taken: boolean }>;
       if (!slot.ok) return slot;
       // A run that did not start gives its slot back and leaves the list, whether its host refused or failed.
       let reply: Awaited<ReturnType<RunDirectory['start']>>;
@@ -84,16 +84,16 @@ export function durableObjectRuns<E>(
       return reply;
     },
     async list(caller, options) {
-      if (!identityRuns)
+      if (!identityState)
         return refuse(
           501,
           'unsupported',
-          "GET /runs lists each identity's runs where they are counted: pass durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS }) and the same identityRuns to createRunHost.",
+          "GET /runs lists each identity's runs where they are counted: pass durableObjectRuns(env.RUNS, { identityState: env.IDENTITY_STATE }) and the same identityState to createRunHost.",
         );
       const request = pageRequest(options);
       if (!request.ok) return request;
       const { after, limit } = request.value;
-      const page = await identityRunsOf(identityRuns, caller).listRuns(caller, after, limit);
+      const page = await identityStateOf(identityState, caller).listRuns(caller, after, limit);
       return ok(page as RunPage);
     },
     // The object is the run: its RPC methods are the run's verbs (RunHostObject implements

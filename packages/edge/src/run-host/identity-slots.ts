@@ -1,16 +1,16 @@
 import type { Identity } from '@toolctx/core';
-import type { IdentityRunsObject } from './identity-runs.js';
+import type { IdentityStateObject } from './identity-state.js';
 import { type ListedRun, summaryOf } from './run-list.js';
 import type { RunRecord } from './run-log.js';
 
-// The client side of IdentityRunsObject, apart from the class so that durableObjectRuns (in the
+// The client side of IdentityStateObject, apart from the class so that durableObjectRuns (in the
 // package's main entry) loads where `cloudflare:workers` does not exist.
 
 /** The object that counts `identity`'s runs: its tenant and principal name it. */
-export function identityRunsOf(
-  namespace: DurableObjectNamespace<IdentityRunsObject>,
+export function identityStateOf(
+  namespace: DurableObjectNamespace<IdentityStateObject>,
   identity: Identity,
-): DurableObjectStub<IdentityRunsObject> {
+): DurableObjectStub<IdentityStateObject> {
   return namespace.get(
     namespace.idFromName(JSON.stringify([identity.tenant ?? '', identity.principal ?? ''])),
   );
@@ -21,11 +21,11 @@ export function identityRunsOf(
  * it, `retentionMs` after its end (best effort: a failed release is not the run's failure).
  */
 export function releaseOnFinish(
-  namespace: DurableObjectNamespace<IdentityRunsObject>,
+  namespace: DurableObjectNamespace<IdentityStateObject>,
   retentionMs: number,
 ): (record: RunRecord) => void {
   return (record) =>
-    void identityRunsOf(namespace, record.owner)
+    void identityStateOf(namespace, record.owner)
       .finishRun(listedRunOf(record), (record.endedAt ?? Date.now()) + retentionMs)
       .catch(() => {});
 }

@@ -1,5 +1,5 @@
-import { type Reply, retryLater } from '../door-error.js';
-import { defaultMaxQueuedBytes } from '../sse/channel.js';
+import { defaultMaxQueuedBytes } from '../door/channel.js';
+import { type Reply, retryLater } from '../door/door-error.js';
 
 /**
  * How much one run may hold at once. Past a limit the door answers `429 limit-exceeded` with a
@@ -10,11 +10,11 @@ import { defaultMaxQueuedBytes } from '../sse/channel.js';
  * @example
  * ```ts
  * import type { Runtime } from '@toolctx/core';
- * import type { Env, RunLimits } from '@toolctx/edge';
+ * import type { ExampleWorkerEnv, RunLimits } from '@toolctx/edge';
  * import { createRunHost } from '@toolctx/edge/durable-objects';
- * declare function runtimeFor(env: Env): Runtime;
+ * declare function runtimeFor(env: ExampleWorkerEnv): Runtime;
  * const limits: RunLimits = { maxCallsPerRun: 32, maxStreamsPerRun: 4, maxPendingApprovalsPerRun: 8 };
- * export class RunHost extends createRunHost<Env>(runtimeFor, limits) {}
+ * export class RunHost extends createRunHost<ExampleWorkerEnv>(runtimeFor, limits) {}
  * ```
  */
 export interface RunLimits {
@@ -60,10 +60,10 @@ export interface RunLimits {
  *
  * @example
  * ```ts
- * import type { Env } from '@toolctx/edge';
- * declare const env: Env;
+ * import type { ExampleWorkerEnv } from '@toolctx/edge';
+ * declare const env: ExampleWorkerEnv;
  * import { defaultLimits, durableObjectRuns } from '@toolctx/edge';
- * const runs = durableObjectRuns(env.RUNS, { identityRuns: env.IDENTITY_RUNS, maxRunsPerIdentity: defaultLimits.maxRunsPerIdentity * 2 });
+ * const runs = durableObjectRuns(env.RUNS, { identityState: env.IDENTITY_STATE, maxRunsPerIdentity: defaultLimits.maxRunsPerIdentity * 2 });
  * ```
  */
 export const defaultLimits = Object.freeze({
@@ -83,7 +83,7 @@ export const defaultLimits = Object.freeze({
  * @example
  * ```ts
  * import { limitExceeded } from '@toolctx/edge';
- * const admitApproval = (pending: number, max: number) =>
+ * const checkApprovals = (pending: number, max: number) =>
  *   pending >= max ? limitExceeded('pending approvals per run', max, 'maxPendingApprovalsPerRun', 'Decide one first') : undefined;
  * ```
  */

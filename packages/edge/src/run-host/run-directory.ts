@@ -1,6 +1,6 @@
 import type { Identity, Runtime } from '@toolctx/core';
-import { ok, type Reply } from '../door-error.js';
-import { sameIdentity } from '../same-identity.js';
+import { ok, type Reply } from '../door/door-error.js';
+import { sameIdentity } from '../door/same-identity.js';
 import { httpDoor } from './doors.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import {
@@ -25,8 +25,8 @@ import type { RunInfo, RunInit } from './types.js';
  *
  * @example
  * ```ts
- * import type { Env } from '@toolctx/edge';
- * declare const env: Env;
+ * import type { ExampleWorkerEnv } from '@toolctx/edge';
+ * declare const env: ExampleWorkerEnv;
  * import { durableObjectRuns, type RunDirectory } from '@toolctx/edge';
  * const runs: RunDirectory = durableObjectRuns(env.RUNS);
  * const reply = await runs.get('run_1').cancel({ tenant: 'acme', principal: 'ana' }, 'call_1');

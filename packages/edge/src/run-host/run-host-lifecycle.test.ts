@@ -1,7 +1,7 @@
 import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import type { CallHandle, ToolEvent, ToolResult } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
-import type { Reply } from '../door-error.js';
+import type { Reply } from '../door/door-error.js';
 import { allMessages, eventsOf, messagesUntil } from '../test-utils/sse.js';
 import { hostOf, post, send, startRun } from '../test-utils/worker.js';
 import type { RunRecord } from './run-log.js';

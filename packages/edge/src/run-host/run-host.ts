@@ -1,14 +1,15 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { ApprovalDecision, CallHandle, Identity, OpenAsk, Runtime } from '@toolctx/core';
-import type { Reply } from '../door-error.js';
-import { runtimeOf } from '../runtime-for.js';
+import type { CallAnswer, CallFormat } from '../door/call-answer.js';
+import type { Reply } from '../door/door-error.js';
+import { sharedRuntime } from '../door/shared-runtime.js';
 import { durableObjectDoor } from './doors.js';
-import type { IdentityRunsObject } from './identity-runs.js';
 import { releaseOnFinish } from './identity-slots.js';
+import type { IdentityStateObject } from './identity-state.js';
 import type { RunLimits } from './limits.js';
 import { RunLog, type RunRecord } from './run-log.js';
 import { type DoorRun, RunState } from './run-state.js';
-import type { AskTaken, CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /**
  * Options of {@link createRunHost}.
@@ -16,11 +17,11 @@ import type { AskTaken, CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, R
  * @example
  * ```ts
  * import type { Runtime } from '@toolctx/core';
- * import type { Env } from '@toolctx/edge';
+ * import type { ExampleWorkerEnv } from '@toolctx/edge';
  * import { createRunHost, type RunHostOptions } from '@toolctx/edge/durable-objects';
  * declare const runtime: Runtime;
  * const options: RunHostOptions = { idleMs: 10 * 60_000, retentionMs: 60 * 60_000, maxEvents: 500 };
- * export class RunHost extends createRunHost<Env>(() => runtime, options) {}
+ * export class RunHost extends createRunHost<ExampleWorkerEnv>(() => runtime, options) {}
  * ```
  */
 export interface RunHostOptions extends RunLimits {
@@ -50,7 +51,7 @@ export interface RunHostOptions extends RunLimits {
    * `durableObjectRuns`): the slot is freed when the run finishes, and the run stays listed
    * (`GET /runs`) until this host deletes it, `retentionMs` after its end.
    */
-  identityRuns?: DurableObjectNamespace<IdentityRunsObject>;
+  identityState?: DurableObjectNamespace<IdentityStateObject>;
   /**
    * While a call runs, the object keeps itself alive with its alarm, set this often (ms), so the
    * call does not lose its isolate merely because no request is open. Default 30 s.
@@ -75,10 +76,10 @@ const day = 24 * 60 * 60_000;
  *
  * @example
  * ```ts
- * import type { Env } from '@toolctx/edge';
+ * import type { ExampleWorkerEnv } from '@toolctx/edge';
  * import type { RunHostObject } from '@toolctx/edge/durable-objects';
- * declare const env: Env;
- * const host = env.RUNS.get(env.RUNS.idFromName('run_1')) as DurableObjectStub<RunHostObject<Env>>;
+ * declare const env: ExampleWorkerEnv;
+ * const host = env.RUNS.get(env.RUNS.idFromName('run_1')) as DurableObjectStub<RunHostObject<ExampleWorkerEnv>>;
  * const reply = await host.cancel({ tenant: 'acme', principal: 'ana' }, 'call_1');
  * ```
  */
@@ -104,7 +105,7 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
     this.maxCallMs = positiveMs('maxCallMs', options.maxCallMs ?? 60 * 60_000);
     const log = new RunLog(ctx.storage.kv, options.maxEvents ?? 1000);
     this.runtime = runtime.withDoor(durableObjectDoor);
-    const onFinished = options.identityRuns && releaseOnFinish(options.identityRuns, this.retentionMs);
+    const onFinished = options.identityState && releaseOnFinish(options.identityState, this.retentionMs);
     this.releaseSlot = onFinished;
     // A streamed call or resumed approval (JSON or SSE) settles after its reply was sent: re-arm the alarm from there.
     const onCallSettled = () => void this.touch().catch(() => {});
@@ -309,10 +310,10 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
  * @example
  * ```ts
  * import type { Runtime } from '@toolctx/core';
- * import type { Env } from '@toolctx/edge';
+ * import type { ExampleWorkerEnv } from '@toolctx/edge';
  * import { createRunHost, type RunHostClass } from '@toolctx/edge/durable-objects';
  * declare const runtime: Runtime;
- * const RunHostBase: RunHostClass<Env> = createRunHost<Env>(() => runtime);
+ * const RunHostBase: RunHostClass<ExampleWorkerEnv> = createRunHost<ExampleWorkerEnv>(() => runtime);
  * export class RunHost extends RunHostBase {}
  * ```
  */
@@ -323,18 +324,18 @@ export type RunHostClass<E> = new (ctx: DurableObjectState, env: E) => RunHostOb
  * bindings and is called once per `env` object, as {@link index!createToolServer}'s is: give both the
  * same function and the objects and the door in one isolate share the one runtime it made.
  * `options`, when it is a function, is called once per object (to read vars such as an idle time
- * from `env`, or to name a binding, such as `identityRuns`). Export the class under the name
+ * from `env`, or to name a binding, such as `identityState`). Export the class under the name
  * `wrangler.jsonc` binds.
  *
  * @example
  * ```ts
  * import { type AnyTool, createRuntime } from '@toolctx/core';
- * import type { Env } from '@toolctx/edge';
+ * import type { ExampleWorkerEnv } from '@toolctx/edge';
  * import { createRunHost } from '@toolctx/edge/durable-objects';
  * declare const tools: AnyTool[];
  *
- * export class RunHost extends createRunHost<Env>(() => createRuntime({ tools }), { idleMs: 600_000 }) {}
- * // Or per env: export class RunHost extends createRunHost<Env>(runtimeFor, (env) => ({ idleMs: Number(env.TOOLCTX_RUN_IDLE_MS) })) {}
+ * export class RunHost extends createRunHost<ExampleWorkerEnv>(() => createRuntime({ tools }), { idleMs: 600_000 }) {}
+ * // Or per env: export class RunHost extends createRunHost<ExampleWorkerEnv>(runtimeFor, (env) => ({ idleMs: Number(env.TOOLCTX_RUN_IDLE_MS) })) {}
  * ```
  */
 export function createRunHost<E = unknown>(
@@ -343,7 +344,7 @@ export function createRunHost<E = unknown>(
 ): RunHostClass<E> {
   return class RunHost extends RunHostObject<E> {
     constructor(ctx: DurableObjectState, env: E) {
-      super(ctx, env, runtimeOf(runtimeFor, env), typeof options === 'function' ? options(env) : options);
+      super(ctx, env, sharedRuntime(runtimeFor, env), typeof options === 'function' ? options(env) : options);
     }
   };
 }

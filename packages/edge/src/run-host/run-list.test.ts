@@ -2,16 +2,16 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import type { Identity } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
-import type { Env } from '../env.js';
+import type { ExampleWorkerEnv } from '../env.js';
 import { createMemoryRunDirectory, durableObjectRuns, type RunDirectory, type RunPage } from '../index.js';
 import { memoryServer, runtime } from '../test-utils/server.js';
 import { send as sendToWorker } from '../test-utils/worker.js';
-import { identityRunsOf } from './identity-slots.js';
+import { identityStateOf } from './identity-slots.js';
 
 // GET /runs: an identity's runs, newest first, a page at a time, within retention — the same
 // contract from runs in memory and from the Durable Objects of the deployable Worker (src/worker.ts).
 
-const bindings = env as unknown as Env;
+const bindings = env as unknown as ExampleWorkerEnv;
 
 type Send = (path: string, as: 'a' | 'b', init?: RequestInit) => Promise<Response>;
 
@@ -47,7 +47,7 @@ const kits: [string, () => Kit][] = [
       return {
         send: (path, as, init) => sendToWorker(path, { ...init, as: names[as] }),
         anonymous: (path) => exports.default.fetch(new Request(`http://toolctx.test${path}`)),
-        directory: () => durableObjectRuns(bindings.RUNS, { identityRuns: bindings.IDENTITY_RUNS }),
+        directory: () => durableObjectRuns(bindings.RUNS, { identityState: bindings.IDENTITY_STATE }),
       };
     },
   ],
@@ -213,7 +213,7 @@ describe('GET /runs: retention', () => {
 
   it("in Durable Objects, the identity's object lists an ended run until its retention passes, then its alarm removes it and an emptied object keeps no storage", async () => {
     const identity = { tenant: 'acme', principal: `dora-${++fresh}` };
-    const counter = identityRunsOf(bindings.IDENTITY_RUNS, identity);
+    const counter = identityStateOf(bindings.IDENTITY_STATE, identity);
     const run = {
       runId: `run_kept_${fresh}`,
       owner: identity,
@@ -221,7 +221,7 @@ describe('GET /runs: retention', () => {
       createdAt: Date.now(),
       ended: false,
     };
-    expect(await counter.admitRun(run, 10)).toMatchObject({ ok: true, value: { taken: true } });
+    expect(await counter.enlistRun(run, 10)).toMatchObject({ ok: true, value: { taken: true } });
     const keepUntil = Date.now() + 200;
     await counter.finishRun({ ...run, ended: true, endedAt: Date.now() }, keepUntil);
     const listed = async () => (await counter.listRuns(identity, undefined, 10)).runs;
@@ -242,7 +242,7 @@ describe('GET /runs: retention', () => {
 
   it('in Durable Objects, a run that never started, or one its host deleted, leaves the list at once', async () => {
     const identity = { tenant: 'acme', principal: `eve-${++fresh}` };
-    const counter = identityRunsOf(bindings.IDENTITY_RUNS, identity);
+    const counter = identityStateOf(bindings.IDENTITY_STATE, identity);
     const run = {
       runId: `run_gone_${fresh}`,
       owner: identity,
@@ -250,19 +250,19 @@ describe('GET /runs: retention', () => {
       createdAt: Date.now(),
       ended: false,
     };
-    await counter.admitRun(run, 10);
+    await counter.enlistRun(run, 10);
     expect((await counter.listRuns(identity, undefined, 10)).runs).toHaveLength(1);
     await counter.finishRun(run, Date.now() - 1);
     expect((await counter.listRuns(identity, undefined, 10)).runs).toEqual([]);
     expect(await runInDurableObject(counter, (_object, state) => [...state.storage.kv.list()])).toEqual([]);
   });
 
-  it("without identityRuns, durableObjectRuns's list is a 501 that names the option", async () => {
+  it("without identityState, durableObjectRuns's list is a 501 that names the option", async () => {
     const reply = await durableObjectRuns(bindings.RUNS).list({ tenant: 'acme', principal: 'ana' });
     expect(reply).toMatchObject({
       ok: false,
       status: 501,
-      error: { kind: 'unsupported', message: expect.stringContaining('identityRuns: env.IDENTITY_RUNS') },
+      error: { kind: 'unsupported', message: expect.stringContaining('identityState: env.IDENTITY_STATE') },
     });
   });
 });

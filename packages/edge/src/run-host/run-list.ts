@@ -1,9 +1,11 @@
 import type { Identity, Phase } from '@toolctx/core';
-import { ok, type Reply, refuse } from '../door-error.js';
+import { ok, type Reply, refuse } from '../door/door-error.js';
 
 /**
  * One run as `GET /runs` lists it: what it is, kept beside the identity's other runs so a page
  * can show its history without waking each run's object.
+ *
+ * @experimental The run list (`GET /runs`) is new; its shape may still change.
  *
  * @example
  * ```ts
@@ -27,6 +29,8 @@ export interface RunSummary {
 /**
  * A page of an identity's runs, newest first; `cursor`, when present, fetches the next page.
  *
+ * @experimental The run list (`GET /runs`) is new; its shape may still change.
+ *
  * @example
  * ```ts
  * import type { RunDirectory, RunPage } from '@toolctx/edge';
@@ -46,6 +50,8 @@ export interface RunPage {
  * Where a page of runs starts and how long it is: `cursor` as the previous page answered it (none
  * for the newest), `limit` a whole number from 1 to 100 (default 20).
  *
+ * @experimental The run list (`GET /runs`) is new; its shape may still change.
+ *
  * @example
  * ```ts
  * import type { RunListOptions } from '@toolctx/edge';
@@ -58,8 +64,10 @@ export interface RunListOptions {
 }
 
 /**
- * A run as its identity's `IdentityRunsObject` keeps it in the list: its summary and the identity
+ * A run as its identity's `IdentityStateObject` keeps it in the list: its summary and the identity
  * that owns it (the list answers only that identity).
+ *
+ * @experimental The run list (`GET /runs`) is new; its shape may still change.
  *
  * @example
  * ```ts

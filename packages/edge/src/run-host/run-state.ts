@@ -14,14 +14,14 @@ import {
   type ToolResult,
   unknownToolError,
 } from '@toolctx/core';
-import { ok, type Reply, refuse } from '../door-error.js';
-import { sameIdentity } from '../same-identity.js';
-import { createChannel, defaultHeartbeatMs } from '../sse/channel.js';
-import { answerCall, type CallAnswerOf } from '../wire/call-answer.js';
-import { eventMessage } from '../wire/wire-format.js';
+import { answerCall, type CallAnswer, type CallAnswerOf, type CallFormat } from '../door/call-answer.js';
+import { createChannel, defaultHeartbeatMs } from '../door/channel.js';
+import { ok, type Reply, refuse } from '../door/door-error.js';
+import { sameIdentity } from '../door/same-identity.js';
+import { eventMessage } from '../door/wire-format.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import type { RunLog, RunRecord } from './run-log.js';
-import type { AskTaken, CallAnswer, CallFormat, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /** A reader of the run's events; `message` is the event as SSE bytes, encoded once for all readers. */
 type Listener = (event: ToolEvent, message: Uint8Array) => void;
@@ -43,6 +43,8 @@ export interface RunStateOptions extends RunLimits {
  * this isolate or in a Durable Object (`RunHostObject`, over RPC). Every verb takes the caller's
  * identity first: another identity gets the same 404 as a run that does not exist. A verb is added
  * in two files: here (this interface and the run's method) and in the host that forwards it.
+ *
+ * @experimental A run directory of your own may need to add verbs as the doors gain them.
  *
  * @example
  * ```ts
@@ -210,10 +212,10 @@ export class RunState implements DoorRun {
    * its `ToolResult` as JSON (leading whitespace is valid JSON) — or, for a call that settled at
    * once (it waited on no I/O), that JSON text alone, with no stream to pay for. A reader of a stream
    * that hangs up is found by the first write that fails, a heartbeat or two later, and cancels the
-   * call. A call that cannot be admitted is refused before any stream exists, so its status is a real 4xx.
+   * call. A call its checks refuse is refused before any stream exists, so its status is a real 4xx.
    */
   async streamCall(caller: Identity, call: DoorCall, format: CallFormat = 'sse'): Promise<Reply<CallAnswer>> {
-    const checked = this.admit(caller, call);
+    const checked = this.checkCall(caller, call);
     if (!checked.ok) return checked;
     if (format === 'sse' && this.listeners.size >= this.maxStreams) return this.tooManyStreams();
     return ok((await this.answer(call.toolCallId, format, () => this.execute(checked.value, call))).body);
@@ -225,7 +227,7 @@ export class RunState implements DoorRun {
    * Refused as {@link RunState.streamCall} refuses.
    */
   async startCall(caller: Identity, call: DoorCall): Promise<Reply<CallHandle>> {
-    const checked = this.admit(caller, call);
+    const checked = this.checkCall(caller, call);
     if (!checked.ok) return checked;
     void this.execute(checked.value, call);
     return ok(this.live!.callStatus(call.toolCallId)!);
@@ -423,7 +425,7 @@ export class RunState implements DoorRun {
     this.log.forget();
   }
 
-  private admit(caller: Identity, call: DoorCall): Reply<RunRecord> {
+  private checkCall(caller: Identity, call: DoorCall): Reply<RunRecord> {
     const owned = this.owned(caller);
     if (!owned.ok) return owned;
     if (owned.value.ended) return refuse(409, 'conflict', 'The run has ended; start a new run.');

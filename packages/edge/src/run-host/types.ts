@@ -86,6 +86,8 @@ export interface CancelInfo {
  * The body of `POST /runs/:runId/asks/:askId` once core took the answer: the asking call goes on
  * with it.
  *
+ * @experimental Asks over HTTP are new; the answer may still change.
+ *
  * @example
  * ```ts
  * import type { AskTaken } from '@toolctx/edge';
@@ -100,15 +102,3 @@ export interface AskTaken {
   toolCallId: string;
   taken: true;
 }
-
-/**
- * How a call's answer is sent: `'sse'`, its events then an `event: result` message; `'json'`, its
- * `ToolResult` as JSON after whitespace heartbeats (which find a client that hung up).
- */
-export type CallFormat = 'sse' | 'json';
-
-/**
- * A call's answer as the run sends it: a stream (SSE, or JSON after heartbeats), or — for a `json`
- * call that settled at once, having waited on no I/O — its `ToolResult` as JSON text, sent whole.
- */
-export type CallAnswer = ReadableStream<Uint8Array> | string;

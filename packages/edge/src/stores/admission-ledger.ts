@@ -2,14 +2,14 @@ import type { ArtifactLimits } from '@toolctx/core';
 import { admitToScope, isArtifactExpired, type ScopeTotals } from '@toolctx/core/ports';
 
 /** One artifact as the per-scope caps count it. */
-export interface Admission {
+export interface CountedArtifact {
   ref: string;
   bytes: number;
   expiresAt?: number;
 }
 
 /** An admission granted, and when (the store's clock, epoch ms). */
-export interface LedgerEntry extends Admission {
+export interface LedgerEntry extends CountedArtifact {
   admittedAt: number;
 }
 
@@ -19,8 +19,8 @@ export interface LedgerEntry extends Admission {
  *
  * @example
  * ```ts
- * import type { AdmissionRequest } from '@toolctx/edge';
- * const request: AdmissionRequest = {
+ * import type { ArtifactAdmissionRequest } from '@toolctx/edge/durable-objects';
+ * const request: ArtifactAdmissionRequest = {
  *   listed: [{ ref: 'art_1', bytes: 10 }],
  *   candidate: { ref: 'art_2', bytes: 20 },
  *   limits: { maxCountPerScope: 100 },
@@ -28,9 +28,9 @@ export interface LedgerEntry extends Admission {
  * };
  * ```
  */
-export interface AdmissionRequest {
-  listed: Admission[];
-  candidate: Admission;
+export interface ArtifactAdmissionRequest {
+  listed: CountedArtifact[];
+  candidate: CountedArtifact;
   limits: ArtifactLimits;
   now: number;
 }
@@ -39,7 +39,7 @@ export interface AdmissionRequest {
  * What {@link durable-objects!ArtifactAdmissions} answers: admitted, or refused with the totals the
  * caps were checked against (for the store's `quota-exceeded` message).
  */
-export type AdmissionAnswer = { admitted: true } | { admitted: false; totals: ScopeTotals };
+export type ArtifactAdmissionAnswer = { admitted: true } | { admitted: false; totals: ScopeTotals };
 
 // KV shows a write in the lists of every location within about 60 s; an admission is remembered
 // twice that long, after which the listing a put reads is sure to hold it.
@@ -51,7 +51,10 @@ export const LISTING_LAG_MS = 120_000;
  * without an await, so whoever owns the ledger (a store instance, or a Durable Object for all of
  * them) decides one put at a time: two puts can never both take the last slot.
  */
-export function admitToLedger(ledger: Map<string, LedgerEntry>, request: AdmissionRequest): AdmissionAnswer {
+export function admitToLedger(
+  ledger: Map<string, LedgerEntry>,
+  request: ArtifactAdmissionRequest,
+): ArtifactAdmissionAnswer {
   const { listed, candidate, limits, now } = request;
   for (const [ref, entry] of ledger) {
     if (isArtifactExpired(entry, now) || now - entry.admittedAt >= LISTING_LAG_MS) ledger.delete(ref);

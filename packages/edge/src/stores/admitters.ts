@@ -1,6 +1,6 @@
 import {
-  type AdmissionAnswer,
-  type AdmissionRequest,
+  type ArtifactAdmissionAnswer,
+  type ArtifactAdmissionRequest,
   admitToLedger,
   type LedgerEntry,
   LISTING_LAG_MS,
@@ -9,7 +9,7 @@ import type { ArtifactAdmissions } from './artifact-admissions.js';
 
 /** Where a store's admissions are decided, per scope part: its own ledgers, or a Durable Object. */
 export interface Admitter {
-  admit(part: string, request: AdmissionRequest): Promise<AdmissionAnswer>;
+  admit(part: string, request: ArtifactAdmissionRequest): Promise<ArtifactAdmissionAnswer>;
   release(part: string, ref: string): Promise<void>;
 }
 

@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import {
-  type AdmissionAnswer,
-  type AdmissionRequest,
+  type ArtifactAdmissionAnswer,
+  type ArtifactAdmissionRequest,
   admitToLedger,
   type LedgerEntry,
   LISTING_LAG_MS,
@@ -23,9 +23,9 @@ const DELETE_BATCH = 128;
  *
  * @example
  * ```ts
- * import { createKvR2ArtifactStore, type Env } from '@toolctx/edge';
+ * import { createKvR2ArtifactStore, type ExampleWorkerEnv } from '@toolctx/edge';
  * import { ArtifactAdmissions } from '@toolctx/edge/durable-objects';
- * declare const env: Env;
+ * declare const env: ExampleWorkerEnv;
  * export { ArtifactAdmissions }; // bound as ADMISSIONS in wrangler.jsonc
  * const store = createKvR2ArtifactStore({
  *   kv: env.ARTIFACT_META,
@@ -47,7 +47,7 @@ export class ArtifactAdmissions<E = unknown> extends DurableObject<E> {
   }
 
   /** Admits the candidate if the scope has room, and remembers it: decided in one turn, before any await. */
-  async admit(request: AdmissionRequest): Promise<AdmissionAnswer> {
+  async admit(request: ArtifactAdmissionRequest): Promise<ArtifactAdmissionAnswer> {
     const before = [...this.#ledger.keys()];
     const answer = admitToLedger(this.#ledger, request);
     const forgotten = before.filter((ref) => !this.#ledger.has(ref));

@@ -1,4 +1,3 @@
-export type { Admission, AdmissionAnswer, AdmissionRequest } from './admission-ledger.js';
 export { createKvCache, type KvCacheOptions } from './kv-cache.js';
 export { createKvR2ArtifactStore, type KvR2ArtifactStoreOptions } from './kv-r2-artifact-store.js';
 export { createR2Workspace, type R2WorkspaceOptions } from './r2-workspace.js';

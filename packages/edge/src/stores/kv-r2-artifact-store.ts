@@ -1,6 +1,6 @@
 import type { ArtifactLimits, ArtifactMeta, ArtifactStore } from '@toolctx/core';
 import { type ArtifactAdmission, type ArtifactDriver, createArtifactStore } from '@toolctx/core/ports';
-import type { Admission } from './admission-ledger.js';
+import type { CountedArtifact } from './admission-ledger.js';
 import { durableAdmitter, localAdmitter } from './admitters.js';
 import type { ArtifactAdmissions } from './artifact-admissions.js';
 import {
@@ -51,7 +51,7 @@ function positionOf(after: string): [string, string] | null {
   }
 }
 
-const admissionOf = ({ ref, bytes, expiresAt }: ArtifactMeta): Admission =>
+const admissionOf = ({ ref, bytes, expiresAt }: ArtifactMeta): CountedArtifact =>
   expiresAt === undefined ? { ref, bytes } : { ref, bytes, expiresAt };
 
 /**
@@ -85,8 +85,8 @@ const admissionOf = ({ ref, bytes, expiresAt }: ArtifactMeta): Admission =>
  *
  * @example
  * ```ts
- * import type { Env } from '@toolctx/edge';
- * declare const env: Env;
+ * import type { ExampleWorkerEnv } from '@toolctx/edge';
+ * declare const env: ExampleWorkerEnv;
  * import { createKvR2ArtifactStore } from '@toolctx/edge';
  * const store = createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS });
  * const scope = { tenant: 'acme', principal: 'u1', conversation: 'c1' };
@@ -106,7 +106,7 @@ export function createKvR2ArtifactStore(options: KvR2ArtifactStoreOptions): Arti
   const admit = async (
     part: string,
     usage: ScopeUsage,
-    candidate: Admission,
+    candidate: CountedArtifact,
     admission: ArtifactAdmission,
   ) => {
     const listed = usage.live.map(({ ref, bytes, expiresAt }) =>

@@ -21,8 +21,8 @@ const MAX_KEY_BYTES = 1_024;
  *
  * @example
  * ```ts
- * import type { Env } from '@toolctx/edge';
- * declare const env: Env;
+ * import type { ExampleWorkerEnv } from '@toolctx/edge';
+ * declare const env: ExampleWorkerEnv;
  * import { createR2Workspace } from '@toolctx/edge';
  * const workspace = createR2Workspace({ bucket: env.ARTIFACTS, root: 'workspaces/acme' });
  * await workspace.write('notes/todo.md', '- ship it');

@@ -36,8 +36,8 @@ export interface RebuildArtifactIndexReport {
  *
  * @example
  * ```ts
- * import type { Env } from '@toolctx/edge';
- * declare const env: Env;
+ * import type { ExampleWorkerEnv } from '@toolctx/edge';
+ * declare const env: ExampleWorkerEnv;
  * import { rebuildArtifactIndex } from '@toolctx/edge';
  * const report = await rebuildArtifactIndex({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS });
  * report.restored; // artifacts listed and readable again

@@ -52,13 +52,13 @@ export interface SweepExpiredArtifactsReport {
  *
  * @example
  * ```ts
- * import { createToolServer, type Env, sweepExpiredArtifacts } from '@toolctx/edge';
- * declare const app: ReturnType<typeof createToolServer<Env>>;
+ * import { createToolServer, type ExampleWorkerEnv, sweepExpiredArtifacts } from '@toolctx/edge';
+ * declare const app: ReturnType<typeof createToolServer<ExampleWorkerEnv>>;
  * export default {
  *   fetch: app.fetch,
  *   scheduled: (_controller, env, ctx) =>
  *     ctx.waitUntil(sweepExpiredArtifacts({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS })),
- * } satisfies ExportedHandler<Env>;
+ * } satisfies ExportedHandler<ExampleWorkerEnv>;
  * ```
  */
 export async function sweepExpiredArtifacts(

@@ -97,7 +97,7 @@ export function modernRequest(
   };
 }
 
-/** How many call slots `principal` (tenant acme) holds now, as the test Worker's IDENTITY_RUNS counts them. */
+/** How many call slots `principal` (tenant acme) holds now, as the test Worker's IDENTITY_STATE counts them. */
 export async function liveCallSlots(principal: string): Promise<number> {
   const response = await SELF.fetch(`http://toolctx.test/test/call-slots?principal=${principal}`);
   return ((await response.json()) as { live: number }).live;

@@ -47,7 +47,7 @@ export async function callJson(
   state: { streamCall: import('../run-host/run-state.js').RunState['streamCall'] },
   caller: Identity,
   call: import('../run-host/types.js').DoorCall,
-): Promise<import('../door-error.js').Reply<import('@toolctx/core').ToolResult>> {
+): Promise<import('../door/door-error.js').Reply<import('@toolctx/core').ToolResult>> {
   const reply = await state.streamCall(caller, call, 'json');
   if (!reply.ok) return reply;
   const text = typeof reply.value === 'string' ? reply.value : await new Response(reply.value).text();

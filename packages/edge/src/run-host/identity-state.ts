@@ -1,13 +1,15 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Identity } from '@toolctx/core';
-import type { Reply } from '../door-error.js';
-import { sameIdentity } from '../same-identity.js';
+import type { Reply } from '../door/door-error.js';
+import { sameIdentity } from '../door/same-identity.js';
 import { limitExceeded } from './limits.js';
 import { type ListedRun, pageOf, positionOf, type RunPage, summaryOf } from './run-list.js';
 
 /**
  * What an identity's slots are held for: its runs, its MCP sessions, or its calls in flight on the
  * one-shot route and in MCP sessions (each kind counted apart).
+ *
+ * @experimental The kinds of slot may grow.
  */
 export type SlotKind = 'run' | 'mcp-session' | 'call';
 
@@ -51,9 +53,10 @@ const forgetKey = (at: number, key: string) => `f:${String(at).padStart(15, '0')
 type StoredRun = ListedRun & { forgetAt?: number };
 
 /**
- * Counts one identity's live runs, MCP sessions and calls in flight, across all the run hosts,
- * session objects and isolates: one object per identity (`idFromName` of its tenant and principal),
- * bound as `IDENTITY_RUNS` next to `RUNS`. {@link index!durableObjectRuns} takes a slot before a
+ * What one identity holds across isolates: the slots of its live runs, MCP sessions and calls in
+ * flight, the list of its runs, and the MCP 2026 round states it used once. It counts those slots
+ * across all the run hosts, session objects and isolates: one object per identity (`idFromName` of its tenant and principal),
+ * bound as `IDENTITY_STATE` next to `RUNS`. {@link index!durableObjectRuns} takes a slot before a
  * run starts and the run host gives it back when the run finishes, however it ends (a DELETE, the
  * idle alarm); with `sessionLimit`, {@link index!mcpFetch} takes one before a session starts and
  * the session object gives it back when the session is closed or lapses; with `callLimit`, the
@@ -66,19 +69,19 @@ type StoredRun = ListedRun & { forgetAt?: number };
  * restarts, the leases are lost with its memory and come back with their holders' next renewals:
  * until then, at most one lease's third, the identity may start more calls than its limit.
  *
- * It also lists the identity's runs for `GET /runs`: {@link IdentityRunsObject.admitRun} writes a
- * run's entry with its slot, {@link IdentityRunsObject.finishRun} marks it ended and keeps it
+ * It also lists the identity's runs for `GET /runs`: {@link IdentityStateObject.enlistRun} writes a
+ * run's entry with its slot, {@link IdentityStateObject.finishRun} marks it ended and keeps it
  * until the run host deletes the run (its retention window), and the object's alarm removes it
  * then; an identity with nothing live and nothing listed keeps no storage.
  *
  * @example
  * ```ts
- * import { IdentityRunsObject } from '@toolctx/edge/durable-objects';
- * // wrangler.jsonc: { "name": "IDENTITY_RUNS", "class_name": "IdentityRuns" }, and a new_sqlite_classes migration.
- * export class IdentityRuns extends IdentityRunsObject {}
+ * import { IdentityStateObject } from '@toolctx/edge/durable-objects';
+ * // wrangler.jsonc: { "name": "IDENTITY_STATE", "class_name": "IdentityState" }, and a new_sqlite_classes migration.
+ * export class IdentityState extends IdentityStateObject {}
  * ```
  */
-export class IdentityRunsObject extends DurableObject {
+export class IdentityStateObject extends DurableObject {
   /** The call leases: each call slot's id and when it lapses (ms since the epoch). */
   private readonly leases = new Map<string, number>();
 
@@ -120,7 +123,7 @@ export class IdentityRunsObject extends DurableObject {
    * Takes a run slot for `run`, as {@link acquire} does, and lists the run for its owner: both
    * writes with no await between them, so they are stored together or not at all.
    */
-  async admitRun(run: ListedRun, max: number): Promise<Reply<{ live: number; taken: boolean }>> {
+  async enlistRun(run: ListedRun, max: number): Promise<Reply<{ live: number; taken: boolean }>> {
     const slot = this.take(run.runId, max, 'run', 0);
     if (slot.ok && slot.value.taken) {
       const stored: StoredRun = { ...summaryOf(run), owner: run.owner };

@@ -12,7 +12,7 @@ const noEnv = {};
  * approval tokens, session cleanups) lives as long, however many requests and Durable Objects
  * use it.
  */
-export function runtimeOf<E>(runtimeFor: (env: E) => Runtime, env: E): Runtime {
+export function sharedRuntime<E>(runtimeFor: (env: E) => Runtime, env: E): Runtime {
   const key = typeof env === 'object' && env !== null ? env : noEnv;
   let byEnv = made.get(runtimeFor);
   if (!byEnv) {

@@ -1,9 +1,22 @@
 import type { ToolEvent, ToolResult } from '@toolctx/core';
 import { encodeSseBytes } from '@toolctx/core/sse';
-import type { CallAnswer, CallFormat } from '../run-host/types.js';
-import { type Channel, createChannel, jsonHeartbeat } from '../sse/channel.js';
-import { settledWithin } from './settled-within.js';
+import { type Channel, createChannel, jsonHeartbeat } from './channel.js';
+import { settledWithinTurns } from './settled-within-turns.js';
 import { lostOutcome, resultJson, utf8 } from './wire-format.js';
+
+/**
+ * How a call's answer is sent: `'sse'`, its events then an `event: result` message; `'json'`, its
+ * `ToolResult` as JSON after whitespace heartbeats (which find a client that hung up).
+ */
+export type CallFormat = 'sse' | 'json';
+
+/**
+ * A call's answer as the run sends it: a stream (SSE, or JSON after heartbeats), or — for a `json`
+ * call that settled at once, having waited on no I/O — its `ToolResult` as JSON text, sent whole.
+ *
+ * @experimental How a settled-at-once call is answered may still change.
+ */
+export type CallAnswer = ReadableStream<Uint8Array> | string;
 
 /** A call's answer, and how to drop it when the call turned out not to run. */
 export interface CallAnswerOf {
@@ -59,7 +72,7 @@ export async function answerCall(options: AnswerCallOptions): Promise<CallAnswer
     .catch(lostOutcome)
     .finally(() => unsubscribe());
   if (!channel) {
-    const quick = await settledWithin(settled);
+    const quick = await settledWithinTurns(settled);
     if (quick) return { body: resultJson(quick), discard: () => {} };
     channel = createChannel({
       heartbeatMs,

@@ -12,7 +12,7 @@ export const quickTurns = 64;
  * timer of 0: workerd charges for a timer on every request, a turn costs next to nothing. A call
  * answered this way has no stream, so nothing can find its client hanging up; it had no time to.
  */
-export async function settledWithin(
+export async function settledWithinTurns(
   settled: Promise<ToolResult>,
   turns = quickTurns,
 ): Promise<ToolResult | undefined> {

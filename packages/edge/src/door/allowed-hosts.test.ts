@@ -1,9 +1,9 @@
 import type { Identity } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
+import { createToolServer, type ToolServerOptions } from '../http/create-tool-server.js';
 import { refuseForeignHost } from '../mcp/dns-rebinding.js';
 import { runtime } from '../test-utils/server.js';
 import { foreignHost } from './allowed-hosts.js';
-import { createToolServer, type ToolServerOptions } from './create-tool-server.js';
 
 // The HTTP door against DNS rebinding: a page on a name its attacker controls, rebound to this
 // server's address, sends that name in Host. Only the names in allowedHosts are answered.
