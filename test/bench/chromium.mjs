@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../../packages/browser/scripts/chromium.mjs';
+import { median } from './measure.mjs';
 
 // A secure origin (crypto.randomUUID, IndexedDB), answered by the route below: no server runs.
 const ORIGIN = 'https://toolctx.bench';
@@ -93,12 +94,31 @@ export async function widgetCost(page, cdp, ms = 3_000, { calls = 50, reportsPer
   return rounds;
 }
 
-/** (d) IndexedDB: the artifact store against raw idb, put then get. */
-export async function idbStore(page, sizes) {
+/**
+ * (d) IndexedDB: the artifact store against raw idb doing the same work, plain raw idb and the
+ * digests alone, put, get and delete. Three rounds, each of its own repeats with the sides taking
+ * turns; each figure is the median of the rounds' medians, each ratio the median of the rounds'.
+ */
+export async function idbStore(page, sizes, rounds = 3) {
   const rows = [];
   for (const bytes of sizes) {
-    const repeats = bytes >= 1e7 ? 5 : 15;
-    rows.push({ bytes, ...(await page.evaluate(([b, r]) => window.benchIdb(b, r), [bytes, repeats])) });
+    const repeats = bytes >= 1e7 ? 7 : 21;
+    const measured = [];
+    for (let round = 0; round < rounds; round++)
+      measured.push(await page.evaluate(([b, r]) => window.benchIdb(b, r), [bytes, repeats]));
+    const of = (side) => median(measured.map((one) => one[side]));
+    const ratioOf = (a, b) => median(measured.map((one) => one[a] / one[b]));
+    rows.push({
+      bytes,
+      store: of('store'),
+      same: of('same'),
+      raw: of('raw'),
+      digests: of('digests'),
+      sameToStore: ratioOf('same', 'store'),
+      rawToStore: ratioOf('raw', 'store'),
+      rawToSame: ratioOf('raw', 'same'),
+      digestsOfSame: ratioOf('digests', 'same'),
+    });
   }
   return rows;
 }

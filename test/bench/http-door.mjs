@@ -3,13 +3,14 @@
 // loopback. autocannon because it keeps `connections` requests in flight for a fixed time and
 // counts what came back, with little cost of its own per request. Each run lives in its own
 // Durable Object, which runs on one thread, so the calls are spread over one run per connection.
-// The sides alternate in rounds so they share the machine's load; the figures are totals over the
-// rounds, with workerd's CPU time per call beside them (less sensitive to other work than rates).
+// The sides take turns in rounds so they share the machine's load; each figure is the median over
+// the rounds, with workerd's CPU time per call beside it (less sensitive to other work than rates).
 // The floor is the bare route plus one no-op RPC to a Durable Object per run: what any design that
 // keeps a run in a Durable Object pays, so the door's ratio to it is what toolctx itself costs.
 // Beside it, the floor of a design whose events are durable before it answers (the RPC makes one
 // storage write), and one call taken apart inside the isolate (workerd-worker.mjs, /decompose).
 import autocannon from 'autocannon';
+import { median } from './measure.mjs';
 import { headers, workerdCpuMs } from './workerd.mjs';
 
 const body = JSON.stringify({ tool: 'add', args: { a: 1, b: 2 } });
@@ -54,7 +55,7 @@ async function load(url, prefix, runs, { connections, seconds }) {
   return { calls: result['2xx'], seconds: result.duration, cpuMs };
 }
 
-export async function httpDoor(url, { connections = 8, seconds = 5, rounds = 2 } = {}) {
+export async function httpDoor(url, { connections = 8, seconds = 3, rounds = 5 } = {}) {
   const runs = await startRuns(url, connections);
   const check = await fetch(`${url}/door/runs/${runs[0]}/calls`, { method: 'POST', headers, body });
   const answer = await check.json();
@@ -63,38 +64,41 @@ export async function httpDoor(url, { connections = 8, seconds = 5, rounds = 2 }
   const oneShot = await (await fetch(`${url}/door/calls`, { method: 'POST', headers, body })).json();
   if (oneShot.ok !== true || oneShot.value.sum !== 3)
     throw new Error(`POST /calls answered ${JSON.stringify(oneShot)}.`);
-  const warm = { connections, seconds: 1 };
-  await load(url, '/bare', runs, warm);
-  await load(url, '/door', runs, warm);
-  await load(url, '/floor', runs, warm);
-  await load(url, '/floor-write', runs, warm);
-  await load(url, '/door/calls', runs, warm);
-  const totals = { door: [], bare: [], floor: [], floorWrite: [], oneShot: [] };
+  const sides = {
+    bare: '/bare',
+    door: '/door',
+    floor: '/floor',
+    floorWrite: '/floor-write',
+    oneShot: '/door/calls',
+  };
+  for (const prefix of Object.values(sides)) await load(url, prefix, runs, { connections, seconds: 1 });
+  // The sides take turns in each round; a ratio is the median of the rounds' ratios, each of two
+  // sides measured seconds apart, so a slow patch of a shared machine weighs on both.
+  const measured = Object.fromEntries(Object.keys(sides).map((side) => [side, []]));
   for (let round = 0; round < rounds; round++) {
-    totals.bare.push(await load(url, '/bare', runs, { connections, seconds }));
-    totals.door.push(await load(url, '/door', runs, { connections, seconds }));
-    totals.floor.push(await load(url, '/floor', runs, { connections, seconds }));
-    totals.floorWrite.push(await load(url, '/floor-write', runs, { connections, seconds }));
-    totals.oneShot.push(await load(url, '/door/calls', runs, { connections, seconds }));
+    for (const [side, prefix] of Object.entries(sides)) {
+      const one = await load(url, prefix, runs, { connections, seconds });
+      measured[side].push({ rate: one.calls / one.seconds, cpu: one.cpuMs / one.calls });
+    }
   }
-  const sum = (loads, key) => loads.reduce((total, one) => total + one[key], 0);
-  const rate = (loads) => sum(loads, 'calls') / sum(loads, 'seconds');
-  const cpu = (loads) => sum(loads, 'cpuMs') / sum(loads, 'calls');
+  const of = (side, key) => median(measured[side].map((one) => one[key]));
+  const ratioOf = (a, b) => median(measured[a].map((one, round) => one.rate / measured[b][round].rate));
+  const cpuRatioOf = (a, b) => median(measured[a].map((one, round) => measured[b][round].cpu / one.cpu));
   return {
-    door: rate(totals.door),
-    bare: rate(totals.bare),
-    floor: rate(totals.floor),
-    floorWrite: rate(totals.floorWrite),
-    oneShot: rate(totals.oneShot),
-    cpuMsPerCall: {
-      door: cpu(totals.door),
-      bare: cpu(totals.bare),
-      floor: cpu(totals.floor),
-      floorWrite: cpu(totals.floorWrite),
-      oneShot: cpu(totals.oneShot),
+    ...Object.fromEntries(Object.keys(sides).map((side) => [side, of(side, 'rate')])),
+    cpuMsPerCall: Object.fromEntries(Object.keys(sides).map((side) => [side, of(side, 'cpu')])),
+    ratios: {
+      doorToBare: ratioOf('door', 'bare'),
+      doorToFloor: ratioOf('door', 'floor'),
+      doorToFloorWrite: ratioOf('door', 'floorWrite'),
+      floorWriteToFloor: ratioOf('floorWrite', 'floor'),
+      oneShotToBare: ratioOf('oneShot', 'bare'),
+      cpuFloorWriteToDoor: cpuRatioOf('door', 'floorWrite'),
+      cpuFloorToDoor: cpuRatioOf('door', 'floor'),
     },
     decomposed: await (await fetch(`${url}/decompose?runId=${runs[0]}&n=1000`)).json(),
     connections,
-    seconds: seconds * rounds,
+    seconds,
+    rounds,
   };
 }

@@ -91,12 +91,9 @@ app.get('/decompose', async (c) => {
     noopRpc: () => noopRpc(c.env, runId),
     writeRpc: () => writeRpc(c.env, runId),
     doorCall: () =>
-      runs.streamCall(
-        runId,
-        caller,
-        { tool: 'add', args: { a: 1, b: 2 }, toolCallId: `decompose_${++id}` },
-        'json',
-      ),
+      runs
+        .get(runId)
+        .streamCall(caller, { tool: 'add', args: { a: 1, b: 2 }, toolCallId: `decompose_${++id}` }, 'json'),
   };
   const rounds = Object.fromEntries(Object.keys(sides).map((side) => [side, []]));
   for (let round = 0; round < 5; round++) {

@@ -1,5 +1,5 @@
 import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
-import type { CallHandle, CallRecord, ToolEvent } from '@toolctx/core';
+import type { CallHandle, CallStore, ToolEvent } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
 import { allMessages, eventsOf } from '../test-utils/sse.js';
 import { hostOf, post, send, startRun } from '../test-utils/worker.js';
@@ -169,9 +169,11 @@ describe('a running call keeps its object alive, within its bound', () => {
     expect(await runDurableObjectAlarm(hostOf(runId))).toBe(true);
     expect(await alarm()).toBeLessThanOrEqual(Date.now() + 31_000);
     // An hour and more since it began running (slow_wait has no timeoutMs: maxCallMs bounds it).
-    await runInDurableObject(hostOf(runId), (_host, state) => {
-      const record = state.storage.kv.get<CallRecord>('o:long')!;
-      state.storage.kv.put('o:long', { ...record, updatedAt: record.updatedAt - 61 * 60_000 });
+    await runInDurableObject(hostOf(runId), (host) => {
+      // Through the host's call store, which keeps the open calls' records in memory beside storage.
+      const { calls } = (host as unknown as { run: { log: { calls: CallStore } } }).run.log;
+      const record = calls.get('long')!;
+      calls.put({ ...record, updatedAt: record.updatedAt - 61 * 60_000 });
     });
     expect(await runDurableObjectAlarm(hostOf(runId))).toBe(true);
     expect(await alarm()).toBeGreaterThanOrEqual(Date.now() + 15 * 60_000);

@@ -1,5 +1,5 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
-import type { CallRecord, PendingApproval, ToolEvent, ToolResult } from '@toolctx/core';
+import type { CallRecord, CallStore, PendingApproval, ToolEvent, ToolResult } from '@toolctx/core';
 import { describe, expect, it } from 'vitest';
 import { allMessages, eventsOf } from '../test-utils/sse.js';
 import { hostOf, post, send, startRun } from '../test-utils/worker.js';
@@ -40,8 +40,10 @@ describe('the idle alarm and calls that wait for approval', () => {
     );
     expect(waiting).toMatchObject({ status: 'input_required', approvalId });
     const backdate = (ms: number) =>
-      runInDurableObject(hostOf(runId), (_host, state) => {
-        state.storage.kv.put('o:waits', { ...waiting!, updatedAt: waiting!.updatedAt - ms });
+      runInDurableObject(hostOf(runId), (host) => {
+        // Through the host's call store, which keeps the open calls' records in memory beside storage.
+        const { calls } = (host as unknown as { run: { log: { calls: CallStore } } }).run.log;
+        calls.put({ ...waiting!, updatedAt: waiting!.updatedAt - ms });
       });
     await backdate(day - 60_000);
     expect(await runDurableObjectAlarm(hostOf(runId))).toBe(true);

@@ -51,6 +51,7 @@ const settled = (record: CallRecord) =>
 export class RunLog {
   private latestSeq: number | undefined;
   private cachedRecord: RunRecord | undefined;
+  private openRecords: Map<string, CallRecord> | undefined;
   /** The run's pending approvals, for `runtime.startRun({ pendingApprovals })`: `a:<approvalId>` keys. */
   readonly pendingApprovals: PendingApprovalStore;
   /**
@@ -76,21 +77,34 @@ export class RunLog {
           ([, pending]) => pending,
         ),
     };
+    // The open records are read from storage once per host and then kept in memory beside it,
+    // since a host is their only writer: every call asks for its id (the twin check) and the open
+    // calls (the run's limits, the keep-alive alarm), which were two reads and two listings of
+    // SQLite per call. A settled record is read from storage, as before; `put` moves a record
+    // from open to settled in one synchronous turn, so it is never seen in both.
+    const open = () => {
+      this.openRecords ??= new Map(
+        Array.from(listValues<CallRecord>(storage, { prefix: openCallPrefix }), ([, record]) => [
+          record.toolCallId,
+          record,
+        ]),
+      );
+      return this.openRecords;
+    };
     this.calls = {
-      // Settled first: what is read back by id is mostly a settled call (a task poll of an ended
-      // run), and `put` moves a record from open to settled in one synchronous turn, so it is never
-      // seen in both.
-      get: (id) =>
-        getValue<CallRecord>(storage, settledCallPrefix + id) ??
-        getValue<CallRecord>(storage, openCallPrefix + id),
+      get: (id) => open().get(id) ?? getValue<CallRecord>(storage, settledCallPrefix + id),
       put(record) {
         const id = record.toolCallId;
-        if (!settled(record)) return replaceValue(storage, openCallPrefix + id, record);
+        const records = open();
+        if (!settled(record)) {
+          replaceValue(storage, openCallPrefix + id, record);
+          records.set(id, record);
+          return;
+        }
         replaceValue(storage, settledCallPrefix + id, record);
-        deleteValue(storage, openCallPrefix + id);
+        if (records.delete(id)) deleteValue(storage, openCallPrefix + id);
       },
-      open: () =>
-        Array.from(listValues<CallRecord>(storage, { prefix: openCallPrefix }), ([, record]) => record),
+      open: () => open().values(),
     };
   }
 
@@ -98,6 +112,7 @@ export class RunLog {
   forget(): void {
     this.cachedRecord = undefined;
     this.latestSeq = undefined;
+    this.openRecords = undefined;
   }
 
   get record(): RunRecord | undefined {
