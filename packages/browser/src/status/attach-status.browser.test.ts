@@ -187,6 +187,24 @@ describe('attachStatus', () => {
     expect(barValues(last)).toEqual([[5, 5]]);
   });
 
+  it('writes the latest text of a line in view of its own page, in an iframe its parent shows nowhere', async () => {
+    const frame = document.createElement('iframe');
+    frame.style.cssText = 'position:fixed;top:-5000px;left:0;inline-size:600px;block-size:400px';
+    document.body.append(frame);
+    const inner = frame.contentDocument!;
+    const element = inner.createElement('section');
+    inner.body.append(element);
+    const source = fakeSource();
+    attachStatus(element, source);
+    source.emit('tool.started', 'a', { tool: 't' });
+    source.emit('tool.progress', 'a', { tool: 't', payload: { message: 'one' }, n: 1 });
+    await frames(3);
+    source.emit('tool.progress', 'a', { tool: 't', payload: { message: 'two', done: 2, total: 2 }, n: 2 });
+    await textSettled();
+    expect(lineTexts(element)).toEqual(['two']);
+    expect(barValues(element)).toEqual([[2, 2]]);
+  });
+
   it('writes every line where the page has no IntersectionObserver (a DOM emulation)', async () => {
     const saved = window.IntersectionObserver;
     Reflect.deleteProperty(window, 'IntersectionObserver');

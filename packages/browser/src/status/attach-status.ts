@@ -149,7 +149,9 @@ export function attachStatus(
         }
         if (dirty.size) schedule();
       },
-      { rootMargin: '100px' },
+      // The widget's own document is the root: a line is away when scrolled out of its page (or
+      // a scroll box in it), not when that page is an iframe its parent shows only in part.
+      { root: doc, rootMargin: '100px' },
     );
   let frame = 0;
   let at = now(); // the event clock, read once per frame
