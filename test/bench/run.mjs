@@ -389,9 +389,10 @@ console.error('(h) stalled readers…');
 const stalledEvents = 20_000;
 const stalledPort = 21_000 + Math.floor(Math.random() * 9_000);
 const scenario = (options) =>
-  stalledScenario({ port: stalledPort, events: stalledEvents, ...options }).catch(() =>
-    stalledScenario({ port: stalledPort, events: stalledEvents, ...options }),
-  );
+  stalledScenario({ port: stalledPort, events: stalledEvents, ...options }).catch((error) => {
+    console.error(`(h) once more after: ${error.message}`);
+    return stalledScenario({ port: stalledPort, events: stalledEvents, ...options });
+  });
 const stalledRounds = { 0: [], 8: [], 20: [] };
 for (let round = 0; round < 2; round++) {
   for (const readers of [0, 8, 20]) stalledRounds[readers].push(await scenario({ readers }));

@@ -191,7 +191,19 @@ export async function stalledScenario({ port, readers, events, maxQueuedBytes })
     const beforeMiB = afterGc();
     const sampler = sampleRss(worker.pgid);
     const started = performance.now();
-    const result = await chatter(worker.base, runId, events);
+    // A call left unanswered (seen with the bound lifted and 20 readers: the Worker idle, the call
+    // never settled) fails the scenario instead of holding the whole bench; run.mjs tries once more.
+    let timer;
+    const result = await Promise.race([
+      chatter(worker.base, runId, events),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(new Error(`the chatter call with ${readers} stalled readers went unanswered for 180 s`)),
+          180_000,
+        );
+      }),
+    ]).finally(() => clearTimeout(timer));
     const callMs = performance.now() - started;
     const peakMiB = Math.max(...sampler.stop()) / 1024;
     const heldMiB = afterGc();
