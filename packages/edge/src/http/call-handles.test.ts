@@ -105,6 +105,8 @@ describe('call handles over HTTP', () => {
     expect(settled).toMatchObject({ status: 'completed', result: { ok: true } });
     // After it settled too: the id names that call for the run's retention window.
     expect((await post(`/runs/${runId}/calls`, call)).status).toBe(409);
+    // A client cannot say its id is new: only the door's own ids skip the look-up.
+    expect((await post(`/runs/${runId}/calls`, { ...call, newId: true })).status).toBe(409);
   });
 });
 

@@ -10,6 +10,7 @@ import { defaultBodyTimeoutMs } from '../door/read-body.js';
 import { sharedRuntime } from '../door/shared-runtime.js';
 import {
   createMemoryRunDirectory,
+  type DoorCall,
   type IdentityCallLimit,
   type RunDirectory,
   takeCallSlot,
@@ -255,11 +256,10 @@ export function createToolServer<E extends object = object>(options: ToolServerO
   app.post('/runs/:runId/calls', async (c) => {
     const runId = idOf(c.req.param('runId'), 'runId');
     const body = parseCall(await readBody(c));
-    const call = {
-      tool: body.tool,
-      args: body.args,
-      toolCallId: body.toolCallId ?? `call_${crypto.randomUUID()}`,
-    };
+    const call: DoorCall =
+      body.toolCallId === undefined
+        ? { tool: body.tool, args: body.args, toolCallId: `call_${crypto.randomUUID()}`, newId: true }
+        : { tool: body.tool, args: body.args, toolCallId: body.toolCallId };
     const run = runsOf(c.env).get(runId);
     const identity = c.get('identity');
     const location = `/runs/${runId}/calls/${encodeURIComponent(call.toolCallId)}`;

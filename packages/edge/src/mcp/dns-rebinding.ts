@@ -28,7 +28,7 @@ export interface DnsRebindingOptions {
  */
 export function refuseForeignHost(request: Request, options: DnsRebindingOptions): Response | undefined {
   if (options.enableDnsRebindingProtection === false) return undefined;
-  const host = foreignHostOf(request, options.allowedHosts);
+  const host = foreignHost(request, options.allowedHosts);
   if (host !== undefined) {
     return forbidden(
       `Forbidden: the Host header ${JSON.stringify(host)} is not one this MCP endpoint serves. Add its host name to allowedHosts.`,
@@ -46,27 +46,6 @@ export function refuseForeignHost(request: Request, options: DnsRebindingOptions
     }
   }
   return undefined;
-}
-
-// `foreignHost`'s verdict by allowed list and Host header: it parses each allowed name and the
-// header as URLs, while a deployment sees the same few headers on every request. Bounded per list.
-const verdicts = new WeakMap<readonly string[], Map<string, string | undefined>>();
-const defaultList: readonly string[] = [];
-
-function foreignHostOf(request: Request, allowedHosts: readonly string[] | undefined): string | undefined {
-  const header = request.headers.get('host');
-  if (header === null) return undefined;
-  const list = allowedHosts ?? defaultList;
-  let byHeader = verdicts.get(list);
-  if (!byHeader) {
-    byHeader = new Map();
-    verdicts.set(list, byHeader);
-  }
-  if (byHeader.has(header)) return byHeader.get(header);
-  const verdict = foreignHost(request, allowedHosts);
-  if (byHeader.size >= 64) byHeader.clear();
-  byHeader.set(header, verdict);
-  return verdict;
 }
 
 function forbidden(message: string): Response {

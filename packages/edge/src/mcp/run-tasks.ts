@@ -88,7 +88,7 @@ export function runTaskHost(
       });
       if (!begun.ok) throw new ProtocolError(-32000, begun.error.message);
       const run = runs.get(taskId);
-      const call = { tool: start.tool, args: start.args, toolCallId: taskId };
+      const call = { tool: start.tool, args: start.args, toolCallId: taskId, newId: true };
       const started = (await run.startCall(identity, call)) as Reply<CallHandle>;
       if (!started.ok) {
         await run.end(identity);

@@ -1,7 +1,7 @@
-import type { ToolEvent } from '@toolctx/core';
+import type { CallRecord, ToolEvent } from '@toolctx/core';
 import { describe, expect, it, vi } from 'vitest';
 import { RunLog } from './run-log.js';
-import { createMemoryRunStorage } from './run-storage.js';
+import { createMemoryRunStorage, type RunStorage } from './run-storage.js';
 
 const event = (seq: number): ToolEvent => ({ type: 'custom.tick', seq, ts: 0, data: { seq } });
 
@@ -80,5 +80,47 @@ describe('RunLog', () => {
 
   it('refuses a bound that is not a positive integer', () => {
     expect(() => new RunLog(createMemoryRunStorage(), 0)).toThrow(/positive integer/);
+  });
+});
+
+describe('RunLog storage work', () => {
+  // A storage that refuses a value whose JSON is over 256 Ki characters, as a Durable Object
+  // refuses one over 2 MB: such a value is kept in pieces (stored-values.ts).
+  const refusingBig = (): RunStorage => {
+    const storage = createMemoryRunStorage();
+    return {
+      ...storage,
+      put(key, value) {
+        if (typeof value === 'object' && JSON.stringify(value).length > 300 * 1024)
+          throw new Error('SQLITE_TOOBIG');
+        storage.put(key, value);
+      },
+    };
+  };
+  const big = (seq: number): ToolEvent => ({ ...event(seq), data: { text: 'x'.repeat(600_000) } });
+
+  it('trims an event kept in pieces by the host before a restart with all its pieces, as one of its own', () => {
+    const storage = refusingBig();
+    const before = new RunLog(storage, 2);
+    before.append(event(1));
+    before.append(big(2));
+    const after = new RunLog(storage, 2);
+    after.append(event(3));
+    after.append(big(4));
+    for (let seq = 5; seq <= 6; seq++) after.append(event(seq));
+    expect([...storage.list({})].map(([key]) => key)).toEqual(['e:000000000000005', 'e:000000000000006']);
+  });
+
+  it('a settled call looked up before it was filed is found once it is (the twin check reads storage once)', () => {
+    const storage = createMemoryRunStorage();
+    const gets = vi.spyOn(storage, 'get');
+    const log = new RunLog(storage, 10);
+    expect(log.calls.get('call_1')).toBeUndefined();
+    expect(log.calls.get('call_1')).toBeUndefined();
+    expect(gets).toHaveBeenCalledTimes(1);
+    const record = { toolCallId: 'call_1', tool: 't', status: 'completed', startedAt: 1, updatedAt: 2 };
+    log.calls.put(record as CallRecord);
+    expect(log.calls.get('call_1')).toEqual(record);
+    expect(new RunLog(storage, 10).calls.get('call_1')).toEqual(record);
   });
 });

@@ -52,6 +52,11 @@ export class RunLog {
   private latestSeq: number | undefined;
   private cachedRecord: RunRecord | undefined;
   private openRecords: Map<string, CallRecord> | undefined;
+  /** The last call id looked up and not found: the twin checks of one call (the door's, core's) read storage once. */
+  private missingCall: string | undefined;
+  /** The first `seq` this host appended, and those of its events it kept in pieces (few, if any). */
+  private firstAppended: number | undefined;
+  private readonly piecedEvents = new Set<number>();
   /** The run's pending approvals, for `runtime.startRun({ pendingApprovals })`: `a:<approvalId>` keys. */
   readonly pendingApprovals: PendingApprovalStore;
   /**
@@ -91,21 +96,43 @@ export class RunLog {
       );
       return this.openRecords;
     };
+    // A host is also the only writer of the settled records, so an id found in neither place stays
+    // unknown until `put` files it: the second twin check of a call (the door's, then core's) and
+    // the settled record's write (nothing to replace) need not read storage again.
     this.calls = {
-      get: (id) => open().get(id) ?? getValue<CallRecord>(storage, settledCallPrefix + id),
-      put(record) {
+      get: (id) => {
+        const record = open().get(id);
+        if (record || id === this.missingCall) return record;
+        const stored = getValue<CallRecord>(storage, settledCallPrefix + id);
+        if (!stored) this.missingCall = id;
+        return stored;
+      },
+      put: (record) => {
         const id = record.toolCallId;
         const records = open();
+        const known = id !== this.missingCall;
+        if (!known) this.missingCall = undefined;
         if (!settled(record)) {
           replaceValue(storage, openCallPrefix + id, record);
           records.set(id, record);
           return;
         }
-        replaceValue(storage, settledCallPrefix + id, record);
-        if (records.delete(id)) deleteValue(storage, openCallPrefix + id);
+        if (records.delete(id)) {
+          replaceValue(storage, settledCallPrefix + id, record);
+          deleteValue(storage, openCallPrefix + id);
+        } else if (known) replaceValue(storage, settledCallPrefix + id, record);
+        else putValue(storage, settledCallPrefix + id, record);
       },
       open: () => open().values(),
     };
+  }
+
+  /**
+   * Says no call of the run has this id (the door made it new): looking it up, and filing its
+   * settled record, read and replace nothing in storage.
+   */
+  newCall(id: string): void {
+    this.missingCall = id;
   }
 
   /** Forgets what it read, for a host whose storage was deleted under it. */
@@ -113,6 +140,9 @@ export class RunLog {
     this.cachedRecord = undefined;
     this.latestSeq = undefined;
     this.openRecords = undefined;
+    this.missingCall = undefined;
+    this.firstAppended = undefined;
+    this.piecedEvents.clear();
   }
 
   get record(): RunRecord | undefined {
@@ -141,8 +171,9 @@ export class RunLog {
   }
 
   append(event: ToolEvent): void {
+    this.firstAppended ??= event.seq;
     try {
-      putValue(this.storage, eventKey(event.seq), event);
+      if (putValue(this.storage, eventKey(event.seq), event)) this.piecedEvents.add(event.seq);
     } catch (error) {
       // Storage itself failed (it is full, say): the event reached its live readers, but a replay
       // will not have it. Said, rather than thrown into the run, whose later events can still be kept.
@@ -150,7 +181,10 @@ export class RunLog {
     }
     this.latestSeq = event.seq;
     const dropped = event.seq - this.maxEvents;
-    if (dropped >= 1) deleteValue(this.storage, eventKey(dropped));
+    if (dropped < 1) return;
+    // Whether an event this host appended was kept in pieces is known; one from before is looked for.
+    const pieced = dropped < this.firstAppended || this.piecedEvents.delete(dropped);
+    deleteValue(this.storage, eventKey(dropped), pieced);
   }
 
   /** The kept events whose `seq` is greater than `seq`, in order. */

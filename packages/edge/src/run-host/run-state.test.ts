@@ -143,3 +143,56 @@ describe('RunState: how a JSON call is answered', () => {
     await expect.poll(() => state.working().length > 0).toBe(false);
   });
 });
+
+describe('RunState storage work per call', () => {
+  it('a call of a run whose log is full reads storage once (its twin check), writes its two events, two trims and its record; one whose id the door made, no read', async () => {
+    const inner = createMemoryRunStorage();
+    const ops: string[] = [];
+    const storage = {
+      get: (key: string) => (ops.push(`get ${key}`), inner.get(key)),
+      put: (key: string, value: unknown) => (ops.push(`put ${key}`), inner.put(key, value)),
+      delete: (key: string) => (ops.push(`delete ${key}`), inner.delete(key)),
+      list: (options: Parameters<typeof inner.list>[0]) => (ops.push('list'), inner.list(options)),
+    } as typeof inner;
+    const add = defineTool({
+      name: 'add',
+      description: 'Adds.',
+      inputSchema: z.object({ a: z.number(), b: z.number() }),
+      execute: ({ a, b }) => ({ sum: a + b }),
+    });
+    const state = new RunState(createRuntime({ tools: [add] }).withDoor(httpDoor), new RunLog(storage, 4), {
+      heartbeatMs: 0,
+    });
+    state.start({ runId: 'run_ops', identity });
+    const call = async (toolCallId: string, b: number, newId?: boolean) => {
+      ops.length = 0;
+      const reply = await state.streamCall(
+        identity,
+        { tool: 'add', args: { a: 1, b }, toolCallId, newId },
+        'json',
+      );
+      if (!reply.ok) return reply;
+      expect(JSON.parse(reply.value as string)).toMatchObject({ ok: true, value: { sum: 1 + b } });
+      return reply;
+    };
+    for (let i = 1; i <= 4; i++) await call(`c${i}`, i);
+    expect(ops).toEqual([
+      'get c:c4',
+      'put e:000000000000008',
+      'delete e:000000000000004',
+      'put e:000000000000009',
+      'delete e:000000000000005',
+      'put c:c4',
+    ]);
+    // The check that read nothing the second time still finds a twin once the call is filed.
+    expect(await call('c4', 1)).toMatchObject({ ok: false, status: 409 });
+    await call('call_made', 5, true);
+    expect(ops).toEqual([
+      'put e:000000000000010',
+      'delete e:000000000000006',
+      'put e:000000000000011',
+      'delete e:000000000000007',
+      'put c:call_made',
+    ]);
+  });
+});

@@ -436,7 +436,9 @@ export class RunState implements DoorRun {
     }
     const run = this.ensureLive(owned.value);
     // A call's id names its handle: a twin of a request (a retry after a lost answer) finds it.
-    if (run.callStatus(call.toolCallId))
+    // An id the door made is new, and looked up in no storage.
+    if (call.newId) this.log.newCall(call.toolCallId);
+    else if (run.callStatus(call.toolCallId))
       return refuse(
         409,
         'conflict',

@@ -28,15 +28,17 @@ const isPieced = (stored: unknown): stored is Pieced =>
   typeof stored === 'object' && stored !== null && 'json' in stored && 'parts' in stored;
 
 /**
- * Stores `value` under a key that holds nothing yet (to replace a value, {@link replaceValue}).
- * Throws what the storage threw when it failed for another reason than size (it is full, say),
- * having kept nothing.
+ * Stores `value` under a key that holds nothing yet (to replace a value, {@link replaceValue});
+ * whether it was kept in pieces. Throws what the storage threw when it failed for another reason
+ * than size (it is full, say), having kept nothing.
  */
-export function putValue(storage: RunStorage, key: string, value: object): void {
+export function putValue(storage: RunStorage, key: string, value: object): boolean {
   try {
     storage.put(key, value);
+    return false;
   } catch (error) {
     putPieces(storage, key, jsonTooBig(value, error));
+    return true;
   }
 }
 
@@ -89,10 +91,13 @@ export function getValue<T>(storage: RunStorage, key: string): T | undefined {
   return JSON.parse(json) as T;
 }
 
-/** Removes the value under `key` with its pieces; whether it was there. */
-export function deleteValue(storage: RunStorage, key: string): boolean {
+/**
+ * Removes the value under `key` with its pieces; whether it was there. A caller that knows the
+ * value was not kept in pieces says so (`pieced: false`), saving the delete that looks for them.
+ */
+export function deleteValue(storage: RunStorage, key: string, pieced = true): boolean {
   if (!storage.delete(key)) return false;
-  deletePieces(storage, key);
+  if (pieced) deletePieces(storage, key);
   return true;
 }
 

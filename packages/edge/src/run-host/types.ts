@@ -65,6 +65,11 @@ export interface DoorCall {
   tool: string;
   args: unknown;
   toolCallId: string;
+  /**
+   * The door made `toolCallId` itself, new (`call_` and a random UUID), so no call of the run can
+   * have it: the run does not look for a twin in its storage. Leave it out for an id a client sent.
+   */
+  newId?: boolean;
 }
 
 /**
