@@ -8,7 +8,8 @@
 // The floor is the bare route plus one no-op RPC to a Durable Object per run: what any design that
 // keeps a run in a Durable Object pays, so the door's ratio to it is what toolctx itself costs.
 // Beside it, the floor of a design whose events are durable before it answers (the RPC makes one
-// storage write), and one call taken apart inside the isolate (workerd-worker.mjs, /decompose).
+// storage write), the floor that does by hand the storage work the run route must (its events,
+// their trimming and the call's record), and one call taken apart inside the isolate (workerd-worker.mjs, /decompose).
 import autocannon from 'autocannon';
 import { median } from './measure.mjs';
 import { headers, workerdCpuMs } from './workerd.mjs';
@@ -69,6 +70,7 @@ export async function httpDoor(url, { connections = 8, seconds = 3, rounds = 5 }
     door: '/door',
     floor: '/floor',
     floorWrite: '/floor-write',
+    floorLog: '/floor-log',
     oneShot: '/door/calls',
   };
   for (const prefix of Object.values(sides)) await load(url, prefix, runs, { connections, seconds: 1 });
@@ -91,6 +93,8 @@ export async function httpDoor(url, { connections = 8, seconds = 3, rounds = 5 }
       doorToBare: ratioOf('door', 'bare'),
       doorToFloor: ratioOf('door', 'floor'),
       doorToFloorWrite: ratioOf('door', 'floorWrite'),
+      doorToFloorLog: ratioOf('door', 'floorLog'),
+      cpuFloorLogToDoor: cpuRatioOf('door', 'floorLog'),
       floorWriteToFloor: ratioOf('floorWrite', 'floor'),
       oneShotToBare: ratioOf('oneShot', 'bare'),
       cpuFloorWriteToDoor: cpuRatioOf('door', 'floorWrite'),

@@ -8,6 +8,8 @@
 //   nothing, the floor of a design that keeps each run in a Durable Object.
 // - POST /floor-write/runs/:runId/calls: the same, but the RPC makes one storage write of an event:
 //   the floor of a design whose events are durable before it answers, as the run route's are.
+// - POST /floor-log/runs/:runId/calls: the same, but the RPC does by hand the storage work the run
+//   route's contract asks of a call: its two events (the oldest trimmed) and its settled record.
 // - GET /decompose?runId=…&n=…: one run-route call taken apart inside the isolate, with no HTTP:
 //   n sequential no-op RPCs, n RPCs that make one write, n of the door's own Durable Object calls.
 
@@ -73,11 +75,45 @@ const eventOf = (runId) => ({
   runId,
 });
 
+// The storage work the run route's contract asks of each call, by hand: its two events put under
+// keys that sort by seq (the oldest trimmed once 1,000 are kept, as the run log keeps), and its
+// settled record under its id (kept for the run's retention window). One RPC, as the door's.
+export class BenchFloorLog extends DurableObject {
+  seq = 0;
+  call(callId, events, record) {
+    const kv = this.ctx.storage.kv;
+    for (const event of events) {
+      const seq = ++this.seq;
+      kv.put(`e:${String(seq).padStart(15, '0')}`, { ...event, seq, callId });
+      if (seq > 1000) kv.delete(`e:${String(seq - 1000).padStart(15, '0')}`);
+    }
+    kv.put(`c:${callId}`, { ...record, toolCallId: callId });
+  }
+}
+const callEvents = (runId) => [
+  { type: 'tool.started', ts: Date.now(), runId, data: { tool: 'add', args: { a: 1, b: 2 } } },
+  { type: 'tool.finished', ts: Date.now(), runId, data: { tool: 'add', durationMs: 0, ok: true } },
+];
+const settledRecord = () => ({
+  tool: 'add',
+  status: 'completed',
+  startedAt: Date.now(),
+  updatedAt: Date.now(),
+  result: { ok: true, value: { sum: 3 }, content: '{"sum":3}' },
+});
+
 // The floors' one RPC each, to the run's object; /decompose times the same two.
 const noopRpc = (env, runId) => env.FLOOR.get(env.FLOOR.idFromName(runId)).noop();
 const writeRpc = (env, runId) => env.FLOOR_WRITE.get(env.FLOOR_WRITE.idFromName(runId)).write(eventOf(runId));
 app.post('/floor/runs/:runId/calls', bareRoute(noopRpc));
+const logRpc = (env, runId) =>
+  env.FLOOR_LOG.get(env.FLOOR_LOG.idFromName(runId)).call(
+    `call_${crypto.randomUUID()}`,
+    callEvents(runId),
+    settledRecord(),
+  );
 app.post('/floor-write/runs/:runId/calls', bareRoute(writeRpc));
+app.post('/floor-log/runs/:runId/calls', bareRoute(logRpc));
 
 // Sequential, so each figure is one call's time on the isolate's clock (which moves at I/O, as each
 // RPC is); the three take turns in rounds, and the medians of the rounds come back, in µs per call.

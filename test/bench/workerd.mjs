@@ -15,6 +15,7 @@ const benchObjects = {
   RUNS: { className: 'BenchRunHost', useSQLite: true },
   FLOOR: { className: 'BenchFloor' },
   FLOOR_WRITE: { className: 'BenchFloorWrite', useSQLite: true },
+  FLOOR_LOG: { className: 'BenchFloorLog', useSQLite: true },
 };
 
 /** Runs `body(url)` against the bench Worker in a fresh workerd; `url` is its loopback origin. */
