@@ -1,5 +1,5 @@
 // (d) The KV+R2 artifact store in workerd against the same raw KV and R2 binding calls, put then
-// get (see workerd-worker.mjs for both sides). Timed from Node, per request: workerd freezes
+// get, and beside them those calls without the put's pending mark (see workerd-worker.mjs). Timed from Node, per request: workerd freezes
 // Date.now() and performance.now() during CPU work (they move only across I/O), so a clock inside
 // the Worker would miss the store's hashing of the bytes after the last read. Each request does
 // `reps` put+get pairs to spread the loopback round trip; the two sides alternate request by
@@ -24,14 +24,19 @@ export async function kvR2Store(url, sizes) {
   for (const bytes of sizes) {
     const reps = bytes >= 1e7 ? 1 : bytes >= 1e6 ? 4 : 20;
     const requests = bytes >= 1e7 ? 9 : 15;
-    const samples = { store: [], raw: [] };
+    const samples = { store: [], raw: [], plain: [] };
     for (let i = -1; i < requests; i++) {
-      for (const which of ['store', 'raw']) {
+      for (const which of ['store', 'raw', 'plain']) {
         const ms = await msPerPutGet(url, which, bytes, reps);
         if (i >= 0) samples[which].push(ms); // the first round is a warm-up
       }
     }
-    rows.push({ bytes, store: median(samples.store), raw: median(samples.raw) });
+    rows.push({
+      bytes,
+      store: median(samples.store),
+      raw: median(samples.raw),
+      plain: median(samples.plain),
+    });
   }
   return rows;
 }

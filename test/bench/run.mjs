@@ -228,15 +228,19 @@ for (const r of kvR2) {
   row(
     `(d) KV+R2 store put+get ${sizeName(r.bytes)} (workerd)`,
     `${r.store.toFixed(2)} ms`,
-    `the store's KV + R2 binding calls by hand ${r.raw.toFixed(2)} ms`,
+    `the store's KV + R2 binding calls by hand ${r.raw.toFixed(2)} ms (without the put's pending mark: ${r.plain.toFixed(2)} ms, the store ${ratio(r.plain / r.store)} of it)`,
     `${ratio(r.raw / r.store)} of raw`,
     '≥ 0.85',
     r.raw / r.store >= 0.85,
   );
 }
 goal(
-  'The KV+R2 store ≥ 0.85× of its binding calls by hand, at every size (workerd)',
-  kvR2.map((r) => `${sizeName(r.bytes)} ${ratio(r.raw / r.store)}`).join(', '),
+  "The KV+R2 store ≥ 0.85× of its binding calls by hand, the put's pending mark included, at every size (workerd; without the mark as information)",
+  kvR2
+    .map(
+      (r) => `${sizeName(r.bytes)} ${ratio(r.raw / r.store)} (without the mark ${ratio(r.plain / r.store)})`,
+    )
+    .join(', '),
   kvR2.every((r) => r.raw / r.store >= 0.85),
 );
 const cpu = door.cpuMsPerCall;
@@ -462,7 +466,7 @@ const methods = [
   "**(a) Per-call overhead** (call-overhead.mjs). A trivial zod-validated tool through `run.call`, against the same function called directly and against recording the same two events (`tool.started`, `tool.finished`) by hand. Each side runs in a fresh process of its own (what one side leaves in the heap and the JIT weighs on the next), 5 rounds of 200,000 calls after an untimed one, each round from a collected heap and keeping all it records until it ends, as a host keeps a run; the sides take turns, 3 processes each, and each figure is the median of its 3. The MCP rows time the SDK's `Client` over its in-memory transport against `run.call` in one process.",
   '**(b) Progress rate** (progress-rate.mjs). `ctx.progress` reports per second inside one running call, without a listener and with one sink counting them.',
   "**(c) Status widget** (chromium.mjs, chromium-page.mjs). Headless Chromium; the same load of reporting calls (beside a call waiting for approval and one asking its user) with and without `attachStatus`, 3 rounds of 3 s each, taking turns; main-thread time per frame from the DevTools metrics (`TaskDuration`, and `ThreadTime` for CPU); the widget's cost is the difference of the medians.",
-  "**(d) Artifact stores** (memory-store.mjs, chromium-page.mjs, kv-r2-store.mjs). put, get and delete of 1 KB, 1 MB and 10 MB, each store against the same work done by hand in the same process, the sides taking turns within each repeat: the memory store against a Map with a copy in and out and a sha-256 digest on put and get; the IndexedDB store against raw idb doing the same work (the digest, a metadata record indexed by scope and order, the scope's totals read, checked against the caps and written in the put's transaction), beside plain raw idb (a record and the bytes) and the two sha-256 passes alone, so the digest's share shows (3 rounds, each ratio the median of the rounds'); the KV+R2 store in workerd against its binding calls by hand.",
+  "**(d) Artifact stores** (memory-store.mjs, chromium-page.mjs, kv-r2-store.mjs). put, get and delete of 1 KB, 1 MB and 10 MB, each store against the same work done by hand in the same process, the sides taking turns within each repeat: the memory store against a Map with a copy in and out and a sha-256 digest on put and get; the IndexedDB store against raw idb doing the same work (the digest, a metadata record indexed by scope and order, the scope's totals read, checked against the caps and written in the put's transaction), beside plain raw idb (a record and the bytes) and the two sha-256 passes alone, so the digest's share shows (3 rounds, each ratio the median of the rounds'); the KV+R2 store in workerd against its binding calls by hand: the R2 object marking the put as pending, the bytes, the two KV keys, the mark's delete, then the ref key and the bytes read back (beside them the same without the mark, the calls a put that could leave a partial artifact after a crash would make).",
   "**(e) HTTP door** (http-door.mjs, workerd-worker.mjs). One Worker in workerd (Miniflare, storage on tmpfs), loaded by autocannon on loopback with 8 connections, one run per connection. The run route is compared with a bare hono route doing the same parse, validation and call, with that route plus one no-op RPC to a Durable Object per run, and with the floor of durable events: that route plus one RPC that makes one `ctx.storage.kv.put` in a SQLite-backed object, as the run route must before it answers, and with the same storage work by hand: that route plus one RPC that puts the call's two events under keys that sort by seq (deleting the oldest past 1,000) and its settled record under its id. The sides take turns in 5 rounds of 3 s; each ratio is the median of the rounds' ratios, and workerd's CPU per call (from /proc) stands beside the rates. The in-isolate row times sequential RPCs on the isolate's clock, without HTTP.",
   '**(f) Growth** (call-overhead.mjs). `run.call` timed over 2,000 calls in a run that already recorded 10, 1,000 or 100,000 events; 8 rounds, the sizes taking turns.',
   '**(g) Cold start** (cold-start.mjs). The example Worker as `wrangler deploy --dry-run --minify` builds it, and a fresh workerd to its first answer, against a bare hono Worker with the same bindings (median of 5 starts each).',

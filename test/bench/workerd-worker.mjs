@@ -1,7 +1,7 @@
 // The Worker that workerd.mjs bundles and runs in Miniflare for benchmarks (d) and (e). One Worker,
 // so each toolctx path and its baseline share the isolate, the bindings and the load:
-// - POST /store?which=store|raw&size=…&reps=…: reps × (put then get) of `size` bytes, through the
-//   KV+R2 artifact store or through the same raw KV and R2 calls; POST /store/clean removes them.
+// - POST /store?which=store|raw|plain&size=…&reps=…: reps × (put then get) of `size` bytes, through
+//   the KV+R2 artifact store, the same raw KV and R2 calls, or those without the put's pending mark; POST /store/clean removes them.
 // - /door/*: the toolctx HTTP door (createToolServer, a Durable Object per run).
 // - POST /bare/runs/:runId/calls: a bare hono route doing the door's work by hand.
 // - POST /floor/runs/:runId/calls: the bare route plus one RPC to a Durable Object per run that does
@@ -170,9 +170,11 @@ const hex = (buffer) =>
  * against, so the digest is computed), then the KV key by ref (the meta as its value) and the KV
  * listing key (the meta as its metadata), in parallel; get reads the ref key, then the object's
  * bytes. Verifying the digest on get, and the copy in on put, is work the store adds, so the ratio
- * charges it to the store.
+ * charges it to the store. With `mark`, as the store does: an empty R2 object marks the put as
+ * pending before the bytes go, and is deleted once the KV keys are written, so a put cut off by a
+ * crash leaves no partial artifact (the sweep finds the mark); without it, plain raw calls.
  */
-async function rawPutGet(env, data) {
+async function rawPutGet(env, data, mark) {
   const ref = `art_${crypto.randomUUID().replaceAll('-', '').slice(0, 22)}`;
   const createdAt = Date.now();
   const meta = {
@@ -190,12 +192,18 @@ async function rawPutGet(env, data) {
   const object = `raw/${part}/${ref}`;
   const refKey = `raw/ref/${part}/${ref}`;
   const listing = `raw/list/${part}/${createdAt.toString(16).padStart(13, '0')}.${ref}`;
+  const pending = `raw/.pending/${part}/${ref}`;
+  if (mark) {
+    const putMark = JSON.stringify({ createdAt, startedAt: createdAt });
+    await env.BUCKET.put(pending, new Uint8Array(0), { customMetadata: { 'toolctx-pending-put': putMark } });
+  }
   await env.BUCKET.put(object, data, {
     customMetadata: { 'toolctx-artifact': json },
     httpMetadata: { contentType: meta.mediaType },
     sha256: meta.digest,
   });
   await Promise.all([env.KV.put(refKey, json, {}), env.KV.put(listing, json, { metadata: meta })]);
+  if (mark) await env.BUCKET.delete(pending);
   const found = await env.KV.get(refKey, 'json');
   const stored = await env.BUCKET.get(`raw/${part}/${found.ref}`);
   const bytes = new Uint8Array(await stored.arrayBuffer());
@@ -208,9 +216,10 @@ async function rawPutGet(env, data) {
 app.post('/store', async (c) => {
   const size = Number(c.req.query('size'));
   const reps = Number(c.req.query('reps'));
-  const putGet = c.req.query('which') === 'store' ? storePutGet : rawPutGet;
+  const which = c.req.query('which');
+  const putGet = which === 'store' ? storePutGet : rawPutGet;
   const data = payload(size);
-  for (let i = 0; i < reps; i++) await putGet(c.env, data);
+  for (let i = 0; i < reps; i++) await putGet(c.env, data, which === 'raw');
   return c.body(null, 204);
 });
 
