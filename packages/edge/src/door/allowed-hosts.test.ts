@@ -91,3 +91,21 @@ describe('HTTP door: allowedHosts', () => {
     }
   });
 });
+
+describe('foreignHost keeps its verdicts', () => {
+  const request = (host: string) => new Request('http://x.test/', { headers: { host } });
+
+  it('by header and list: the same Host under two lists gets each list its own verdict', () => {
+    expect(foreignHost(request('tools.example'), ['tools.example'])).toBeUndefined();
+    expect(foreignHost(request('tools.example'), ['other.example'])).toBe('tools.example');
+    expect(foreignHost(request('tools.example'), ['tools.example'])).toBeUndefined();
+    expect(foreignHost(request('tools.example'))).toBe('tools.example');
+  });
+
+  it('a stranger sending a thousand Host headers changes no verdict', () => {
+    for (let i = 0; i < 1000; i++)
+      expect(foreignHost(request(`evil-${i}.example`))).toBe(`evil-${i}.example`);
+    expect(foreignHost(request('localhost:8787'))).toBeUndefined();
+    expect(foreignHost(request('evil-0.example'))).toBe('evil-0.example');
+  });
+});
