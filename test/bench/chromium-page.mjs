@@ -51,15 +51,72 @@ const plan = defineTool({
 });
 
 /**
- * Drives `calls` calls making `reportsPerSecond` reports a second between them for `ms`; returns
- * frames seen, DOM write batches per frame and reports made.
+ * The same lines written by hand, as a page without the widget would: one per call with its tool,
+ * its state and latest report, a bar, and a Cancel button; every changed line written once a
+ * frame. What the widget adds beyond it: folding, the approval and ask forms, a line's time,
+ * accessibility (a live region, labels), holding lines out of view.
  */
-window.benchWidget = async (withWidget, ms, calls = 50, reportsPerSecond = 10_000) => {
+function statusByHand(element, run) {
+  const lines = new Map();
+  const changed = new Set();
+  let frame = 0;
+  const lineOf = (callId, tool) => {
+    let line = lines.get(callId);
+    if (line) return line;
+    const row = document.createElement('div');
+    const text = document.createElement('span');
+    const cancel = document.createElement('button');
+    cancel.textContent = 'Cancel';
+    cancel.onclick = () => run.cancel(callId);
+    const bar = document.createElement('div');
+    bar.style.cssText = 'height:4px;background:#3367d6;transform-origin:left;transform:scaleX(0)';
+    row.append(text, cancel, bar);
+    element.append(row);
+    line = { tool, state: 'running', message: '', fraction: 0, text, bar };
+    lines.set(callId, line);
+    return line;
+  };
+  const write = () => {
+    frame = 0;
+    for (const line of changed) {
+      line.text.textContent = `${line.tool} · ${line.state} · ${line.message}`;
+      line.bar.style.transform = `scaleX(${line.fraction})`;
+    }
+    changed.clear();
+  };
+  const unsubscribe = run.events.subscribe((event) => {
+    if (!event.callId) return;
+    const line = lineOf(event.callId, event.data.tool);
+    if (event.type === 'tool.progress') {
+      const { message = '', done, total } = event.data.payload ?? {};
+      line.message = message;
+      if (total) line.fraction = done / total;
+    } else if (event.type === 'approval.requested') line.state = 'waiting for approval';
+    else if (event.type === 'ask.requested') line.state = event.data.message;
+    else if (event.type !== 'tool.started') line.state = event.type;
+    changed.add(line);
+    frame ||= requestAnimationFrame(write);
+  });
+  return {
+    detach() {
+      unsubscribe();
+      cancelAnimationFrame(frame);
+    },
+  };
+}
+
+/**
+ * Drives `calls` calls making `reportsPerSecond` reports a second between them for `ms`, shown by
+ * `mode`: `none`, the `widget`, or the same lines written by `hand`; returns frames seen, DOM
+ * write batches per frame and reports made.
+ */
+window.benchWidget = async (mode, ms, calls = 50, reportsPerSecond = 10_000) => {
   const runtime = createRuntime({ tools: [ticker, publish, plan], approval: createMemoryApprovalPort() });
   const run = runtime.startRun({});
   const element = document.createElement('div');
   document.body.replaceChildren(element);
-  const handle = withWidget ? attachStatus(element, run) : undefined;
+  const handle =
+    mode === 'widget' ? attachStatus(element, run) : mode === 'hand' ? statusByHand(element, run) : undefined;
   let reports = 0;
   run.events.subscribe((event) => {
     if (event.type === 'tool.progress') reports++;

@@ -73,8 +73,8 @@ async function mainThreadMs(cdp, body) {
 }
 
 /**
- * (c) The widget's main-thread cost per frame: the same load with and without it, 5 rounds each,
- * taking turns (on a shared machine single rounds range from 0.5× to 2× the median). The load is
+ * (c) The widget's main-thread cost per frame: the same load without it, with it, and with the same
+ * lines written by hand (chromium-page.mjs, statusByHand), 5 rounds each, taking turns (on a shared machine single rounds range from 0.5× to 2× the median). The load is
  * `calls` calls making `reportsPerSecond` reports a second between them, each line with its Cancel
  * button (a run offers `cancel`), in the page's 1280 × 720 viewport: most of 50 lines are out of
  * view, as in a page, and the widget writes a line's words only while it is in view.
@@ -82,11 +82,11 @@ async function mainThreadMs(cdp, body) {
 export async function widgetCost(page, cdp, ms = 3_000, { calls = 50, reportsPerSecond = 10_000 } = {}) {
   const rounds = [];
   for (let round = 0; round < 5; round++) {
-    for (const withWidget of [false, true]) {
+    for (const mode of ['none', 'widget', 'hand']) {
       rounds.push({
-        withWidget,
+        mode,
         ...(await mainThreadMs(cdp, () =>
-          page.evaluate((args) => window.benchWidget(...args), [withWidget, ms, calls, reportsPerSecond]),
+          page.evaluate((args) => window.benchWidget(...args), [mode, ms, calls, reportsPerSecond]),
         )),
       });
     }
