@@ -148,12 +148,24 @@ describe('RunState storage work per call', () => {
   it('a call of a run whose log is full reads storage once (its twin check), writes its two events, two trims and its record; one whose id the door made, no read', async () => {
     const inner = createMemoryRunStorage();
     const ops: string[] = [];
-    const storage = {
-      get: (key: string) => (ops.push(`get ${key}`), inner.get(key)),
-      put: (key: string, value: unknown) => (ops.push(`put ${key}`), inner.put(key, value)),
-      delete: (key: string) => (ops.push(`delete ${key}`), inner.delete(key)),
-      list: (options: Parameters<typeof inner.list>[0]) => (ops.push('list'), inner.list(options)),
-    } as typeof inner;
+    const storage: typeof inner = {
+      get(key) {
+        ops.push(`get ${key}`);
+        return inner.get(key);
+      },
+      put(key, value) {
+        ops.push(`put ${key}`);
+        inner.put(key, value);
+      },
+      delete(key) {
+        ops.push(`delete ${key}`);
+        return inner.delete(key);
+      },
+      list(options) {
+        ops.push('list');
+        return inner.list(options);
+      },
+    };
     const add = defineTool({
       name: 'add',
       description: 'Adds.',
