@@ -4,7 +4,7 @@ import { checkEvent, type EventData, type EventType, type ToolEvent } from './ca
 /**
  * Receives every event, synchronously. Must be quick; a sink that throws is detached. Every sink
  * and subscriber gets the same event object: treat it as read-only (a `tool.started`'s data is
- * frozen, shared by the calls of one tool).
+ * frozen, shared by the calls of one tool, and so is a short call's `tool.finished` data).
  *
  * A sink that labels events with where they come from (the door, a tool's effect), which events
  * do not repeat, has `forRuntime`: the runtime calls it once per door it serves through

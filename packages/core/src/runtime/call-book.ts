@@ -223,7 +223,8 @@ export function createMemoryCallStore(kept = memoryCallsKept): CallStore {
       if (kept < 1) return;
       const forgotten = settled[next];
       settled[next] = record;
-      next = (next + 1) % kept;
+      // Not `% kept`: a division on every call.
+      if (++next >= kept) next = 0;
       if (!index) return;
       if (forgotten && index.get(forgotten.toolCallId) === forgotten) index.delete(forgotten.toolCallId);
       index.set(id, record);

@@ -4,7 +4,6 @@
 // which every other call takes from the top: policy → validate → guards → cache → attempts →
 // complete → record, the call's cleanups in `finally`.
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { mayAskApproval } from '../approval/requires-approval.js';
 import type { CallRequest, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 import { allowedInPhase } from '../policy/phase.js';
@@ -16,8 +15,9 @@ import { passGuards, policyRefusal } from './call-guards.js';
 import type { CallingRun, CallState } from './call-state.js';
 import { completeAtOnce, completeCall } from './completion.js';
 import type { Invocation } from './invocation.js';
-import { type CallFacts, cancelledByCaller, type RunFacts, runEnded, startedData } from './run-facts.js';
+import { type CallFacts, cancelledByCaller, type RunFacts, runEnded } from './run-facts.js';
 import { cachedResult, cacheKeyFor, storeResult } from './tool-cache.js';
+import { finishedData } from './tool-plan.js';
 
 /**
  * Where a call enters the pipeline, and what it brings. A call from the fast path brings what it
@@ -50,12 +50,19 @@ export function startCall(
   parentId: string | undefined,
   startedAt: number,
 ): ToolResult | Promise<ToolResult> {
-  const { tools } = run.services;
-  const tool = tools.get(request.tool);
-  if (!tool || run.ended) {
-    const facts = { toolCallId, toolName: request.tool, parentId, iteration, effect: tool?.effect ?? 'read' };
-    return fail(run, facts, tool ? runEnded : unknownToolError(request.tool, tools.keys()));
+  const { plans } = run.services;
+  const plan = plans.get(request.tool);
+  if (!plan || run.ended) {
+    const facts = {
+      toolCallId,
+      toolName: request.tool,
+      parentId,
+      iteration,
+      effect: plan?.tool.effect ?? 'read',
+    };
+    return fail(run, facts, plan ? runEnded : unknownToolError(request.tool, plans.keys()));
   }
+  const { tool } = plan;
   run.calls++;
   const call: CallState = {
     toolCallId,
@@ -64,23 +71,17 @@ export function startCall(
     iteration,
     effect: tool.effect,
     tool,
+    plan,
     invocation,
     budgetBytes,
     startedAt,
     meta: request.meta,
   };
-  run.log.emitCallEvent('tool.started', startedData(tool), toolCallId, parentId, startedAt);
+  run.log.emitCallEvent('tool.started', plan.started, toolCallId, parentId, startedAt);
   if (request.signal) invocation.listen(request.signal, cancelledByCaller);
   const { args } = request;
   const trivial =
-    !tool.wants &&
-    !tool.needs &&
-    !mayAskApproval(tool) &&
-    !tool.cache &&
-    !tool.outputSchema &&
-    !tool.retry &&
-    allowedInPhase(tool.effect, run.phase) &&
-    (run.maxUsd === undefined || !run.ledger);
+    plan.plain && allowedInPhase(tool.effect, run.phase) && (run.maxUsd === undefined || !run.ledger);
   if (!trivial) return pipeline(run, call, { args });
   const parsed = validate(tool.inputSchema, args);
   if (parsed instanceof Promise) return pipeline(run, call, { args, validation: parsed });
@@ -152,11 +153,11 @@ async function conclude(run: CallingRun, call: CallState, outcome: Outcome): Pro
 /** Records the call's end: `tool.finished`, its duration counted from `startedAt`. */
 export function record(run: RunFacts, call: CallState, result: ToolResult): ToolResult {
   const endedAt = Date.now();
-  const data: { tool: string; durationMs: number; spilled?: boolean } = {
-    tool: call.toolName,
-    durationMs: endedAt - call.startedAt,
-  };
-  if (result.ok && result.spilled) data.spilled = true;
+  const durationMs = endedAt - call.startedAt;
+  const data =
+    result.ok && result.spilled
+      ? { tool: call.toolName, durationMs, spilled: true }
+      : finishedData(call.plan, call.toolName, durationMs);
   call.invocation.endedAt = endedAt;
   run.log.emitCallEvent('tool.finished', data, call.toolCallId, call.parentId, endedAt);
   return result;

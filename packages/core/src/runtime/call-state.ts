@@ -7,6 +7,7 @@ import type { AnyTool } from '../tools/define-tool.js';
 import type { DispatchFactory, Invocation } from './invocation.js';
 import type { RunApprovals } from './run-approvals.js';
 import type { CallFacts, RunFacts } from './run-facts.js';
+import type { ToolPlan } from './tool-plan.js';
 
 /** The run as the pipeline of its calls sees it: the facts its contexts share, and its own parts. */
 export interface CallingRun extends RunFacts {
@@ -36,6 +37,8 @@ export type Resumed = { approvalId: string; argsHash: string; reason?: string; v
  */
 export interface CallState extends CallFacts {
   readonly tool: AnyTool;
+  /** The tool's plan, for a call started here (a resumed or recovered call goes without). */
+  readonly plan?: ToolPlan;
   readonly invocation: Invocation;
   /** Its share of the transcript budget, in bytes. */
   readonly budgetBytes: number;

@@ -11,7 +11,6 @@ import type { ErrorInfo } from '../errors.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Effect, Phase } from '../policy/phase.js';
 import type { TeardownRegistry } from '../teardown/teardown-registry.js';
-import type { AnyTool } from '../tools/define-tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { RuntimeServices } from './services.js';
 
@@ -151,22 +150,3 @@ const digitsBelow: string[] = [];
 const twoDigits: string[] = [];
 let idBlock = -1;
 let idBlockPrefix = '';
-
-const started = new WeakMap<AnyTool, Readonly<{ tool: string; timeoutMs?: number }>>();
-
-/**
- * A tool's `tool.started` data, the same every call: one frozen object per tool, shared by its
- * events. A host that keeps every event then keeps one object less per call (each kept object
- * costs a call about a quarter of a microsecond in garbage collection). The timeout travels with
- * the start so a status line can warn before it fires.
- */
-export function startedData(tool: AnyTool): Readonly<{ tool: string; timeoutMs?: number }> {
-  let data = started.get(tool);
-  if (!data) {
-    data = Object.freeze(
-      tool.timeoutMs === undefined ? { tool: tool.name } : { tool: tool.name, timeoutMs: tool.timeoutMs },
-    );
-    started.set(tool, data);
-  }
-  return data;
-}

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ToolctxError } from '../errors.js';
 import type { ToolEvent } from '../events/catalogue.js';
@@ -128,6 +128,36 @@ describe('runs', () => {
     expect(Object.isFrozen(started[0]!.data)).toBe(true);
     // The meddling sink threw on the frozen data, was reported once and detached.
     expect(failures).toHaveLength(1);
+  });
+
+  it('shares one frozen tool.finished data per tool and short duration; a longer call gets its own', async () => {
+    const { events, sink } = recorded();
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Takes 20 ms of the (fake) clock.',
+      inputSchema: z.object({}),
+      execute: () => void vi.advanceTimersByTime(20),
+    });
+    vi.useFakeTimers();
+    try {
+      const run = createRuntime({ tools: [echo, slow], sinks: [sink] }).startRun();
+      await run.call({ tool: 'echo', args: { text: 'a' } });
+      await run.call({ tool: 'echo', args: { text: 'b' } });
+      await run.call({ tool: 'slow', args: {} });
+      await run.call({ tool: 'slow', args: {} });
+    } finally {
+      vi.useRealTimers();
+    }
+    const finished = events.filter((event) => event.type === 'tool.finished').map((event) => event.data);
+    expect(finished).toEqual([
+      { tool: 'echo', durationMs: 0 },
+      { tool: 'echo', durationMs: 0 },
+      { tool: 'slow', durationMs: 20 },
+      { tool: 'slow', durationMs: 20 },
+    ]);
+    expect(finished[0]).toBe(finished[1]);
+    expect(Object.isFrozen(finished[0])).toBe(true);
+    expect(finished[2]).not.toBe(finished[3]);
   });
 
   it('refuses calls once the run has ended', async () => {

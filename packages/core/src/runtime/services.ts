@@ -14,6 +14,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import type { DoorDeclaration } from './door.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { createSessionTeardown, type SessionTeardown, sessionsAt } from './session-teardown.js';
+import { type ToolPlan, toolPlans } from './tool-plan.js';
 
 /**
  * The ports and policies a runtime was given, and the state it keeps across runs (taint, session
@@ -21,6 +22,8 @@ import { createSessionTeardown, type SessionTeardown, sessionsAt } from './sessi
  */
 export interface SharedServices {
   readonly tools: ReadonlyMap<string, AnyTool>;
+  /** What a call needs of each tool, by name, made once. */
+  readonly plans: ReadonlyMap<string, ToolPlan>;
   readonly sinks: readonly EventSink[];
   readonly onSinkError: SinkErrorHandler;
   readonly artifacts: ArtifactStore | undefined;
@@ -57,6 +60,7 @@ export function createServices(options: ServiceOptions): SharedServices {
   const teardownTimeoutMs = options.teardownTimeoutMs ?? 5_000;
   return {
     tools: options.tools,
+    plans: toolPlans(options.tools),
     sinks: options.sinks,
     onSinkError: options.onSinkError,
     artifacts: options.artifacts,

@@ -371,3 +371,14 @@ class ToolContext implements ToolExecutionContext {
     this.run.log.emit(`custom.${name}`, written, this.call.toolCallId, this.call.parentId);
   }
 }
+
+/**
+ * A context (with its attempt) that never runs, kept for the life of the module, so that V8 keeps
+ * the hidden classes of contexts and attempts while no call is in flight: see `idleInvocation`.
+ */
+export const idleContext = createToolContext(
+  undefined as never,
+  { toolName: '' } as CallFacts,
+  undefined,
+  undefined,
+);
