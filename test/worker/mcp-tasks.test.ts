@@ -91,6 +91,27 @@ describe('MCP tasks in Durable Objects under wrangler dev', () => {
     expect((await taskUntil('ana', taskId, (task) => task.status !== 'working')).status).toBe('cancelled');
   });
 
+  it("asks for a call's approval in the tool's words and with its arguments, read from its run object", async () => {
+    const created = await send('ana', 'tools/call', {
+      name: 'task_publish',
+      arguments: { text: 'Tuesday launch' },
+    });
+    const taskId = created.result!.taskId as string;
+    const waiting = await taskUntil('ana', taskId, (task) => task.status === 'input_required');
+    const approval = (waiting.inputRequests as Record<string, { params?: { message?: string } }>)[
+      'toolctx.approval'
+    ];
+    expect(approval?.params?.message).toContain('"Publish a note" (task_publish)');
+    expect(approval?.params?.message).toContain('With:\n- text: Tuesday launch');
+    const ack = await send('ana', 'tasks/update', {
+      taskId,
+      inputResponses: { 'toolctx.approval': { action: 'accept', content: {} } },
+    });
+    expect(ack.result).toMatchObject({ resultType: 'complete' });
+    const done = await taskUntil('ana', taskId, (task) => task.status === 'completed');
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'published Tuesday launch' }] });
+  });
+
   it('outlives a crash: a cut-off call is failed (interrupted, retryable), an open ask (of an idempotent tool, run again) stays open and its answer finishes the call', async () => {
     const cut = await send('ana', 'tools/call', { name: 'task_wait', arguments: { ms: 120_000 } });
     const asking = await send('ana', 'tools/call', { name: 'task_ask', arguments: {} });

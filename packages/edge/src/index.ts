@@ -41,6 +41,7 @@ export {
   runTaskHost,
 } from './mcp/index.js';
 export {
+  type ApprovalAsked,
   type AskTaken,
   type CancelInfo,
   createMemoryRunDirectory,

@@ -6,7 +6,7 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import type { AskAnswer, CallHandle, Identity, Runtime } from '@toolctx/core';
 import { type McpTaskHost, type McpTaskState, taskAnswers, taskStateOf } from '@toolctx/core/mcp';
 import type { Reply } from '../door/door-error.js';
-import type { DoorRun, RunDirectory } from '../run-host/index.js';
+import type { ApprovalAsked, DoorRun, RunDirectory } from '../run-host/index.js';
 
 /**
  * Options of {@link runTaskHost}.
@@ -115,7 +115,7 @@ export function runTaskHost(
     async get(owner, taskId) {
       const task = await find(owner, taskId);
       if (!task) return undefined;
-      return stateOf(task.handle);
+      return stateOf(task.handle, await approvalArgs(task.run, task.identity, task.handle));
     },
     async update(owner, taskId, answers) {
       const task = await find(owner, taskId);
@@ -133,6 +133,16 @@ export function runTaskHost(
       await runs.get(taskId).end(identityOf(owner));
     },
   };
+}
+
+/**
+ * The arguments a task's call waiting for approval would run with, so the approval asks in the
+ * tool's words and with them (one more read of the run, only while it waits).
+ */
+async function approvalArgs(run: DoorRun, identity: Identity, handle: CallHandle): Promise<unknown> {
+  if (handle.status !== 'input_required' || handle.approvalId === undefined) return undefined;
+  const asked = (await run.pendingApproval(identity, handle.approvalId)) as Reply<ApprovalAsked>;
+  return asked.ok ? asked.value.args : undefined;
 }
 
 /** The call's handle as it is now (the last one known if the object cannot say). */

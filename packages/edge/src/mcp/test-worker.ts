@@ -241,7 +241,7 @@ export class SharedMcpSession extends createMcpSession<Env>(sharedRuntimeFor) {}
 export class SharedRunHost extends createRunHost<Env>(sharedRuntimeFor) {}
 
 // MCP tasks in TaskRunHost objects, one run per task (test/worker/mcp-tasks.test.ts): a tool that
-// waits (a task whoever declares the extension), and one that asks.
+// waits (a task whoever declares the extension), one that asks, and one that needs approval.
 const taskTools = [
   defineTool({
     name: 'task_wait',
@@ -278,8 +278,18 @@ const taskTools = [
       return answer.action === 'accept' ? `colour ${answer.values.colour}` : answer.action;
     },
   }),
+  defineTool({
+    name: 'task_publish',
+    title: 'Publish a note',
+    description: 'Publishes a note, once a person approves it; a task at once.',
+    inputSchema: z.object({ text: z.string() }),
+    taskSupport: 'required',
+    effect: 'send',
+    needsApproval: true,
+    execute: async ({ text }) => `published ${text}`,
+  }),
 ];
-const taskRuntimeFor = () => createRuntime({ tools: taskTools });
+const taskRuntimeFor = () => createRuntime({ tools: taskTools, approval: createMemoryApprovalPort() });
 export class TaskRunHost extends createRunHost<Env>(taskRuntimeFor) {}
 
 type Env = {

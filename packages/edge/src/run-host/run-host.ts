@@ -9,7 +9,7 @@ import type { IdentityStateObject } from './identity-state.js';
 import type { RunLimits } from './limits.js';
 import { RunLog, type RunRecord } from './run-log.js';
 import { type DoorRun, RunState } from './run-state.js';
-import type { AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { ApprovalAsked, AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /**
  * Options of {@link createRunHost}.
@@ -185,6 +185,11 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
   ): Promise<Reply<CallAnswer>> {
     await this.touchFor(caller);
     return this.run.streamResume(caller, approvalId, decision, format);
+  }
+
+  /** What a pending approval asks to do (see {@link index!DoorRun.pendingApproval}). */
+  async pendingApproval(caller: Identity, approvalId: string): Promise<Reply<ApprovalAsked>> {
+    return this.run.pendingApproval(caller, approvalId);
   }
 
   /** Decides an approval; the resumed call runs on (see {@link index!DoorRun.decide}). */

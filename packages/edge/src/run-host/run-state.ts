@@ -21,7 +21,7 @@ import { sameIdentity } from '../door/same-identity.js';
 import { eventMessage } from '../door/wire-format.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import type { RunLog, RunRecord } from './run-log.js';
-import type { AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { ApprovalAsked, AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /** A reader of the run's events; `message` is the event as SSE bytes, encoded once for all readers. */
 type Listener = (event: ToolEvent, message: Uint8Array) => void;
@@ -92,6 +92,11 @@ export interface DoorRun {
     approvalId: string,
     decision: ApprovalDecision,
   ): Promise<Reply<{ toolCallId: string }>>;
+  /**
+   * What a call of the run waiting for approval asks to do: its tool and the arguments it would run
+   * with, for the person deciding; no approval of this id pending in the run is a 404.
+   */
+  pendingApproval(caller: Identity, approvalId: string): Promise<Reply<ApprovalAsked>>;
   /** Cancels one call (running, waiting for approval, or resumed by the approval of this id). */
   cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>>;
   /** The asks of the run's calls waiting for their answer, the oldest first. */
@@ -366,6 +371,17 @@ export class RunState implements DoorRun {
     const owned = this.owned(caller);
     if (!owned.ok) return owned;
     return ok({ asks: owned.value.ended ? [] : this.ensureLive(owned.value).asks() });
+  }
+
+  /** What a pending approval asks to do (see {@link DoorRun.pendingApproval}). */
+  async pendingApproval(caller: Identity, approvalId: string): Promise<Reply<ApprovalAsked>> {
+    const owned = this.owned(caller);
+    if (!owned.ok) return owned;
+    const pending = owned.value.ended ? undefined : this.log.pendingApprovals.get(approvalId);
+    if (!pending)
+      return refuse(404, 'not-found', `No approval ${JSON.stringify(approvalId)} is pending in this run.`);
+    const { callId: toolCallId, toolName: tool, args, requestedAt } = pending;
+    return ok({ approvalId, toolCallId, tool, args, requestedAt });
   }
 
   /** Decides an approval and lets the resumed call run on (see {@link DoorRun.decide}). */
