@@ -10,6 +10,8 @@ export interface LineView {
    * latest text always appears. A change of state or note is written whatever holds it.
    */
   update(line: StatusLine, at: number, hold?: boolean): boolean;
+  /** When (the widget's clock) the throttle lets this line's text be written again. */
+  readonly due: number;
 }
 
 /**
@@ -101,6 +103,9 @@ export function createLineView(doc: Document, clocks: LineClocks): LineView {
   let reporting = false;
   return {
     row,
+    get due() {
+      return textAt + TEXT_EVERY_MS;
+    },
     update(line, at, hold) {
       hold ||= at - textAt < TEXT_EVERY_MS;
       // Held back with no note a report may clear and its dot already still: nothing to read. A note
