@@ -172,8 +172,8 @@ export function attachStatus(
   // Lines the throttle holds back are written in the first frame once they are due. A timer asks
   // for that frame shortly before, rather than a frame callback each frame finding nothing due:
   // under a flood of reports most frames would run one (and ask for the next) for nothing.
-  const wake = (due: number) => {
-    const wait = due - at;
+  const wake = (due: number, from = at) => {
+    const wait = due - from;
     if (wait <= EARLY_MS) return schedule();
     if (timer !== undefined) {
       if (timerAt <= due) return;
@@ -238,15 +238,18 @@ export function attachStatus(
     if (!line) return;
     let entry = entries.get(line.callId);
     if (entry?.state === line.state) {
-      announcer.progress(line);
+      // Whether the live region would read it out now (as of the last frame's clock).
+      const said = announcer.progress(line, at);
       // Out of view, a later report changes only words that wait for the line to be back. (The
       // first one is written: it stills the dot, which would pulse at the cost of a style pass.)
       if (entry.away && line.reports > 1) return void away.add(entry);
-      // A line already queued has its frame asked for, or is held back with a timer set for when
-      // it is due: a report only changes what that frame will write.
-      if (dirty.has(entry)) return;
+      // A report that may clear a note, still the dot or be read out is shown in the next frame.
+      // Otherwise it only changes text the throttle may hold: a line already queued has its frame
+      // asked for, or a timer set for when it is due; one written less than 100 ms ago waits so too.
+      const waits = entry.view.waits && !said;
+      if (waits && dirty.has(entry)) return;
       dirty.add(entry);
-      return schedule();
+      return waits ? wake(entry.view.due, now()) : schedule();
     }
     if (!entry) {
       entry = { line, view: createLineView(doc, clocks), state: line.state };

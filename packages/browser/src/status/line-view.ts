@@ -12,6 +12,11 @@ export interface LineView {
   update(line: StatusLine, at: number, hold?: boolean): boolean;
   /** When (the widget's clock) the throttle lets this line's text be written again. */
   readonly due: number;
+  /**
+   * Whether a report can wait for `due` with nothing to show before: the line has no note a
+   * report may clear, and its dot is already still.
+   */
+  readonly waits: boolean;
 }
 
 /**
@@ -105,6 +110,9 @@ export function createLineView(doc: Document, clocks: LineClocks): LineView {
     row,
     get due() {
       return textAt + TEXT_EVERY_MS;
+    },
+    get waits() {
+      return !flag && reporting;
     },
     update(line, at, hold) {
       hold ||= at - textAt < TEXT_EVERY_MS;
