@@ -182,6 +182,51 @@ describe('attachStatus', () => {
     expect(lineTexts(element)).toEqual([`r${n}`]);
   });
 
+  it('keeps each of two busy lines written at different times within 100 ms of its reports', async () => {
+    const source = fakeSource();
+    const element = container();
+    attachStatus(element, source);
+    source.emit('tool.started', 'a', { tool: 't' });
+    source.emit('tool.progress', 'a', { tool: 't', payload: 'a0', n: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    source.emit('tool.started', 'b', { tool: 't' });
+    source.emit('tool.progress', 'b', { tool: 't', payload: 'b0', n: 0 });
+    await frames();
+    const [textA, textB] = element.querySelectorAll('.toolctx-status__text');
+    const writes = new Map<Node, number[]>([
+      [textA!, []],
+      [textB!, []],
+    ]);
+    const observer = new MutationObserver((records) => {
+      for (const record of records) writes.get(record.target.parentNode!)?.push(performance.now());
+    });
+    for (const text of [textA!, textB!]) observer.observe(text, { characterData: true, subtree: true });
+    let n = 0;
+    const started = performance.now();
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        n++;
+        source.emit('tool.progress', 'a', { tool: 't', payload: `a${n}`, n });
+        source.emit('tool.progress', 'b', { tool: 't', payload: `b${n}`, n });
+        if (performance.now() - started < 600) return;
+        clearInterval(timer);
+        resolve();
+      }, 4);
+    });
+    await textSettled();
+    observer.disconnect();
+    expect(lineTexts(element)).toEqual([`a${n}`, `b${n}`]);
+    for (const times of writes.values()) {
+      expect(times.length).toBeGreaterThanOrEqual(4);
+      // At most ten writes a second; with reports in every frame, a write at least every 100 ms
+      // (and a frame or two of a busy machine's slack).
+      for (let i = 1; i < times.length; i++) {
+        expect(times[i]! - times[i - 1]!).toBeGreaterThan(90);
+        expect(times[i]! - times[i - 1]!).toBeLessThan(160);
+      }
+    }
+  });
+
   it('writes a line out of view only once it is back in view, then with its latest text and bar', async () => {
     const source = fakeSource();
     const element = container();

@@ -165,24 +165,19 @@ export function attachStatus(
   let shown: RunSummary | undefined; // the run summary the summary and the toggle show
   let ticker: ReturnType<typeof setInterval> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let timerAt = Number.POSITIVE_INFINITY; // when (the widget's clock) the pending timer asks for a frame
   const schedule = () => {
     frame ||= view.requestAnimationFrame(flush);
   };
   // Lines the throttle holds back are written in the first frame once they are due. A timer asks
   // for that frame shortly before, rather than a frame callback each frame finding nothing due:
-  // under a flood of reports most frames would run one (and ask for the next) for nothing.
+  // under a flood of reports most frames would run one (and ask for the next) for nothing. A timer
+  // already set is kept, even for a later line: it was set less than 100 ms before a report
+  // that comes after it, so that report is still written within 100 ms, with the other lines.
   const wake = (due: number, from = at) => {
     const wait = due - from;
     if (wait <= EARLY_MS) return schedule();
-    if (timer !== undefined) {
-      if (timerAt <= due) return;
-      view.clearTimeout(timer);
-    }
-    timerAt = due;
-    timer = view.setTimeout(() => {
+    timer ??= view.setTimeout(() => {
       timer = undefined;
-      timerAt = Number.POSITIVE_INFINITY;
       schedule();
     }, wait - EARLY_MS);
   };
