@@ -6,7 +6,7 @@ export interface Announcer {
    * only when it is said, so reports in between cost no formatting. Answers whether a flush at
    * `now` would say it. */
   progress(line: { readonly text: string }, now: number): boolean;
-  /** Writes what is due into the region; called once per frame, and by the ticker. */
+  /** Writes what is due into the region; called at each frame the widget draws, and by the ticker. */
   flush(now: number): void;
 }
 
