@@ -3,9 +3,10 @@ export interface Announcer {
   /** A start, a finish, a failure, a wait: said at the next write. */
   milestone(text: string): void;
   /** A report: said at most once per `everyMs`, the latest one winning. The line's text is read
-   * only when it is said, so reports in between cost no formatting. */
-  progress(line: { readonly text: string }): void;
-  /** Writes what is due into the region; called once per frame, and by the ticker. */
+   * only when it is said, so reports in between cost no formatting. Answers whether a flush at
+   * `now` would say it. */
+  progress(line: { readonly text: string }, now: number): boolean;
+  /** Writes what is due into the region; called at each frame the widget draws, and by the ticker. */
   flush(now: number): void;
 }
 
@@ -23,8 +24,9 @@ export function createAnnouncer(region: HTMLElement, everyMs: number): Announcer
       // A report queued before a finish would be stale after it.
       waiting = undefined;
     },
-    progress(line) {
+    progress(line, now) {
       waiting = line;
+      return now - lastProgress >= everyMs;
     },
     flush(now) {
       if (waiting !== undefined && now - lastProgress >= everyMs) {

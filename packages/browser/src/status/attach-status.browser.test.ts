@@ -1,6 +1,6 @@
 /// <reference types="@vitest/browser-playwright" />
 import { createRuntime, defineTool, ToolctxError } from '@toolctx/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cdp } from 'vitest/browser';
 import { z } from 'zod';
 import { attachStatus } from './attach-status.js';
@@ -146,6 +146,85 @@ describe('attachStatus', () => {
     source.emit('tool.finished', 'a', { tool: 't', durationMs: 5 });
     await frames(1);
     expect(lineTexts(element)).toEqual(['t done']);
+  });
+
+  it('asks for no frame while the line it holds back is not yet due, however fast reports come', async () => {
+    const source = fakeSource();
+    const element = container();
+    attachStatus(element, source);
+    source.emit('tool.started', 'a', { tool: 't' });
+    await frames();
+    const asked = vi.spyOn(window, 'requestAnimationFrame');
+    let n = 0;
+    let calls = 0;
+    const started = performance.now();
+    try {
+      // A report every few milliseconds for about half a second, and no frame asked for by the test.
+      await new Promise<void>((resolve) => {
+        const timer = setInterval(() => {
+          source.emit('tool.progress', 'a', { tool: 't', payload: `r${++n}`, n });
+          if (performance.now() - started < 500) return;
+          clearInterval(timer);
+          resolve();
+        }, 4);
+      });
+    } finally {
+      calls = asked.mock.calls.length;
+      asked.mockRestore();
+    }
+    const elapsed = performance.now() - started;
+    // A write every 100 ms, each asked for once or twice (a timer wakes it shortly before it is
+    // due; a slow machine may take one frame more): not a frame callback in each of the six
+    // frames of every 100 ms only to find the line still held.
+    expect(calls).toBeGreaterThanOrEqual(3);
+    expect(calls).toBeLessThanOrEqual(Math.ceil(elapsed / 100) * 3 + 2);
+    await textSettled();
+    expect(lineTexts(element)).toEqual([`r${n}`]);
+  });
+
+  it('keeps each of two busy lines written at different times within 100 ms of its reports', async () => {
+    const source = fakeSource();
+    const element = container();
+    attachStatus(element, source);
+    source.emit('tool.started', 'a', { tool: 't' });
+    source.emit('tool.progress', 'a', { tool: 't', payload: 'a0', n: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    source.emit('tool.started', 'b', { tool: 't' });
+    source.emit('tool.progress', 'b', { tool: 't', payload: 'b0', n: 0 });
+    await frames();
+    const [textA, textB] = element.querySelectorAll('.toolctx-status__text');
+    const writes = new Map<Node, number[]>([
+      [textA!, []],
+      [textB!, []],
+    ]);
+    const observer = new MutationObserver((records) => {
+      for (const record of records) writes.get(record.target.parentNode!)?.push(performance.now());
+    });
+    for (const text of [textA!, textB!]) observer.observe(text, { characterData: true, subtree: true });
+    let n = 0;
+    const started = performance.now();
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        n++;
+        source.emit('tool.progress', 'a', { tool: 't', payload: `a${n}`, n });
+        source.emit('tool.progress', 'b', { tool: 't', payload: `b${n}`, n });
+        if (performance.now() - started < 600) return;
+        clearInterval(timer);
+        resolve();
+      }, 4);
+    });
+    await textSettled();
+    observer.disconnect();
+    expect(lineTexts(element)).toEqual([`a${n}`, `b${n}`]);
+    for (const times of writes.values()) {
+      expect(times.length).toBeGreaterThanOrEqual(4);
+      // At most ten writes a second; with reports in every frame, a write at least every 100 ms
+      // (and a frame or two of a busy machine's slack).
+      for (let i = 1; i < times.length; i++) {
+        expect(times[i]! - times[i - 1]!).toBeGreaterThan(90);
+        expect(times[i]! - times[i - 1]!).toBeLessThan(160);
+      }
+    }
   });
 
   it('writes a line out of view only once it is back in view, then with its latest text and bar', async () => {

@@ -49,6 +49,9 @@ interface Entry {
 
 let widgets = 0;
 
+/** How long before a held-back line is due its frame is asked for (a timer may fire late). */
+const EARLY_MS = 10;
+
 /**
  * Renders the live status of `source` into `element`: a run line (`1 running, 1 waiting · 3 of 5 done`), a line
  * per call in flight with its elapsed time, a note when it has been silent for `stallAfterMs` or its
@@ -161,8 +164,22 @@ export function attachStatus(
   };
   let shown: RunSummary | undefined; // the run summary the summary and the toggle show
   let ticker: ReturnType<typeof setInterval> | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const schedule = () => {
     frame ||= view.requestAnimationFrame(flush);
+  };
+  // Lines the throttle holds back are written in the first frame once they are due. A timer asks
+  // for that frame shortly before, rather than a frame callback each frame finding nothing due:
+  // under a flood of reports most frames would run one (and ask for the next) for nothing. A timer
+  // already set is kept, even for a later line: it was set less than 100 ms before a report
+  // that comes after it, so that report is still written within 100 ms, with the other lines.
+  const wake = (due: number, from = at) => {
+    const wait = due - from;
+    if (wait <= EARLY_MS) return schedule();
+    timer ??= view.setTimeout(() => {
+      timer = undefined;
+      schedule();
+    }, wait - EARLY_MS);
   };
   const tick = () => {
     for (const entry of active) dirty.add(entry);
@@ -170,13 +187,9 @@ export function attachStatus(
   };
   function flush(): void {
     frame = 0;
-    // A frame with nothing to write ends the keep-alive below.
     if (!dirty.size) return;
-    // While events keep coming, the next frame is asked for from inside this one, before the
-    // writes: in Chromium under load, the first request of a frame blocked the main thread less
-    // here than from an event listener after the frame was drawn, or after the writes.
-    frame = view.requestAnimationFrame(flush);
     at = now();
+    let next = Number.POSITIVE_INFINITY; // when the first line held back by the throttle is due
     for (const entry of dirty) {
       actions.render(entry.view.row, entry.line);
       const parent = entry.line.endedAt === undefined ? lines : finished;
@@ -187,7 +200,7 @@ export function attachStatus(
       else if (entry.away) {
         dirty.delete(entry);
         away.add(entry);
-      }
+      } else next = Math.min(next, entry.view.due);
     }
     // The model keeps one summary until a count changes: a frame of reports alone formats nothing.
     const run = model.summary();
@@ -207,6 +220,7 @@ export function attachStatus(
     // One ticker for every call, alive only while something is in flight.
     if (active.size && !ticker) ticker = view.setInterval(tick, 1000);
     if (!active.size && ticker) stopTicker();
+    if (dirty.size) wake(next);
   }
   const stopTicker = () => {
     view.clearInterval(ticker);
@@ -218,21 +232,28 @@ export function attachStatus(
     const line = model.apply(event);
     if (!line) return;
     let entry = entries.get(line.callId);
+    if (entry?.state === line.state) {
+      // Whether the live region would read it out now (as of the last frame's clock).
+      const said = announcer.progress(line, at);
+      // Out of view, a later report changes only words that wait for the line to be back. (The
+      // first one is written: it stills the dot, which would pulse at the cost of a style pass.)
+      if (entry.away && line.reports > 1) return void away.add(entry);
+      // A report that may clear a note, still the dot or be read out is shown in the next frame.
+      // Otherwise it only changes text the throttle may hold: a line already queued has its frame
+      // asked for, or a timer set for when it is due; one written less than 100 ms ago waits so too.
+      const waits = entry.view.waits && !said;
+      if (waits && dirty.has(entry)) return;
+      dirty.add(entry);
+      return waits ? wake(entry.view.due, now()) : schedule();
+    }
     if (!entry) {
       entry = { line, view: createLineView(doc, clocks), state: line.state };
       entries.set(line.callId, entry);
       rows.set(entry.view.row, entry);
       watcher?.observe(entry.view.row);
-      announcer.milestone(line.text);
-    } else if (entry.state !== line.state) {
-      entry.state = line.state;
-      announcer.milestone(line.text);
-    } else {
-      announcer.progress(line);
-      // Out of view, a later report changes only words that wait for the line to be back. (The
-      // first one is written: it stills the dot, which would pulse at the cost of a style pass.)
-      if (entry.away && line.reports > 1) return void away.add(entry);
     }
+    entry.state = line.state;
+    announcer.milestone(line.text);
     if (line.endedAt === undefined) active.add(entry);
     else {
       active.delete(entry);
@@ -251,6 +272,7 @@ export function attachStatus(
       stop();
       if (frame) view.cancelAnimationFrame(frame);
       frame = 0;
+      view.clearTimeout(timer);
       stopTicker();
       watcher?.disconnect();
       dirty.clear();

@@ -142,10 +142,10 @@ export function createLineActions(
 
   return {
     see(event) {
-      const { callId } = event;
-      if (!callId) return;
+      const { callId, type } = event;
+      // A report, by far the most frequent event, says nothing about approvals or asks.
+      if (!callId || type === 'tool.progress') return;
       const data = event.data as { reason?: string; id?: string } & Partial<AskShown>;
-      const { type } = event;
       if (type === 'tool.pending' && data.reason === 'approval' && typeof data.id === 'string')
         approvals.set(callId, data.id);
       else if (type === 'ask.requested' && typeof data.askId === 'string') {

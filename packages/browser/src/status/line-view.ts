@@ -10,6 +10,13 @@ export interface LineView {
    * latest text always appears. A change of state or note is written whatever holds it.
    */
   update(line: StatusLine, at: number, hold?: boolean): boolean;
+  /** When (the widget's clock) the throttle lets this line's text be written again. */
+  readonly due: number;
+  /**
+   * Whether a report can wait for `due` with nothing to show before: the line has no note a
+   * report may clear, and its dot is already still.
+   */
+  readonly waits: boolean;
 }
 
 /**
@@ -101,6 +108,12 @@ export function createLineView(doc: Document, clocks: LineClocks): LineView {
   let reporting = false;
   return {
     row,
+    get due() {
+      return textAt + TEXT_EVERY_MS;
+    },
+    get waits() {
+      return !flag && reporting;
+    },
     update(line, at, hold) {
       hold ||= at - textAt < TEXT_EVERY_MS;
       // Held back with no note a report may clear and its dot already still: nothing to read. A note

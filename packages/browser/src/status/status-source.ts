@@ -18,22 +18,27 @@ export type StatusSource =
  * first is left to them; a remote run's replay, which comes later, makes them again.
  */
 export function listen(source: StatusSource, deliver: (event: ToolEvent) => void): () => void {
-  const seen = new Set<string | undefined>();
+  const subscribable = 'events' in source ? source.events : source;
+  const open = (source as { openCalls?: () => CallHandle[] | Promise<CallHandle[]> }).openCalls;
+  // The calls events named, kept only until the open calls are told: after that, an event costs
+  // the listener nothing but the hand-over (a busy run makes thousands a second).
+  let seen: Set<string | undefined> | undefined = typeof open === 'function' ? new Set() : undefined;
   const listener = (event: ToolEvent) => {
-    seen.add(event.callId);
+    seen?.add(event.callId);
     deliver(event);
   };
-  const subscribable = 'events' in source ? source.events : source;
   if (typeof (subscribable as Pick<RunEvents, 'subscribe'>).subscribe === 'function') {
     const stop = (subscribable as Pick<RunEvents, 'subscribe'>).subscribe(listener);
-    const open = (source as { openCalls?: () => CallHandle[] | Promise<CallHandle[]> }).openCalls;
     let stopped = false;
     if (typeof open === 'function')
       Promise.resolve(open.call(source))
         .then((handles) => {
-          for (const call of handles) if (!stopped && !seen.has(call.toolCallId)) replay(call, deliver);
+          for (const call of handles) if (!stopped && !seen!.has(call.toolCallId)) replay(call, deliver);
         })
-        .catch(() => {});
+        .catch(() => {})
+        .finally(() => {
+          seen = undefined;
+        });
     return () => {
       stopped = true;
       stop();
