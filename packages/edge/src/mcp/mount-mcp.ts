@@ -320,7 +320,8 @@ async function modernRequest<E>(
   const hangUp = new AbortController();
   if (request.signal.aborted) hangUp.abort(request.signal.reason);
   else request.signal.addEventListener('abort', () => hangUp.abort(request.signal.reason), { once: true });
-  const forward = new Request(request.url, { method: 'POST', headers, body: text, signal: hangUp.signal });
+  // No body: the SDK gets the parsed one (below), so a stream of the text would be made for nothing.
+  const forward = new Request(request.url, { method: 'POST', headers, signal: hangUp.signal });
   if (!options.runtimeFor) {
     // The revision's own refusal, which a negotiating client answers by falling back to 2025-11-25.
     const id = (body as { id?: unknown } | null)?.id ?? null;
