@@ -108,4 +108,13 @@ describe('foreignHost keeps its verdicts', () => {
     expect(foreignHost(request('localhost:8787'))).toBeUndefined();
     expect(foreignHost(request('evil-0.example'))).toBe('evil-0.example');
   });
+
+  it('judges a Host header longer than any host name every time, and the same way', () => {
+    const long = `${'a'.repeat(30_000)}.example`;
+    expect(foreignHost(request(long))).toBe(long);
+    expect(foreignHost(request(long))).toBe(long);
+    const listed = ['a'.repeat(300)];
+    expect(foreignHost(request('a'.repeat(300)), listed)).toBeUndefined();
+    expect(foreignHost(request('a'.repeat(300)), listed)).toBeUndefined();
+  });
 });

@@ -24,6 +24,7 @@ export function foreignHost(
   if (known !== undefined || verdicts.has(key)) return known;
   const name = hostnameOf(`http://${host}`);
   const verdict = name !== undefined && hostNames(allowedHosts).includes(name) ? undefined : host;
+  if (host.length > maxKeptHost) return verdict;
   if (verdicts.size >= maxVerdicts) verdicts.clear();
   verdicts.set(key, verdict);
   return verdict;
@@ -34,6 +35,9 @@ export function foreignHost(
 // the verdicts are kept by header and list. A stranger sending many Host headers only empties it.
 const verdicts = new Map<string, string | undefined>();
 const maxVerdicts = 256;
+// A host name is at most 253 characters, and a port 6 more: a longer header (a stranger's 30 KB
+// one) is judged each time rather than kept, so the kept verdicts stay a few kilobytes.
+const maxKeptHost = 260;
 
 /** The allowed names, each as a Host header's name would read: lower case, no port. */
 export function hostNames(allowedHosts: readonly string[]): string[] {
