@@ -37,6 +37,24 @@ describe('approvals on the example Worker under wrangler dev', () => {
 
     await worker.dev.restart();
 
+    // The person deciding sees what the call would run with, read back from the run's storage.
+    const listed = await worker.send(`/runs/${runId}/approvals`);
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toEqual({
+      approvals: [
+        {
+          approvalId,
+          toolCallId: 'restart-1',
+          tool: 'publish_note',
+          args: { title: 'Q3 report', delayMs: 0 },
+          requestedAt: expect.any(Number),
+        },
+      ],
+    });
+    const stranger = await worker.send(`/runs/${runId}/approvals`, { as: 'eve' });
+    expect(stranger.status).toBe(404);
+    expect(await stranger.text()).not.toContain('Q3');
+
     const decided = await worker.post(`/approvals/${approvalId}`, { runId, approved: true });
     expect(decided.status).toBe(200);
     expect(await decided.json()).toMatchObject({ ok: true, value: { published: 'Q3 report', approvalId } });
@@ -50,6 +68,7 @@ describe('approvals on the example Worker under wrangler dev', () => {
     ]);
     expect(events.map((e) => e.seq)).toEqual([2, 3, 4, 5, 6]);
     expect((await worker.post(`/approvals/${approvalId}`, { runId, approved: true })).status).toBe(404);
+    expect(await (await worker.send(`/runs/${runId}/approvals`)).json()).toEqual({ approvals: [] });
   });
 
   it('a call running on an approval is cancelled by POST /runs/:id/calls/:callId/cancel', async () => {

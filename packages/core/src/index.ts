@@ -37,7 +37,7 @@ export {
 } from './adapters/index.js';
 export type { ApprovalPort, ApprovalRequest } from './approval/approval.js';
 export type { ApprovalDecision } from './approval/approval-decision.js';
-export type { PendingApproval, PendingApprovalStore } from './approval/pending-approvals.js';
+export type { OpenApproval, PendingApproval, PendingApprovalStore } from './approval/pending-approvals.js';
 export { mayAskApproval, type NeedsApproval } from './approval/requires-approval.js';
 export { artifactFieldLimits } from './artifacts/field-limits.js';
 export type {

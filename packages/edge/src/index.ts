@@ -41,7 +41,6 @@ export {
   runTaskHost,
 } from './mcp/index.js';
 export {
-  type ApprovalAsked,
   type AskTaken,
   type CancelInfo,
   createMemoryRunDirectory,

@@ -118,11 +118,17 @@ describe("connectRun's calls and handles", () => {
     });
   });
 
-  it('decides an approval with resume, and answers a decision not taken as data', async () => {
+  it('shows what a call waiting for approval would run with, decides it with resume, and answers a decision not taken as data', async () => {
     const run = connectRun(base, await startRun());
-    const pending = await run.call({ tool: 'pay', args: { amount: 9 } });
+    expect(await run.pendingApprovals()).toEqual([]);
+    const pending = await run.call({ tool: 'pay', args: { amount: 9 }, toolCallId: 'pay_9' });
     const approvalId = String(!pending.ok && pending.error.details?.approvalId);
+    // What the person deciding is shown: the call's arguments, from the server (GET …/approvals).
+    expect(await run.pendingApprovals()).toEqual([
+      { approvalId, toolCallId: 'pay_9', tool: 'pay', args: { amount: 9 }, requestedAt: expect.any(Number) },
+    ]);
     expect(await run.resume(approvalId, { approved: true })).toMatchObject({ ok: true, value: { paid: 9 } });
+    expect(await run.pendingApprovals()).toEqual([]);
     // The HTTP door answers 404 with the reason core gives (its kind is the door's: `not-found`).
     expect(await run.resume(approvalId, { approved: true })).toMatchObject({
       ok: false,

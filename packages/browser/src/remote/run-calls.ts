@@ -6,6 +6,7 @@ import type {
   CallRequest,
   ErrorInfo,
   LinkedResult,
+  OpenApproval,
   OpenAsk,
   ToolEvent,
   ToolResult,
@@ -51,6 +52,11 @@ export interface RemoteRunCalls {
   resume(approvalId: string, decision: ApprovalDecision): Promise<ToolResult>;
   /** The asks of the run's calls waiting for their answer (`GET /runs/:runId/asks`). */
   asks(): Promise<OpenAsk[]>;
+  /**
+   * What the run's calls waiting for approval would run with (`GET /runs/:runId/approvals`), the
+   * oldest first: to show the person deciding before `resume`.
+   */
+  pendingApprovals(): Promise<OpenApproval[]>;
   /**
    * Answers a call's ask (`POST /runs/:runId/asks/:askId`), as `run.answer` does: taken, or not —
    * `invalid` (the values do not fit; the ask stays open) or `unknown` (no open ask by that id).
@@ -212,6 +218,12 @@ export function createRunCalls(wire: RunCallsWire): RemoteRunCalls {
     async asks() {
       const response = await send(`${runPath}/asks`);
       return response.ok ? ((await response.json()) as { asks: OpenAsk[] }).asks : refused(response);
+    },
+    async pendingApprovals() {
+      const response = await send(`${runPath}/approvals`);
+      return response.ok
+        ? ((await response.json()) as { approvals: OpenApproval[] }).approvals
+        : refused(response);
     },
     async answer(askId, given) {
       const url = `${runPath}/asks/${encodeURIComponent(askId)}`;

@@ -1,4 +1,12 @@
-import type { Answered, CallHandle, ErrorInfo, OpenAsk, StartRunOptions, ToolResult } from '@toolctx/core';
+import type {
+  Answered,
+  CallHandle,
+  ErrorInfo,
+  OpenApproval,
+  OpenAsk,
+  StartRunOptions,
+  ToolResult,
+} from '@toolctx/core';
 import {
   type Envelope,
   type FromWorker,
@@ -184,6 +192,11 @@ export function connectWorker(worker: Worker): WorkerConnection {
         asks: () =>
           ask<OpenAsk[]>(
             (id) => ({ t: 'asks', id, runId }),
+            () => [],
+          ),
+        pendingApprovals: () =>
+          ask<OpenApproval[]>(
+            (id) => ({ t: 'pending-approvals', id, runId }),
             () => [],
           ),
         answer: (askId, answer) =>

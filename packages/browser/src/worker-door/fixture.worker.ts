@@ -101,6 +101,17 @@ const tools = [
     execute: ({ amount }, ctx) => ({ paid: amount, approvalId: ctx.approval?.approvalId }),
   }),
   defineTool({
+    name: 'pay_noted',
+    description: 'Needs approval; its note becomes an object with a method, which postMessage refuses.',
+    inputSchema: z.object({
+      amount: z.number(),
+      note: z.string().transform((text) => ({ text, shout: () => text.toUpperCase() })),
+    }),
+    effect: 'write',
+    needsApproval: true,
+    execute: ({ amount, note }) => ({ paid: amount, note: note.shout() }),
+  }),
+  defineTool({
     name: 'approved_wait',
     description: 'Needs approval, then waits until its signal fires (as wait_for_abort).',
     inputSchema: z.object({}),

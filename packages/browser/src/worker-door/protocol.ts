@@ -50,6 +50,7 @@ export type ToWorker =
   | { t: 'status'; id: number; runId: string; toolCallId: string }
   | { t: 'open-calls'; id: number; runId: string }
   | { t: 'asks'; id: number; runId: string }
+  | { t: 'pending-approvals'; id: number; runId: string }
   | { t: 'answer-ask'; id: number; runId: string; askId: string; answer: AskAnswer }
   | { t: 'abort'; id: number; runId: string; reason?: string }
   | { t: 'end'; id: number; runId: string };

@@ -128,6 +128,16 @@ export function serveInWorker(
       case 'asks':
         send({ t: 'answer', id: message.id, value: run?.asks() ?? [] });
         return;
+      case 'pending-approvals': {
+        const approvals = run?.pendingApprovals() ?? [];
+        try {
+          send({ t: 'answer', id: message.id, value: approvals });
+        } catch {
+          // Arguments a schema's transform made uncloneable (a function, a class) cross as JSON.
+          send({ t: 'answer', id: message.id, value: JSON.parse(plainJson(approvals)) });
+        }
+        return;
+      }
       case 'answer-ask': {
         const answered: Answered = run
           ? await run.answer(message.askId, message.answer)

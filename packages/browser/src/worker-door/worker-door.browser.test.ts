@@ -151,8 +151,13 @@ describe('the Web Worker door', () => {
 
   it("answers decide as the Worker's run does: taken once with the call's result to come, then refused with its reason", async () => {
     const run = connect().startRun();
+    expect(await run.pendingApprovals()).toEqual([]);
     const pending = await run.call({ tool: 'pay', args: { amount: 7 }, toolCallId: 'pay_7' });
     const approvalId = String(!pending.ok && pending.error.details?.approvalId);
+    // What the person deciding is shown: the arguments the call would run with, from the Worker.
+    expect(await run.pendingApprovals()).toEqual([
+      { approvalId, toolCallId: 'pay_7', tool: 'pay', args: { amount: 7 }, requestedAt: expect.any(Number) },
+    ]);
     const decided = await run.decide(approvalId, { approved: true });
     expect(decided).toMatchObject({ taken: true, toolCallId: 'pay_7' });
     expect(decided.taken && (await decided.result)).toMatchObject({ ok: true, value: { paid: 7 } });
@@ -164,6 +169,30 @@ describe('the Web Worker door', () => {
     expect(await run.decide('appr_nobody', { approved: false })).toMatchObject({
       taken: false,
       reason: 'unknown-approval',
+    });
+  });
+
+  it('sends approvals whose arguments postMessage refuses (a transform made a method) as their JSON', async () => {
+    const run = connect().startRun();
+    const pending = await run.call({
+      tool: 'pay_noted',
+      args: { amount: 3, note: 'rent' },
+      toolCallId: 'noted',
+    });
+    const approvalId = String(!pending.ok && pending.error.details?.approvalId);
+    expect(await run.pendingApprovals()).toEqual([
+      {
+        approvalId,
+        toolCallId: 'noted',
+        tool: 'pay_noted',
+        args: { amount: 3, note: { text: 'rent' } },
+        requestedAt: expect.any(Number),
+      },
+    ]);
+    const decided = await run.decide(approvalId, { approved: true });
+    expect(decided.taken && (await decided.result)).toMatchObject({
+      ok: true,
+      value: { paid: 3, note: 'RENT' },
     });
   });
 

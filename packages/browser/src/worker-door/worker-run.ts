@@ -5,6 +5,7 @@ import type {
   CallHandle,
   Decided,
   ErrorInfo,
+  OpenApproval,
   OpenAsk,
   ResumeOptions,
   Run,
@@ -16,14 +17,17 @@ import type { WireCall, WireStats } from './protocol.js';
 
 /**
  * A run whose tools execute in a Worker: core's `Run` with the verbs the Worker answers made
- * asynchronous, since they cross `postMessage` — `cancel`, `decide`, `callStatus`, `openCalls`
- * and `asks` (`answer` is asynchronous everywhere) resolve to what the Worker's run answers (the same as a local run's, a message later). So
+ * asynchronous, since they cross `postMessage` — `cancel`, `decide`, `callStatus`, `openCalls`,
+ * `asks` and `pendingApprovals` (`answer` is asynchronous everywhere) resolve to what the Worker's run answers (the same as a local run's, a message later). So
  * `attachStatus`, `chatTools` and code that awaits those verbs take it as it is. `listTools` is left
  * out: the tool list lives in the Worker. Once the run has ended the Worker keeps nothing of it:
  * `callStatus` then answers `undefined`.
  */
 export interface WorkerRun
-  extends Omit<Run, 'listTools' | 'decide' | 'cancel' | 'callStatus' | 'openCalls' | 'asks'> {
+  extends Omit<
+    Run,
+    'listTools' | 'decide' | 'cancel' | 'callStatus' | 'openCalls' | 'asks' | 'pendingApprovals'
+  > {
   /** `run.decide` in the Worker: whether the decision was taken, then the resumed call's result. */
   decide(approvalId: string, decision: ApprovalDecision, options?: ResumeOptions): Promise<Decided>;
   /** `run.cancel` in the Worker: whether there was such a call to cancel. */
@@ -34,6 +38,8 @@ export interface WorkerRun
   openCalls(): Promise<CallHandle[]>;
   /** `run.asks` in the Worker: the asks of its calls waiting for an answer. */
   asks(): Promise<OpenAsk[]>;
+  /** `run.pendingApprovals` in the Worker: what its calls waiting for approval would run with. */
+  pendingApprovals(): Promise<OpenApproval[]>;
 }
 
 /** How a Worker run reaches its Worker; supplied by `connectWorker`. */
@@ -44,6 +50,7 @@ export interface WorkerRunWire {
   callStatus(toolCallId: string): Promise<CallHandle | undefined>;
   openCalls(): Promise<CallHandle[]>;
   asks(): Promise<OpenAsk[]>;
+  pendingApprovals(): Promise<OpenApproval[]>;
   answer(askId: string, answer: AskAnswer): Promise<Answered>;
   finish(how: 'abort' | 'end', reason?: string): Promise<void>;
   forget(): void;
@@ -142,6 +149,7 @@ export function createWorkerRun(runId: string, wire: WorkerRunWire): WorkerRunLi
     callStatus: (toolCallId) => wire.callStatus(toolCallId),
     openCalls: () => wire.openCalls(),
     asks: () => wire.asks(),
+    pendingApprovals: () => wire.pendingApprovals(),
     answer: (askId, answer) => wire.answer(askId, answer),
     abort(reason) {
       finishing ??= wire.finish('abort', reason);

@@ -32,6 +32,42 @@ export interface PendingApproval {
 }
 
 /**
+ * A call waiting for a person's decision, as its run lists it (`run.pendingApprovals()`,
+ * `GET /runs/:runId/approvals`): the tool and the arguments it would run with once approved, so
+ * whoever decides sees what they allow. Plain data. The arguments are the call's own, unredacted:
+ * they go only to the run's owner, as the decision does.
+ *
+ * @experimental The approval API may still change.
+ * @example
+ * ```ts
+ * import type { OpenApproval, Run } from '@toolctx/core';
+ * declare const run: Run;
+ * const [first]: OpenApproval[] = run.pendingApprovals();
+ * if (first) console.log(`${first.tool} wants to run with`, first.args);
+ * ```
+ */
+export interface OpenApproval {
+  /** What `run.decide(approvalId, …)` (`POST /approvals/:id`) names it by. */
+  approvalId: string;
+  toolCallId: string;
+  /** The call that made this one, for a child call. */
+  parentId?: string;
+  tool: string;
+  /** The validated arguments the call would run with, once approved. */
+  args: unknown;
+  /** When the approval was asked, ms since the epoch. */
+  requestedAt: number;
+}
+
+/** What a pending approval shows of itself: {@link OpenApproval}. */
+export function openApproval(pending: PendingApproval): OpenApproval {
+  const { approvalId, callId: toolCallId, parentId, toolName: tool, args, requestedAt } = pending;
+  return parentId === undefined
+    ? { approvalId, toolCallId, tool, args, requestedAt }
+    : { approvalId, toolCallId, parentId, tool, args, requestedAt };
+}
+
+/**
  * Where a run keeps its calls that wait for approval: the one owner of pending approvals. The run
  * files a call here when the approval port answers `'pending'` and takes it out when it is decided
  * or cancelled, or when the run ends. In memory unless the host passes its own to

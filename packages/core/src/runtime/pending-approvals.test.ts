@@ -234,4 +234,54 @@ describe('pending approvals: one store, the run’s', () => {
     expect(ofCall).toEqual(['tool.started', 'approval.requested', 'tool.failed']);
     await run.end();
   });
+
+  it('lists what the calls waiting for approval would run with, the oldest first, until decided or cancelled; another run’s or another owner’s are not shown', async () => {
+    const { runtime } = setup();
+    const store = createMemoryPendingApprovals();
+    const rt = runtime();
+    const run = rt.startRun({ runId: 'run_l', identity, pendingApprovals: store });
+    expect(run.pendingApprovals()).toEqual([]);
+    const first = pendingId(await run.call({ tool: 'pay', args: { amount: 7 }, toolCallId: 'call_1' }));
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const second = pendingId(
+      await run.call({ tool: 'pay', args: { amount: 9, note: 'rent' }, toolCallId: 'call_2' }),
+    );
+    // The same store shared with another run, and with a run of the same id for someone else.
+    const other = rt.startRun({ runId: 'run_o', identity, pendingApprovals: store });
+    pendingId(await other.call({ tool: 'pay', args: { amount: 1 }, toolCallId: 'call_o' }));
+    const stranger = rt.startRun({
+      runId: 'run_l',
+      identity: { tenant: 'acme', principal: 'eve' },
+      pendingApprovals: store,
+    });
+    const open = run.pendingApprovals();
+    expect(open).toEqual([
+      {
+        approvalId: first,
+        toolCallId: 'call_1',
+        tool: 'pay',
+        args: { amount: 7, note: '' },
+        requestedAt: expect.any(Number),
+      },
+      {
+        approvalId: second,
+        toolCallId: 'call_2',
+        tool: 'pay',
+        args: { amount: 9, note: 'rent' },
+        requestedAt: expect.any(Number),
+      },
+    ]);
+    expect(open[0]!.requestedAt).toBeLessThan(open[1]!.requestedAt);
+    expect(stranger.pendingApprovals()).toEqual([]);
+    expect(other.pendingApprovals().map((approval) => approval.toolCallId)).toEqual(['call_o']);
+    // Plain data: what a door sends as JSON.
+    expect(JSON.parse(JSON.stringify(open))).toEqual(open);
+
+    expect(run.decide(first, { approved: false }).taken).toBe(true);
+    expect(run.cancel('call_2')).toBe(true);
+    expect(run.pendingApprovals()).toEqual([]);
+    // A run with no store given has none to list, and makes none to say so.
+    expect(rt.startRun({ runId: 'run_e', identity }).pendingApprovals()).toEqual([]);
+    await Promise.all([run.end(), other.end(), stranger.end()]);
+  });
 });

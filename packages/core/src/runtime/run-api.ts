@@ -1,5 +1,5 @@
 import type { ApprovalDecision } from '../approval/approval-decision.js';
-import type { PendingApprovalStore } from '../approval/pending-approvals.js';
+import type { OpenApproval, PendingApprovalStore } from '../approval/pending-approvals.js';
 import type { Answered, AskAnswer, OpenAsk } from '../ask/ask.js';
 import type { CallRequest, Identity, ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
@@ -179,6 +179,19 @@ export interface Run extends CallableRun {
   openCalls(): CallHandle[];
   /** The asks of the run's calls waiting for their answer (`ctx.ask`), the oldest first. */
   asks(): OpenAsk[];
+  /**
+   * The approvals the run's calls wait for, the oldest first: each call's tool and the arguments it
+   * would run with once approved, for the person deciding (`decide` takes the decision).
+   *
+   * @example
+   * ```ts
+   * import type { Run } from '@toolctx/core';
+   * declare const run: Run;
+   * for (const { approvalId, tool, args } of run.pendingApprovals())
+   *   console.log(`${approvalId}: ${tool} would run with ${JSON.stringify(args)}`);
+   * ```
+   */
+  pendingApprovals(): OpenApproval[];
   /**
    * Answers an open ask: checked against it (a form's values against its schema), taken once,
    * and the asking call goes on with it. Not taken: `unknown` (no open ask by that id: answered

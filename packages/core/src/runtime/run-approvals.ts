@@ -1,7 +1,12 @@
 import type { ApprovalRequest } from '../approval/approval.js';
 import { type ApprovalDecision, isDecision } from '../approval/approval-decision.js';
 import type { ApprovalTokens } from '../approval/approval-tokens.js';
-import type { PendingApproval, PendingApprovalStore } from '../approval/pending-approvals.js';
+import {
+  type OpenApproval,
+  openApproval,
+  type PendingApproval,
+  type PendingApprovalStore,
+} from '../approval/pending-approvals.js';
 import type { Identity } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
 
@@ -85,6 +90,14 @@ export class RunApprovals {
       return pending;
     }
     return undefined;
+  }
+
+  /** The run's pending approvals, the oldest first: those its owner could decide (see `take`). */
+  open(): OpenApproval[] {
+    const mine = [...this.store.list()].filter(
+      (pending) => pending.runId === this.runId && sameIdentityFields(pending.owner, this.owner),
+    );
+    return mine.sort((a, b) => a.requestedAt - b.requestedAt).map(openApproval);
   }
 
   /** Drops every approval of the run, which has ended: they lapse with it. Answers the lapsed. */

@@ -2,6 +2,7 @@ import type { ApprovalPort } from '../approval/approval.js';
 import { type ApprovalDecision, approvalDenial } from '../approval/approval-decision.js';
 import {
   createMemoryPendingApprovals,
+  type OpenApproval,
   type PendingApproval,
   type PendingApprovalStore,
 } from '../approval/pending-approvals.js';
@@ -155,6 +156,10 @@ export class RunFrame implements CallingRun {
     const open: OpenAsk[] = [];
     for (const record of this.book?.open() ?? []) if (record.asks) open.push(...record.asks);
     return open.sort((a, b) => a.askedAt - b.askedAt);
+  }
+
+  pendingApprovals(): OpenApproval[] {
+    return this.madeApprovals || this.pendingStore ? this.approvals.open() : [];
   }
 
   async answer(askId: string, answer: AskAnswer): Promise<Answered> {

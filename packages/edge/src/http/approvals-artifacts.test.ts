@@ -34,6 +34,49 @@ describe('HTTP door: approvals', () => {
     expect(again.status).toBe(404);
   });
 
+  it('GET /runs/:runId/approvals shows the person deciding what each waiting call would run with, to the run’s owner only', async () => {
+    const { post, send, startRun } = memoryServer();
+    const runId = await startRun();
+    const listed = async (as = 'ana') => {
+      const response = await send(`/runs/${runId}/approvals`, { as });
+      return {
+        status: response.status,
+        body: await json<{ approvals?: unknown[]; kind?: string }>(response),
+      };
+    };
+    expect(await listed()).toEqual({ status: 200, body: { approvals: [] } });
+    const approvalId = approvalIdOf(
+      await json(
+        await post(`/runs/${runId}/calls`, {
+          tool: 'publish_note',
+          args: { title: 'Q3 <b>' },
+          toolCallId: 'note_1',
+        }),
+      ),
+    );
+    // The arguments as the tool would get them (its default filled in), not only the tool's name.
+    expect(await listed()).toEqual({
+      status: 200,
+      body: {
+        approvals: [
+          {
+            approvalId,
+            toolCallId: 'note_1',
+            tool: 'publish_note',
+            args: { title: 'Q3 <b>', delayMs: 0 },
+            requestedAt: expect.any(Number),
+          },
+        ],
+      },
+    });
+    // Another identity gets the 404 of a run it does not have, with nothing of the arguments.
+    const stranger = await listed('bob');
+    expect(stranger.status).toBe(404);
+    expect(JSON.stringify(stranger.body)).not.toContain('Q3');
+    await post(`/approvals/${approvalId}`, { runId, approved: true });
+    expect(await listed()).toEqual({ status: 200, body: { approvals: [] } });
+  });
+
   it('answers a denial as an approval-denied result, and refuses another identity', async () => {
     const { post, startRun } = memoryServer();
     const runId = await startRun();

@@ -342,6 +342,12 @@ export function createToolServer<E extends object = object>(options: ToolServerO
 
   // The person's answer to a call's ask: `{ action: 'accept', values }`, `{ action: 'decline' }` or
   // `{ action: 'cancel' }`. Core checks it against the ask and takes it once.
+  // What the run's calls waiting for approval would run with, for the person deciding.
+  app.get('/runs/:runId/approvals', async (c) => {
+    const runId = idOf(c.req.param('runId'), 'runId');
+    return c.json(unwrap(await runsOf(c.env).get(runId).pendingApprovals(c.get('identity'))));
+  });
+
   app.post('/runs/:runId/asks/:askId', async (c) => {
     const runId = idOf(c.req.param('runId'), 'runId');
     const askId = idOf(c.req.param('askId'), 'askId');

@@ -3,10 +3,10 @@
 // durable before the task is answered, and the task lives as long as the run is kept.
 
 import { ProtocolError } from '@modelcontextprotocol/server';
-import type { AskAnswer, CallHandle, Identity, Runtime } from '@toolctx/core';
+import type { AskAnswer, CallHandle, Identity, OpenApproval, Runtime } from '@toolctx/core';
 import { type McpTaskHost, type McpTaskState, taskAnswers, taskStateOf } from '@toolctx/core/mcp';
 import type { Reply } from '../door/door-error.js';
-import type { ApprovalAsked, DoorRun, RunDirectory } from '../run-host/index.js';
+import type { DoorRun, RunDirectory } from '../run-host/index.js';
 
 /**
  * Options of {@link runTaskHost}.
@@ -141,7 +141,7 @@ export function runTaskHost(
  */
 async function approvalArgs(run: DoorRun, identity: Identity, handle: CallHandle): Promise<unknown> {
   if (handle.status !== 'input_required' || handle.approvalId === undefined) return undefined;
-  const asked = (await run.pendingApproval(identity, handle.approvalId)) as Reply<ApprovalAsked>;
+  const asked = (await run.pendingApproval(identity, handle.approvalId)) as Reply<OpenApproval>;
   return asked.ok ? asked.value.args : undefined;
 }
 

@@ -18,4 +18,4 @@ export {
 } from './run-directory.js';
 export type { ListedRun, RunListOptions, RunPage, RunSummary } from './run-list.js';
 export type { DoorRun } from './run-state.js';
-export type { ApprovalAsked, AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+export type { AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';

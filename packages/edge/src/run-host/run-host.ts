@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { ApprovalDecision, CallHandle, Identity, OpenAsk, Runtime } from '@toolctx/core';
+import type { ApprovalDecision, CallHandle, Identity, OpenApproval, OpenAsk, Runtime } from '@toolctx/core';
 import type { CallAnswer, CallFormat } from '../door/call-answer.js';
 import type { Reply } from '../door/door-error.js';
 import { sharedRuntime } from '../door/shared-runtime.js';
@@ -9,7 +9,7 @@ import type { IdentityStateObject } from './identity-state.js';
 import type { RunLimits } from './limits.js';
 import { RunLog, type RunRecord } from './run-log.js';
 import { type DoorRun, RunState } from './run-state.js';
-import type { ApprovalAsked, AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /**
  * Options of {@link createRunHost}.
@@ -188,8 +188,13 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
   }
 
   /** What a pending approval asks to do (see {@link index!DoorRun.pendingApproval}). */
-  async pendingApproval(caller: Identity, approvalId: string): Promise<Reply<ApprovalAsked>> {
+  async pendingApproval(caller: Identity, approvalId: string): Promise<Reply<OpenApproval>> {
     return this.run.pendingApproval(caller, approvalId);
+  }
+
+  /** The approvals the run's calls wait for (see {@link index!DoorRun.pendingApprovals}). */
+  async pendingApprovals(caller: Identity): Promise<Reply<{ approvals: OpenApproval[] }>> {
+    return this.run.pendingApprovals(caller);
   }
 
   /** Decides an approval; the resumed call runs on (see {@link index!DoorRun.decide}). */

@@ -7,6 +7,7 @@ import {
   type Decided,
   type Identity,
   mayAskApproval,
+  type OpenApproval,
   type OpenAsk,
   type Run,
   type Runtime,
@@ -21,7 +22,7 @@ import { sameIdentity } from '../door/same-identity.js';
 import { eventMessage } from '../door/wire-format.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
 import type { RunLog, RunRecord } from './run-log.js';
-import type { ApprovalAsked, AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
+import type { AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /** A reader of the run's events; `message` is the event as SSE bytes, encoded once for all readers. */
 type Listener = (event: ToolEvent, message: Uint8Array) => void;
@@ -96,7 +97,12 @@ export interface DoorRun {
    * What a call of the run waiting for approval asks to do: its tool and the arguments it would run
    * with, for the person deciding; no approval of this id pending in the run is a 404.
    */
-  pendingApproval(caller: Identity, approvalId: string): Promise<Reply<ApprovalAsked>>;
+  pendingApproval(caller: Identity, approvalId: string): Promise<Reply<OpenApproval>>;
+  /**
+   * The approvals the run's calls wait for, the oldest first, each with the arguments its call would
+   * run with (core's `run.pendingApprovals()`): for the run's owner, as every verb.
+   */
+  pendingApprovals(caller: Identity): Promise<Reply<{ approvals: OpenApproval[] }>>;
   /** Cancels one call (running, waiting for approval, or resumed by the approval of this id). */
   cancel(caller: Identity, callId: string): Promise<Reply<CancelInfo>>;
   /** The asks of the run's calls waiting for their answer, the oldest first. */
@@ -374,14 +380,20 @@ export class RunState implements DoorRun {
   }
 
   /** What a pending approval asks to do (see {@link DoorRun.pendingApproval}). */
-  async pendingApproval(caller: Identity, approvalId: string): Promise<Reply<ApprovalAsked>> {
-    const owned = this.owned(caller);
-    if (!owned.ok) return owned;
-    const pending = owned.value.ended ? undefined : this.log.pendingApprovals.get(approvalId);
+  async pendingApproval(caller: Identity, approvalId: string): Promise<Reply<OpenApproval>> {
+    const listed = await this.pendingApprovals(caller);
+    if (!listed.ok) return listed;
+    const pending = listed.value.approvals.find((approval) => approval.approvalId === approvalId);
     if (!pending)
       return refuse(404, 'not-found', `No approval ${JSON.stringify(approvalId)} is pending in this run.`);
-    const { callId: toolCallId, toolName: tool, args, requestedAt } = pending;
-    return ok({ approvalId, toolCallId, tool, args, requestedAt });
+    return ok(pending);
+  }
+
+  /** The approvals the run's calls wait for (see {@link DoorRun.pendingApprovals}). */
+  async pendingApprovals(caller: Identity): Promise<Reply<{ approvals: OpenApproval[] }>> {
+    const owned = this.owned(caller);
+    if (!owned.ok) return owned;
+    return ok({ approvals: owned.value.ended ? [] : this.ensureLive(owned.value).pendingApprovals() });
   }
 
   /** Decides an approval and lets the resumed call run on (see {@link DoorRun.decide}). */

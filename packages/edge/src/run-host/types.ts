@@ -73,29 +73,6 @@ export interface DoorCall {
 }
 
 /**
- * What a call waiting for approval asks to do (`DoorRun.pendingApproval`): its tool and the
- * arguments it would run with, for the person who decides.
- *
- * @experimental
- * @example
- * ```ts
- * import type { ApprovalAsked, DoorRun } from '@toolctx/edge';
- * declare const run: DoorRun;
- * const asked = await run.pendingApproval({ tenant: 'acme', principal: 'ana' }, 'appr_1');
- * if (asked.ok) console.log(`${asked.value.tool} wants to run with`, asked.value.args);
- * ```
- */
-export interface ApprovalAsked {
-  approvalId: string;
-  toolCallId: string;
-  tool: string;
-  /** The validated arguments the call would run with, once approved. */
-  args: unknown;
-  /** When the approval was asked, ms since the epoch. */
-  requestedAt: number;
-}
-
-/**
  * The answer to a cancel.
  *
  * @example
