@@ -58,6 +58,11 @@ describe('attachStatus after a page reload', () => {
     const actions = (row: HTMLElement) => [...row.querySelectorAll('button')].map((b) => b.textContent);
     expect(actions(waitingRow)).toEqual(['Approve', 'Deny']);
     expect(actions(rows[1]!)).toEqual(['Cancel']);
+    // What Approve allows, read from the run (this page never made the call): its arguments.
+    await vi.waitFor(
+      () => expect(waitingRow.querySelector('.toolctx-status__ask')?.textContent).toBe('pay: amount 40'),
+      patience,
+    );
 
     // Approve on the reloaded page decides the approval in the run, and the line settles.
     waitingRow.querySelector<HTMLButtonElement>('.toolctx-status__action--approve')!.click();

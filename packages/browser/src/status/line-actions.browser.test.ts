@@ -146,6 +146,30 @@ describe('actions on the line they belong to', () => {
     await run.end();
   });
 
+  it('shows what a waiting call would run with from the local run’s pendingApprovals when the page gives no details, and the page’s details first', async () => {
+    const run = runtime().startRun();
+    const element = container();
+    attachStatus(element, run, { expanded: true });
+    const tag = tagRows(element, run.events);
+    await run.call({ tool: 'publish_note', args: { text: 'Ship it <b>now</b>' }, toolCallId: 'p1' });
+    await until(() => buttons(element).length === 2);
+    await tag();
+    const ask = lineOf(element, 'p1')!.querySelector('.toolctx-status__ask')!;
+    // The arguments the page does not know, once the run answers: as text, never markup.
+    await until(() => ask.textContent === 'publish_note: text “Ship it <b>now</b>”');
+    expect(ask.children).toHaveLength(0);
+    // A page that gives the details is not second-guessed.
+    const other = container();
+    attachStatus(other, run, {
+      expanded: true,
+      actions: { details: () => ({ title: 'Publish', args: { text: 'mine' } }) },
+    });
+    await until(() => other.querySelector('.toolctx-status__ask')?.textContent === 'Publish: text “mine”');
+    await frames(3);
+    expect(other.querySelector('.toolctx-status__ask')?.textContent).toBe('Publish: text “mine”');
+    await run.end();
+  });
+
   it('takes Approve and Deny from a Worker run’s own resume, and settles the call in the Worker', async () => {
     const worker = new Worker(new URL('../worker-door/fixture.worker.ts', import.meta.url), {
       type: 'module',
@@ -162,6 +186,9 @@ describe('actions on the line they belong to', () => {
       expect(pending).toMatchObject({ ok: false, error: { kind: 'approval-pending' } });
       await until(() => buttons(element).length === 2);
       expect(buttons(element)).toEqual(['Approve pay', 'Deny pay']);
+      // The arguments, which no event carries, from the Worker run's pendingApprovals.
+      const ask = element.querySelector('.toolctx-status__ask')!;
+      await until(() => ask.textContent === 'pay: amount 40');
       element.querySelector<HTMLButtonElement>('.toolctx-status__action--approve')!.click();
       expect((await decided).data).toMatchObject({ tool: 'pay', approved: true });
       await until(

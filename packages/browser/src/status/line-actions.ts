@@ -1,4 +1,4 @@
-import type { ApprovalDecision, AskAnswer, OpenAsk, ToolEvent } from '@toolctx/core';
+import type { ApprovalDecision, AskAnswer, OpenApproval, OpenAsk, ToolEvent } from '@toolctx/core';
 import { cutMessage, type StatusLine } from '@toolctx/core/status';
 import { type AskShown, createAskForm } from './ask-form.js';
 import { part } from './part.js';
@@ -6,8 +6,8 @@ import type { StatusSource } from './status-source.js';
 
 /**
  * What the widget can do to a call, per line. A source that has `resume(approvalId, decision)`,
- * `answer(askId, answer)` (a local `Run`, a Worker run) or `cancel(callId)` offers it on its own;
- * these take precedence.
+ * `answer(askId, answer)` (a local `Run`, a Worker run, a run from `connectRun`), `cancel(callId)`
+ * or `pendingApprovals()` offers it on its own; these take precedence.
  */
 export interface StatusActions {
   /** Cancels a running call, e.g. by aborting the `signal` its `CallRequest` was given. */
@@ -26,9 +26,16 @@ export interface StatusActions {
    */
   asks?(): readonly OpenAsk[] | PromiseLike<readonly OpenAsk[]>;
   /**
+   * The run's pending approvals (`run.pendingApprovals()`): where the arguments a call waiting for
+   * approval would run with are read when `details` gives none, as events do not carry them (a
+   * page after a reload, a call another page made).
+   */
+  pendingApprovals?(): readonly OpenApproval[] | PromiseLike<readonly OpenApproval[]>;
+  /**
    * What the page knows of a call waiting for approval, for the words beside Approve and Deny:
    * the tool's title and the arguments it was called with (events carry neither). A few argument
-   * values are shown, cut short; without it, the tool's name alone.
+   * values are shown, cut short; without arguments from it or from `pendingApprovals`, the tool's
+   * title or name alone.
    */
   details?(call: { readonly callId: string; readonly tool: string }): CallDetails | undefined;
 }
@@ -47,7 +54,7 @@ function abilities(source: StatusSource, given: StatusActions | false | undefine
   // Only a run-like source is asked: a ReadableStream is an async iterable whose `cancel` ends it.
   const own = ('subscribe' in source || 'events' in source ? source : {}) as Can;
   const can: Can = {};
-  for (const name of ['cancel', 'resume', 'answer', 'asks'] as const) {
+  for (const name of ['cancel', 'resume', 'answer', 'asks', 'pendingApprovals'] as const) {
     // Called on the object it came from, the page's actions first.
     const from = typeof given?.[name] === 'function' ? given : own;
     const act = from[name] as ((...args: unknown[]) => unknown) | undefined;
@@ -207,7 +214,17 @@ export function createLineActions(
       }
       if (approvalId !== undefined && can.resume) {
         const resume = can.resume;
-        const ask = part(doc, 'span', 'ask', describeAsk(tool, details?.({ callId, tool })));
+        const known = details?.({ callId, tool });
+        const ask = part(doc, 'span', 'ask', describeAsk(tool, known));
+        // Arguments the page does not know are read from the run, and shown once they come.
+        const open = can.pendingApprovals;
+        if (known?.args === undefined && open)
+          Promise.resolve(open())
+            .then((list) => {
+              const found = list?.find((approval) => approval.approvalId === approvalId);
+              if (found) ask.textContent = describeAsk(tool, { ...known, args: found.args });
+            })
+            .catch(() => {});
         const decide = (approved: boolean) => () => resume(approvalId, { approved });
         box.dataset.ask = '';
         // The two buttons wrap as one, never Approve on one row and Deny on the next.
