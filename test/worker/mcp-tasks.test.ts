@@ -73,6 +73,18 @@ async function taskUntil(
 }
 
 describe('MCP tasks in Durable Objects under wrangler dev', () => {
+  it('answers an optional tool inline when it ends within the task window (its run object says when), and makes one that outlasts the window a task', async () => {
+    const soon = await send('ana', 'tools/call', { name: 'task_soon', arguments: { ms: 100 } });
+    expect(soon.error).toBeUndefined();
+    expect(soon.result).not.toHaveProperty('taskId');
+    expect(JSON.stringify(soon.result?.content)).toContain('waited 100 ms');
+    const later = await send('ana', 'tools/call', { name: 'task_soon', arguments: { ms: 2_500 } });
+    expect(later.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const done = await taskUntil('ana', later.result!.taskId as string, (task) => task.status !== 'working');
+    expect(done.status).toBe('completed');
+    expect(JSON.stringify(done.result)).toContain('waited 2500 ms');
+  });
+
   it("answers another identity's task exactly as one that never existed, and leaves it running", async () => {
     const created = await send('ana', 'tools/call', { name: 'task_wait', arguments: { ms: 60_000 } });
     expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });

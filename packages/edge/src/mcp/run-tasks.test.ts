@@ -2,7 +2,7 @@ import { createRuntime, defineTool } from '@toolctx/core';
 import { createMemoryApprovalPort } from '@toolctx/core/memory';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createMemoryRunDirectory } from '../run-host/index.js';
+import { createMemoryRunDirectory, type DoorRun, type RunDirectory } from '../run-host/index.js';
 import { runTaskHost } from './run-tasks.js';
 
 // MCP tasks in runs, on the in-memory run directory (the Durable Object one answers the same
@@ -71,4 +71,114 @@ describe('runTaskHost', () => {
       status: 404,
     });
   });
+
+  it('waits out the window on news from the run, not by polling: one request per change, the answer as soon as the call settles', async () => {
+    const slow = defineTool({
+      name: 'slow_add',
+      description: 'Adds after a pause.',
+      inputSchema: z.object({ a: z.number(), b: z.number(), ms: z.number() }),
+      execute: async ({ a, b, ms }) => {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        return { sum: a + b };
+      },
+    });
+    const tools = createRuntime({ tools: [slow, publish], approval: createMemoryApprovalPort() });
+    const { runs, asked } = counted(createMemoryRunDirectory({ runtime: tools }));
+    const tasks = runTaskHost(runs, tools);
+    const start = { owner, identity: ana, phase: 'act' as const, answers: {} };
+    const done = await tasks.start({
+      ...start,
+      tool: 'slow_add',
+      args: { a: 1, b: 2, ms: 120 },
+      waitMs: 5_000,
+    });
+    expect(done).toMatchObject({ status: 'completed', result: { ok: true, value: { sum: 3 } } });
+    // The old window asked every 10, 20, 40, 80 ms… (4 reads by 120 ms); now one wait, woken by the end.
+    expect(asked).toEqual({ startCall: 1, nextCallStatus: 1 });
+
+    // A call that comes to wait for a person ends the window at once, with what it asks.
+    for (const verb of Object.keys(asked)) delete asked[verb];
+    const waiting = await tasks.start({
+      ...start,
+      tool: 'publish_note',
+      args: { text: 'hi' },
+      waitMs: 5_000,
+    });
+    expect(waiting.status).toBe('input_required');
+    expect(asked.nextCallStatus ?? 0).toBeLessThanOrEqual(1);
+
+    // One still running when the window closes is a task, working.
+    const later = await tasks.start({
+      ...start,
+      tool: 'slow_add',
+      args: { a: 1, b: 2, ms: 400 },
+      waitMs: 60,
+    });
+    expect(later.status).toBe('working');
+    expect((await tasks.get(owner, later.taskId))?.status).toBe('working');
+  });
+
+  it('nextCallStatus answers at once for news already there, waits no longer than asked, and only for its owner', async () => {
+    const slow = defineTool({
+      name: 'sleep',
+      description: 'Sleeps until cancelled.',
+      inputSchema: z.object({}),
+      execute: (_args, ctx) =>
+        new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
+        ),
+    });
+    const tools = createRuntime({ tools: [slow] });
+    const runs = createMemoryRunDirectory({ runtime: tools });
+    const started = await runs.start({ runId: 'run_w', identity: ana });
+    expect(started.ok).toBe(true);
+    const run = runs.get('run_w');
+    const handle = await run.startCall(ana, { tool: 'sleep', args: {}, toolCallId: 'z' });
+    if (!handle.ok) throw new Error('the call was refused');
+    // Nothing new: the handle as it is once the time is up.
+    expect(await run.nextCallStatus(ana, 'z', handle.value, 30)).toMatchObject({
+      ok: true,
+      value: { status: 'working' },
+    });
+    // Something the caller has not seen: at once, without waiting its minute.
+    const old = { ...handle.value, status: 'input_required' as const };
+    expect(await run.nextCallStatus(ana, 'z', old, 60_000)).toMatchObject({
+      ok: true,
+      value: { status: 'working' },
+    });
+    // Another identity gets the 404 of a run it does not have, at once.
+    const bob = { tenant: 'acme', principal: 'bob' };
+    expect(await run.nextCallStatus(bob, 'z', handle.value, 60_000)).toMatchObject({
+      ok: false,
+      status: 404,
+    });
+    // A cancel is news: a waiter hears of it as it happens.
+    const news = run.nextCallStatus(ana, 'z', handle.value, 60_000);
+    await run.cancel(ana, 'z');
+    expect(await news).toMatchObject({ ok: true, value: { status: 'cancelled' } });
+  });
 });
+
+/** `runs`, counting the verbs asked of its runs: what a window costs in requests to run objects. */
+function counted(inner: RunDirectory): { runs: RunDirectory; asked: Record<string, number> } {
+  const asked: Record<string, number> = {};
+  const runs: RunDirectory = {
+    ...inner,
+    start: (init) => inner.start(init),
+    list: (...args) => inner.list(...args),
+    get(runId) {
+      const run = inner.get(runId);
+      return new Proxy(run, {
+        get(target, verb, receiver) {
+          const value = Reflect.get(target, verb, receiver);
+          if (typeof value !== 'function' || typeof verb !== 'string') return value;
+          return (...args: unknown[]) => {
+            asked[verb] = (asked[verb] ?? 0) + 1;
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      }) as DoorRun;
+    },
+  };
+  return { runs, asked };
+}

@@ -95,10 +95,10 @@ export function runTaskHost(
         throw new ProtocolError(-32000, started.error.message);
       }
       let handle = started.value;
-      // The window: ask the object (its answers are durable) until the call settles or asks what
-      // the client has not answered yet.
+      // The window: the object answers once the call changed (its answers are durable), until it
+      // settles or asks what the client has not answered yet: one request per change, no polling.
       const deadline = createdAt + start.waitMs;
-      for (let pause = 10; start.waitMs > 0; pause = Math.min(pause * 2, 200)) {
+      while (start.waitMs > 0) {
         if (
           handle.status === 'input_required' &&
           !(await answer(run, identity, stateOf(handle), start.answers))
@@ -107,8 +107,7 @@ export function runTaskHost(
         if (handle.status !== 'working' && handle.status !== 'input_required') break;
         const left = deadline - Date.now();
         if (left <= 0) break;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
-        handle = await status(run, identity, handle);
+        handle = await next(run, identity, handle, left);
       }
       return stateOf(handle, start.args);
     },
@@ -145,8 +144,13 @@ async function approvalArgs(run: DoorRun, identity: Identity, handle: CallHandle
   return asked.ok ? asked.value.args : undefined;
 }
 
-/** The call's handle as it is now (the last one known if the object cannot say). */
-async function status(run: DoorRun, identity: Identity, handle: CallHandle): Promise<CallHandle> {
-  const now = (await run.callStatus(identity, handle.toolCallId)) as Reply<CallHandle>;
+/** The call's handle once it changed, or after `withinMs` (the last one known if the object cannot say). */
+async function next(
+  run: DoorRun,
+  identity: Identity,
+  handle: CallHandle,
+  withinMs: number,
+): Promise<CallHandle> {
+  const now = (await run.nextCallStatus(identity, handle.toolCallId, handle, withinMs)) as Reply<CallHandle>;
   return now.ok ? now.value : handle;
 }

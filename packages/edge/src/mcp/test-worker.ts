@@ -241,8 +241,19 @@ export class SharedMcpSession extends createMcpSession<Env>(sharedRuntimeFor) {}
 export class SharedRunHost extends createRunHost<Env>(sharedRuntimeFor) {}
 
 // MCP tasks in TaskRunHost objects, one run per task (test/worker/mcp-tasks.test.ts): a tool that
-// waits (a task whoever declares the extension), one that asks, and one that needs approval.
+// waits (a task whoever declares the extension), one that asks, one that needs approval, and one
+// that waits but is a task only once it outlasts the task window (`optional`).
 const taskTools = [
+  defineTool({
+    name: 'task_soon',
+    description: 'Waits `ms`, then answers; a task only if that outlasts the task window.',
+    inputSchema: z.object({ ms: z.number() }),
+    taskSupport: 'optional',
+    execute: async ({ ms }) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return `waited ${ms} ms`;
+    },
+  }),
   defineTool({
     name: 'task_wait',
     description: 'Waits `ms`, then answers; a task at once.',

@@ -148,6 +148,16 @@ export class RunHostObject<E = unknown> extends DurableObject<E> implements Door
     return this.run.callStatus(caller, callId);
   }
 
+  /** The call's handle once it changed (see {@link index!DoorRun.nextCallStatus}). */
+  async nextCallStatus(
+    caller: Identity,
+    callId: string,
+    seen: CallHandle,
+    withinMs: number,
+  ): Promise<Reply<CallHandle>> {
+    return this.run.nextCallStatus(caller, callId, seen, withinMs);
+  }
+
   /** What the run is (see {@link index!DoorRun.info}). */
   async info(caller: Identity): Promise<Reply<RunInfo>> {
     return this.run.info(caller);

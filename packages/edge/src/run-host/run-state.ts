@@ -67,6 +67,17 @@ export interface DoorRun {
   startCall(caller: Identity, call: DoorCall): Promise<Reply<CallHandle>>;
   /** A call's handle: its status and, once settled, its result. */
   callStatus(caller: Identity, callId: string): Promise<Reply<CallHandle>>;
+  /**
+   * The call's handle once it is no longer as `seen` says (another status, an update since, other
+   * open asks), or as it is after `withinMs` (at most a minute): one request where polling would
+   * make many, and the news as soon as it happens. Refused as `callStatus` refuses.
+   */
+  nextCallStatus(
+    caller: Identity,
+    callId: string,
+    seen: CallHandle,
+    withinMs: number,
+  ): Promise<Reply<CallHandle>>;
   /** The handles of the calls not settled yet. */
   openCalls(caller: Identity): Promise<Reply<{ calls: CallHandle[] }>>;
   /** What the run is (`GET /runs/:runId`): its id, phase, whether it ended, its last event's `seq`. */
@@ -124,6 +135,8 @@ export interface DoorRun {
 export class RunState implements DoorRun {
   private live: Run | undefined;
   private readonly listeners = new Set<Listener>();
+  /** Who waits for news of a call (`nextCallStatus`): woken by its events; no stream, no slot. */
+  private readonly waiters = new Set<(event: ToolEvent) => void>();
 
   private readonly heartbeatMs: number;
   private readonly maxQueuedBytes: number;
@@ -253,6 +266,39 @@ export class RunState implements DoorRun {
       : this.ensureLive(owned.value).callStatus(callId);
     if (!handle) return refuse(404, 'not-found', `This run has no call ${JSON.stringify(callId)}.`);
     return ok(handle);
+  }
+
+  /** The call's handle once it changed since `seen` (see {@link DoorRun.nextCallStatus}). */
+  async nextCallStatus(
+    caller: Identity,
+    callId: string,
+    seen: CallHandle,
+    withinMs: number,
+  ): Promise<Reply<CallHandle>> {
+    const now = await this.callStatus(caller, callId);
+    if (!now.ok || changedSince(now.value, seen)) return now;
+    await new Promise<void>((resolve) => {
+      let check: ReturnType<typeof setTimeout> | null = null;
+      const done = () => {
+        clearTimeout(deadline);
+        clearTimeout(check);
+        this.waiters.delete(wake);
+        resolve();
+      };
+      // A call's record is filed a few turns after the event that tells of it: looked at after them.
+      const look = () => {
+        const handle = this.live?.callStatus(callId);
+        if (!handle || changedSince(handle, seen)) done();
+      };
+      const wake = (event: ToolEvent) => {
+        if (event.callId !== callId || event.type === 'tool.progress' || event.type === 'tool.log') return;
+        clearTimeout(check);
+        check = setTimeout(look, 0);
+      };
+      const deadline = setTimeout(done, Math.min(Math.max(withinMs, 0), maxWaitMs));
+      this.waiters.add(wake);
+    });
+    return this.callStatus(caller, callId);
   }
 
   /** What the run is: its id, phase, whether it ended, its last event's `seq`. */
@@ -575,6 +621,7 @@ export class RunState implements DoorRun {
       this.log.record = record;
       this.options.onFinished?.(record);
     }
+    for (const wake of this.waiters) wake(event);
     if (this.listeners.size === 0) return;
     const message = eventMessage(event);
     for (const listener of this.listeners) {
@@ -590,6 +637,19 @@ export class RunState implements DoorRun {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);
   }
+}
+
+/** The longest `nextCallStatus` waits, in ms: a caller that wants longer asks again. */
+const maxWaitMs = 60_000;
+
+/** Whether a call's handle says something `seen` did not: its status, an update, its open asks. */
+function changedSince(handle: CallHandle, seen: CallHandle): boolean {
+  return (
+    handle.status !== seen.status ||
+    handle.updatedAt !== seen.updatedAt ||
+    handle.approvalId !== seen.approvalId ||
+    (handle.asks?.length ?? 0) !== (seen.asks?.length ?? 0)
+  );
 }
 
 /** A stored record as its handle: without what is kept only for running it again. */
