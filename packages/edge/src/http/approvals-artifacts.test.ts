@@ -75,6 +75,13 @@ describe('HTTP door: approvals', () => {
     expect(JSON.stringify(stranger.body)).not.toContain('Q3');
     await post(`/approvals/${approvalId}`, { runId, approved: true });
     expect(await listed()).toEqual({ status: 200, body: { approvals: [] } });
+    // A run that ends with a call still waiting: its approval lapses with it, and is listed no more.
+    approvalIdOf(
+      await json(await post(`/runs/${runId}/calls`, { tool: 'publish_note', args: { title: 'later' } })),
+    );
+    expect((await listed()).body.approvals).toHaveLength(1);
+    expect((await send(`/runs/${runId}`, { method: 'DELETE' })).status).toBe(200);
+    expect(await listed()).toEqual({ status: 200, body: { approvals: [] } });
   });
 
   it('answers a denial as an approval-denied result, and refuses another identity', async () => {
