@@ -340,14 +340,14 @@ export function createToolServer<E extends object = object>(options: ToolServerO
     return c.json(unwrap(await runsOf(c.env).get(runId).asks(c.get('identity'))));
   });
 
-  // The person's answer to a call's ask: `{ action: 'accept', values }`, `{ action: 'decline' }` or
-  // `{ action: 'cancel' }`. Core checks it against the ask and takes it once.
   // What the run's calls waiting for approval would run with, for the person deciding.
   app.get('/runs/:runId/approvals', async (c) => {
     const runId = idOf(c.req.param('runId'), 'runId');
     return c.json(unwrap(await runsOf(c.env).get(runId).pendingApprovals(c.get('identity'))));
   });
 
+  // The person's answer to a call's ask: `{ action: 'accept', values }`, `{ action: 'decline' }` or
+  // `{ action: 'cancel' }`. Core checks it against the ask and takes it once.
   app.post('/runs/:runId/asks/:askId', async (c) => {
     const runId = idOf(c.req.param('runId'), 'runId');
     const askId = idOf(c.req.param('askId'), 'askId');

@@ -118,6 +118,80 @@ describe('runTaskHost', () => {
     expect((await tasks.get(owner, later.taskId))?.status).toBe('working');
   });
 
+  it('hears of a call that settles only after its cleanup (which no event follows), not at the end of the window', async () => {
+    const tidy = defineTool({
+      name: 'tidy',
+      description: 'Answers, then tidies up for a while.',
+      inputSchema: z.object({}),
+      execute: async (_args, ctx) => {
+        ctx.onTeardown(() => new Promise((resolve) => setTimeout(resolve, 150)), { scope: 'call' });
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return 'done';
+      },
+    });
+    const tools = createRuntime({ tools: [tidy] });
+    const tasks = runTaskHost(createMemoryRunDirectory({ runtime: tools }), tools);
+    const started = performance.now();
+    const done = await tasks.start({
+      owner,
+      identity: ana,
+      phase: 'act',
+      answers: {},
+      tool: 'tidy',
+      args: {},
+      waitMs: 10_000,
+    });
+    expect(done).toMatchObject({ status: 'completed', result: { ok: true, value: 'done' } });
+    // Its record is filed once the cleanup ended (~160 ms): heard then, far from the 10 s window's end.
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('stops waiting when the run object cannot say (the run is gone), rather than asking again and again', async () => {
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Sleeps until cancelled.',
+      inputSchema: z.object({}),
+      execute: (_args, ctx) =>
+        new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
+        ),
+    });
+    const tools = createRuntime({ tools: [slow] });
+    const { runs, asked } = counted(createMemoryRunDirectory({ runtime: tools }));
+    // The run answers 404 to every wait, as one whose storage was deleted meanwhile does.
+    let waits = 0;
+    const gone: RunDirectory = {
+      ...runs,
+      start: (init) => runs.start(init),
+      list: (...args) => runs.list(...args),
+      get: (runId) => {
+        const run = runs.get(runId);
+        return new Proxy(run, {
+          get: (target, verb, receiver) =>
+            verb === 'nextCallStatus'
+              ? async () => {
+                  waits++;
+                  return { ok: false, status: 404, error: { kind: 'not-found', message: 'gone' } };
+                }
+              : Reflect.get(target, verb, receiver),
+        }) as DoorRun;
+      },
+    };
+    const tasks = runTaskHost(gone, tools);
+    const task = await tasks.start({
+      owner,
+      identity: ana,
+      phase: 'act',
+      answers: {},
+      tool: 'slow',
+      args: {},
+      waitMs: 300,
+    });
+    expect(task.status).toBe('working');
+    expect(asked).toEqual({ startCall: 1 });
+    expect(waits).toBe(1);
+  });
+
   it('nextCallStatus answers at once for news already there, waits no longer than asked, and only for its owner', async () => {
     const slow = defineTool({
       name: 'sleep',
@@ -156,6 +230,42 @@ describe('runTaskHost', () => {
     const news = run.nextCallStatus(ana, 'z', handle.value, 60_000);
     await run.cancel(ana, 'z');
     expect(await news).toMatchObject({ ok: true, value: { status: 'cancelled' } });
+    // A call that is over changes no more: asked about it as seen, the answer is at once.
+    const over = await run.nextCallStatus(ana, 'z', handle.value, 60_000);
+    if (!over.ok) throw new Error('the call was lost');
+    expect(await run.nextCallStatus(ana, 'z', over.value, 60_000)).toEqual(over);
+    // So is one of a run that ended.
+    const second = await run.startCall(ana, { tool: 'sleep', args: {}, toolCallId: 'y' });
+    if (!second.ok) throw new Error('the call was refused');
+    const ending = run.nextCallStatus(ana, 'y', second.value, 60_000);
+    await run.end(ana);
+    expect(await ending).toMatchObject({ ok: true, value: { status: 'cancelled' } });
+  });
+
+  it('answers a waiter past the 64th of a run at once: waiting takes no more than that of a run object', async () => {
+    const slow = defineTool({
+      name: 'sleep',
+      description: 'Sleeps until cancelled.',
+      inputSchema: z.object({}),
+      execute: (_args, ctx) =>
+        new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
+        ),
+    });
+    const runs = createMemoryRunDirectory({ runtime: createRuntime({ tools: [slow] }) });
+    await runs.start({ runId: 'run_many', identity: ana });
+    const run = runs.get('run_many');
+    const handle = await run.startCall(ana, { tool: 'sleep', args: {}, toolCallId: 's' });
+    if (!handle.ok) throw new Error('the call was refused');
+    const waiting = Array.from({ length: 64 }, () => run.nextCallStatus(ana, 's', handle.value, 60_000));
+    // The 65th is answered at once, as it is; the 64 hear of the cancel.
+    expect(await run.nextCallStatus(ana, 's', handle.value, 60_000)).toMatchObject({
+      ok: true,
+      value: { status: 'working' },
+    });
+    await run.cancel(ana, 's');
+    const answers = await Promise.all(waiting);
+    expect(answers.every((answer) => answer.ok && answer.value.status === 'cancelled')).toBe(true);
   });
 });
 

@@ -107,7 +107,9 @@ export function runTaskHost(
         if (handle.status !== 'working' && handle.status !== 'input_required') break;
         const left = deadline - Date.now();
         if (left <= 0) break;
-        handle = await next(run, identity, handle, left);
+        const news = await next(run, identity, handle, left);
+        if (!news) break; // the object cannot say: the task is what was known last
+        handle = news;
       }
       return stateOf(handle, start.args);
     },
@@ -144,13 +146,13 @@ async function approvalArgs(run: DoorRun, identity: Identity, handle: CallHandle
   return asked.ok ? asked.value.args : undefined;
 }
 
-/** The call's handle once it changed, or after `withinMs` (the last one known if the object cannot say). */
+/** The call's handle once it changed, or after `withinMs`; `undefined` if the object cannot say. */
 async function next(
   run: DoorRun,
   identity: Identity,
   handle: CallHandle,
   withinMs: number,
-): Promise<CallHandle> {
+): Promise<CallHandle | undefined> {
   const now = (await run.nextCallStatus(identity, handle.toolCallId, handle, withinMs)) as Reply<CallHandle>;
-  return now.ok ? now.value : handle;
+  return now.ok ? now.value : undefined;
 }

@@ -3,6 +3,7 @@ import {
   type AskAnswer,
   type CallHandle,
   type CallRecord,
+  type CallStore,
   callHandleOf,
   type Decided,
   type Identity,
@@ -70,7 +71,9 @@ export interface DoorRun {
   /**
    * The call's handle once it is no longer as `seen` says (another status, an update since, other
    * open asks), or as it is after `withinMs` (at most a minute): one request where polling would
-   * make many, and the news as soon as it happens. Refused as `callStatus` refuses.
+   * make many, and the news as soon as it happens. A call that is over, or of a run that ended, is
+   * answered at once, as is a 65th caller waiting on the same run (so ask again). Refused as
+   * `callStatus` refuses.
    */
   nextCallStatus(
     caller: Identity,
@@ -135,8 +138,12 @@ export interface DoorRun {
 export class RunState implements DoorRun {
   private live: Run | undefined;
   private readonly listeners = new Set<Listener>();
-  /** Who waits for news of a call (`nextCallStatus`): woken by its events; no stream, no slot. */
-  private readonly waiters = new Set<(event: ToolEvent) => void>();
+  /**
+   * Who waits for news of a call (`nextCallStatus`), by call id: each looks again as the call's
+   * record is filed (every change of its handle is). No stream, no stream slot.
+   */
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private waiterCount = 0;
 
   private readonly heartbeatMs: number;
   private readonly maxQueuedBytes: number;
@@ -259,13 +266,7 @@ export class RunState implements DoorRun {
 
   /** A call's handle: its status and, once settled, its result (kept for the run's retention window). */
   async callStatus(caller: Identity, callId: string): Promise<Reply<CallHandle>> {
-    const owned = this.owned(caller);
-    if (!owned.ok) return owned;
-    const handle = owned.value.ended
-      ? callHandleOfRecord(this.log.calls.get(callId))
-      : this.ensureLive(owned.value).callStatus(callId);
-    if (!handle) return refuse(404, 'not-found', `This run has no call ${JSON.stringify(callId)}.`);
-    return ok(handle);
+    return this.statusNow(caller, callId);
   }
 
   /** The call's handle once it changed since `seen` (see {@link DoorRun.nextCallStatus}). */
@@ -275,30 +276,46 @@ export class RunState implements DoorRun {
     seen: CallHandle,
     withinMs: number,
   ): Promise<Reply<CallHandle>> {
-    const now = await this.callStatus(caller, callId);
-    if (!now.ok || changedSince(now.value, seen)) return now;
-    await new Promise<void>((resolve) => {
-      let check: ReturnType<typeof setTimeout> | null = null;
+    // Read and, if need be, wait from the same turn: no news can slip in between.
+    const now = this.statusNow(caller, callId);
+    if (!now.ok || changedSince(now.value, seen) || isOver(now.value) || this.log.record?.ended) return now;
+    const waiting = this.waiters.get(callId) ?? new Set<() => void>();
+    // Past this many, a waiter is answered at once, and its caller asks again.
+    if (this.waiterCount >= maxWaiters) return now;
+    return new Promise<Reply<CallHandle>>((resolve) => {
       const done = () => {
         clearTimeout(deadline);
-        clearTimeout(check);
-        this.waiters.delete(wake);
-        resolve();
+        waiting.delete(look);
+        if (waiting.size === 0) this.waiters.delete(callId);
+        this.waiterCount--;
+        resolve(this.statusNow(caller, callId));
       };
-      // A call's record is filed a few turns after the event that tells of it: looked at after them.
       const look = () => {
-        const handle = this.live?.callStatus(callId);
-        if (!handle || changedSince(handle, seen)) done();
+        const handle = this.statusNow(caller, callId);
+        if (!handle.ok || changedSince(handle.value, seen)) done();
       };
-      const wake = (event: ToolEvent) => {
-        if (event.callId !== callId || event.type === 'tool.progress' || event.type === 'tool.log') return;
-        clearTimeout(check);
-        check = setTimeout(look, 0);
-      };
-      const deadline = setTimeout(done, Math.min(Math.max(withinMs, 0), maxWaitMs));
-      this.waiters.add(wake);
+      const deadline = setTimeout(done, Math.min(Math.max(withinMs, 0), maxWaitMs) || 0);
+      waiting.add(look);
+      this.waiters.set(callId, waiting);
+      this.waiterCount++;
     });
-    return this.callStatus(caller, callId);
+  }
+
+  /** What `callStatus` answers, read now. */
+  private statusNow(caller: Identity, callId: string): Reply<CallHandle> {
+    const owned = this.owned(caller);
+    if (!owned.ok) return owned;
+    const handle = owned.value.ended
+      ? callHandleOfRecord(this.log.calls.get(callId))
+      : this.ensureLive(owned.value).callStatus(callId);
+    if (!handle) return refuse(404, 'not-found', `This run has no call ${JSON.stringify(callId)}.`);
+    return ok(handle);
+  }
+
+  /** Wakes who waits for news of the call whose record was just filed. */
+  private filed(callId: string): void {
+    const waiting = this.waiters.get(callId);
+    if (waiting) for (const look of [...waiting]) look();
   }
 
   /** What the run is: its id, phase, whether it ended, its last event's `seq`. */
@@ -497,6 +514,8 @@ export class RunState implements DoorRun {
     this.live = undefined;
     this.listeners.clear();
     this.log.forget();
+    // Nothing more will change here: who waits hears so now rather than at their deadline.
+    for (const callId of [...this.waiters.keys()]) this.filed(callId);
   }
 
   private checkCall(caller: Identity, call: DoorCall): Reply<RunRecord> {
@@ -593,6 +612,15 @@ export class RunState implements DoorRun {
     if (this.live) return this.live;
     const { runId, owner, sessionId, phase, state } = record;
     const { pendingApprovals, calls, latest } = this.log;
+    // Every change of a call's handle is its record filed: who waits for news of it looks then.
+    const filing: CallStore = {
+      get: (id) => calls.get(id),
+      open: () => calls.open(),
+      put: (record) => {
+        calls.put(record);
+        if (this.waiterCount > 0) this.filed(record.toolCallId);
+      },
+    };
     const run = this.runtime.startRun({
       runId,
       identity: owner,
@@ -600,7 +628,7 @@ export class RunState implements DoorRun {
       phase,
       state,
       pendingApprovals,
-      calls,
+      calls: filing,
       // A run rebuilt after a restart continues the log it left: no second run.started.
       ...(latest > 0 ? { continuesAfterSeq: latest } : {}),
       onEvent: (event) => this.publish(event),
@@ -621,7 +649,6 @@ export class RunState implements DoorRun {
       this.log.record = record;
       this.options.onFinished?.(record);
     }
-    for (const wake of this.waiters) wake(event);
     if (this.listeners.size === 0) return;
     const message = eventMessage(event);
     for (const listener of this.listeners) {
@@ -641,6 +668,13 @@ export class RunState implements DoorRun {
 
 /** The longest `nextCallStatus` waits, in ms: a caller that wants longer asks again. */
 const maxWaitMs = 60_000;
+
+/** Whether a call is over: its handle will not change again. */
+const isOver = (handle: CallHandle) =>
+  handle.status === 'completed' || handle.status === 'failed' || handle.status === 'cancelled';
+
+/** How many `nextCallStatus` calls may wait on one run at once. */
+const maxWaiters = 64;
 
 /** Whether a call's handle says something `seen` did not: its status, an update, its open asks. */
 function changedSince(handle: CallHandle, seen: CallHandle): boolean {
