@@ -73,6 +73,10 @@ describe('HTTP door: approvals', () => {
     const stranger = await listed('bob');
     expect(stranger.status).toBe(404);
     expect(JSON.stringify(stranger.body)).not.toContain('Q3');
+    const nowhere = await send('/runs/run_nowhere/approvals', { as: 'bob' });
+    expect(JSON.stringify(stranger.body).replaceAll(runId, 'ID')).toBe(
+      JSON.stringify(await nowhere.json()).replaceAll('run_nowhere', 'ID'),
+    );
     await post(`/approvals/${approvalId}`, { runId, approved: true });
     expect(await listed()).toEqual({ status: 200, body: { approvals: [] } });
     // A run that ends with a call still waiting: its approval lapses with it, and is listed no more.
