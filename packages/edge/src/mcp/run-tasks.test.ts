@@ -17,6 +17,14 @@ const publish = defineTool({
   execute: async ({ text }) => ({ published: text }),
 });
 const runtime = createRuntime({ tools: [publish], approval: createMemoryApprovalPort() });
+/** A call that runs until it is cancelled. */
+const sleep = defineTool({
+  name: 'sleep',
+  description: 'Sleeps until cancelled.',
+  inputSchema: z.object({}),
+  execute: (_args, ctx) =>
+    new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))),
+});
 const ana = { tenant: 'acme', principal: 'ana' };
 const owner = JSON.stringify(ana);
 
@@ -147,16 +155,7 @@ describe('runTaskHost', () => {
   });
 
   it('stops waiting when the run object cannot say (the run is gone), rather than asking again and again', async () => {
-    const slow = defineTool({
-      name: 'slow',
-      description: 'Sleeps until cancelled.',
-      inputSchema: z.object({}),
-      execute: (_args, ctx) =>
-        new Promise((_resolve, reject) =>
-          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
-        ),
-    });
-    const tools = createRuntime({ tools: [slow] });
+    const tools = createRuntime({ tools: [sleep] });
     const { runs, asked } = counted(createMemoryRunDirectory({ runtime: tools }));
     // The run answers 404 to every wait, as one whose storage was deleted meanwhile does.
     let waits = 0;
@@ -183,7 +182,7 @@ describe('runTaskHost', () => {
       identity: ana,
       phase: 'act',
       answers: {},
-      tool: 'slow',
+      tool: 'sleep',
       args: {},
       waitMs: 300,
     });
@@ -193,16 +192,7 @@ describe('runTaskHost', () => {
   });
 
   it('nextCallStatus answers at once for news already there, waits no longer than asked, and only for its owner', async () => {
-    const slow = defineTool({
-      name: 'sleep',
-      description: 'Sleeps until cancelled.',
-      inputSchema: z.object({}),
-      execute: (_args, ctx) =>
-        new Promise((_resolve, reject) =>
-          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
-        ),
-    });
-    const tools = createRuntime({ tools: [slow] });
+    const tools = createRuntime({ tools: [sleep] });
     const runs = createMemoryRunDirectory({ runtime: tools });
     const started = await runs.start({ runId: 'run_w', identity: ana });
     expect(started.ok).toBe(true);
@@ -243,16 +233,7 @@ describe('runTaskHost', () => {
   });
 
   it('answers a waiter past the 64th of a run at once: waiting takes no more than that of a run object', async () => {
-    const slow = defineTool({
-      name: 'sleep',
-      description: 'Sleeps until cancelled.',
-      inputSchema: z.object({}),
-      execute: (_args, ctx) =>
-        new Promise((_resolve, reject) =>
-          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
-        ),
-    });
-    const runs = createMemoryRunDirectory({ runtime: createRuntime({ tools: [slow] }) });
+    const runs = createMemoryRunDirectory({ runtime: createRuntime({ tools: [sleep] }) });
     await runs.start({ runId: 'run_many', identity: ana });
     const run = runs.get('run_many');
     const handle = await run.startCall(ana, { tool: 'sleep', args: {}, toolCallId: 's' });
