@@ -1,5 +1,5 @@
 /// <reference types="@vitest/browser-playwright" />
-import { createRuntime, defineTool, type ToolEvent } from '@toolctx/core';
+import { createRuntime, defineTool, type OpenApproval, type ToolEvent } from '@toolctx/core';
 import { createMemoryApprovalPort } from '@toolctx/core/memory';
 import axe from 'axe-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -198,6 +198,57 @@ describe('actions on the line they belong to', () => {
     } finally {
       connection.terminate();
     }
+  });
+
+  it('holds Approve until the arguments from the source’s pendingApprovals are shown, and frees it when the source cannot say', async () => {
+    const decided: string[] = [];
+    let answer!: (list: OpenApproval[]) => void;
+    let fail!: (error: Error) => void;
+    let asked = 0;
+    const source = {
+      ...fakeSource(),
+      resume: (approvalId: string) => void decided.push(approvalId),
+      pendingApprovals: () => {
+        asked++;
+        return new Promise<OpenApproval[]>((resolve, reject) => {
+          answer = resolve;
+          fail = reject;
+        });
+      },
+    };
+    const element = container();
+    attachStatus(element, source, { expanded: true });
+    source.emit('tool.started', 'p', { tool: 'pay' });
+    source.emit('approval.requested', 'p', { tool: 'pay', approvalId: 'apr_1' });
+    source.emit('tool.pending', 'p', { reason: 'approval', id: 'apr_1' });
+    await until(() => buttons(element).length === 2);
+    await until(() => asked === 1);
+    const approve = element.querySelector<HTMLButtonElement>('.toolctx-status__action--approve')!;
+    expect(approve.getAttribute('aria-disabled')).toBe('true');
+    approve.click();
+    await frames();
+    expect(decided).toEqual([]);
+    answer([{ approvalId: 'apr_1', toolCallId: 'p', tool: 'pay', args: { amount: 40 }, requestedAt: 0 }]);
+    const ask = element.querySelector('.toolctx-status__ask')!;
+    await until(() => ask.textContent === 'pay: amount 40');
+    expect(approve.hasAttribute('aria-disabled')).toBe(false);
+    approve.click();
+    await until(() => decided.length > 0);
+    expect(decided).toEqual(['apr_1']);
+
+    // A source that cannot say frees Approve, the tool's name alone beside it.
+    document.body.replaceChildren();
+    const offline = { ...source, ...fakeSource() };
+    const other = container();
+    attachStatus(other, offline, { expanded: true });
+    offline.emit('tool.started', 'q', { tool: 'pay' });
+    offline.emit('tool.pending', 'q', { reason: 'approval', id: 'apr_2' });
+    await until(() => asked === 2);
+    const held = other.querySelector<HTMLButtonElement>('.toolctx-status__action--approve')!;
+    expect(held.getAttribute('aria-disabled')).toBe('true');
+    fail(new Error('offline'));
+    await until(() => !held.hasAttribute('aria-disabled'));
+    expect(other.querySelector('.toolctx-status__ask')?.textContent).toBe('pay');
   });
 
   it('uses a source’s own cancel(callId), and a second press while the first is on its way does nothing', async () => {

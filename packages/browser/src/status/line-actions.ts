@@ -28,7 +28,8 @@ export interface StatusActions {
   /**
    * The run's pending approvals (`run.pendingApprovals()`): where the arguments a call waiting for
    * approval would run with are read when `details` gives none, as events do not carry them (a
-   * page after a reload, a call another page made).
+   * page after a reload, a call another page made). Approve is held (`aria-disabled`, presses
+   * ignored) until they are shown, or the run could not say.
    */
   pendingApprovals?(): readonly OpenApproval[] | PromiseLike<readonly OpenApproval[]>;
   /**
@@ -132,6 +133,8 @@ export function createLineActions(
     node.setAttribute('part', `action action-${name}`);
     node.setAttribute('aria-label', `${label} ${tool}`);
     node.addEventListener('click', () => {
+      // Held until what it acts on is shown (Approve, while the arguments are read).
+      if (node.dataset.held !== undefined) return;
       // Pressed once is enough: a second press while the first is on its way does nothing.
       if (busy.has(callId)) return;
       busy.add(callId);
@@ -216,23 +219,31 @@ export function createLineActions(
         const resume = can.resume;
         const known = details?.({ callId, tool });
         const ask = part(doc, 'span', 'ask', describeAsk(tool, known));
-        // Arguments the page does not know are read from the run, and shown once they come.
+        const decide = (approved: boolean) => () => resume(approvalId, { approved });
+        const approve = button('Approve', tool, 'approve', decide(true), callId);
+        // Arguments the page does not know are read from the run. Approve is held until they are
+        // shown (or the run cannot say): nobody approves what they could not see.
         const open = can.pendingApprovals;
-        if (known?.args === undefined && open)
-          Promise.resolve(open())
+        if (known?.args === undefined && open) {
+          approve.dataset.held = '';
+          approve.setAttribute('aria-disabled', 'true');
+          const release = () => {
+            delete approve.dataset.held;
+            approve.removeAttribute('aria-disabled');
+          };
+          Promise.resolve()
+            .then(open)
             .then((list) => {
               const found = list?.find((approval) => approval.approvalId === approvalId);
               if (found) ask.textContent = describeAsk(tool, { ...known, args: found.args });
             })
-            .catch(() => {});
-        const decide = (approved: boolean) => () => resume(approvalId, { approved });
+            .catch(() => {})
+            .finally(release);
+        }
         box.dataset.ask = '';
         // The two buttons wrap as one, never Approve on one row and Deny on the next.
         const pair = part(doc, 'span', 'pair');
-        pair.append(
-          button('Approve', tool, 'approve', decide(true), callId),
-          button('Deny', tool, 'deny', decide(false), callId),
-        );
+        pair.append(approve, button('Deny', tool, 'deny', decide(false), callId));
         box.append(ask, pair);
       } else if (can.cancel) {
         const cancel = can.cancel;
