@@ -208,3 +208,27 @@ describe('RunState storage work per call', () => {
     ]);
   });
 });
+
+describe('RunState.nextCallStatus', () => {
+  it('answers who waits as soon as the host forgets the run (its storage deleted), not at their deadline', async () => {
+    const sleep = defineTool({
+      name: 'sleep',
+      description: 'Sleeps until cancelled.',
+      inputSchema: z.object({}),
+      execute: (_args, ctx) =>
+        new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
+        ),
+    });
+    const storage = createMemoryRunStorage();
+    const state = new RunState(createRuntime({ tools: [sleep] }).withDoor(httpDoor), new RunLog(storage, 50));
+    expect(state.start({ runId: 'run_forgotten', identity }).ok).toBe(true);
+    const handle = await state.startCall(identity, { tool: 'sleep', args: {}, toolCallId: 'z' });
+    if (!handle.ok) throw new Error(handle.error.message);
+    const waiting = state.nextCallStatus(identity, 'z', handle.value, 60_000);
+    for (const [key] of [...storage.list({})]) storage.delete(key);
+    state.forget();
+    const late = new Promise((resolve) => setTimeout(() => resolve('still waiting after 2 s'), 2_000));
+    expect(await Promise.race([waiting, late])).toMatchObject({ ok: false, status: 404 });
+  });
+});

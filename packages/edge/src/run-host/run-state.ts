@@ -142,7 +142,7 @@ export class RunState implements DoorRun {
    * Who waits for news of a call (`nextCallStatus`), by call id: each looks again as the call's
    * record is filed (every change of its handle is). No stream, no stream slot.
    */
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new Map<string, Set<Waiter>>();
   private waiterCount = 0;
 
   private readonly heartbeatMs: number;
@@ -279,23 +279,25 @@ export class RunState implements DoorRun {
     // Read and, if need be, wait from the same turn: no news can slip in between.
     const now = this.statusNow(caller, callId);
     if (!now.ok || changedSince(now.value, seen) || isOver(now.value) || this.log.record?.ended) return now;
-    const waiting = this.waiters.get(callId) ?? new Set<() => void>();
     // Past this many, a waiter is answered at once, and its caller asks again.
     if (this.waiterCount >= maxWaiters) return now;
+    const waiting = this.waiters.get(callId) ?? new Set<Waiter>();
     return new Promise<Reply<CallHandle>>((resolve) => {
-      const done = () => {
-        clearTimeout(deadline);
-        waiting.delete(look);
-        if (waiting.size === 0) this.waiters.delete(callId);
-        this.waiterCount--;
-        resolve(this.statusNow(caller, callId));
+      const waiter: Waiter = {
+        done: () => {
+          clearTimeout(deadline);
+          waiting.delete(waiter);
+          if (waiting.size === 0) this.waiters.delete(callId);
+          this.waiterCount--;
+          resolve(this.statusNow(caller, callId));
+        },
+        look: () => {
+          const handle = this.statusNow(caller, callId);
+          if (!handle.ok || changedSince(handle.value, seen)) waiter.done();
+        },
       };
-      const look = () => {
-        const handle = this.statusNow(caller, callId);
-        if (!handle.ok || changedSince(handle.value, seen)) done();
-      };
-      const deadline = setTimeout(done, Math.min(Math.max(withinMs, 0), maxWaitMs) || 0);
-      waiting.add(look);
+      const deadline = setTimeout(waiter.done, Math.min(Math.max(withinMs, 0), maxWaitMs) || 0);
+      waiting.add(waiter);
       this.waiters.set(callId, waiting);
       this.waiterCount++;
     });
@@ -315,7 +317,7 @@ export class RunState implements DoorRun {
   /** Wakes who waits for news of the call whose record was just filed. */
   private filed(callId: string): void {
     const waiting = this.waiters.get(callId);
-    if (waiting) for (const look of [...waiting]) look();
+    if (waiting) for (const waiter of [...waiting]) waiter.look();
   }
 
   /** What the run is: its id, phase, whether it ended, its last event's `seq`. */
@@ -515,7 +517,7 @@ export class RunState implements DoorRun {
     this.listeners.clear();
     this.log.forget();
     // Nothing more will change here: who waits hears so now rather than at their deadline.
-    for (const callId of [...this.waiters.keys()]) this.filed(callId);
+    for (const waiting of [...this.waiters.values()]) for (const waiter of [...waiting]) waiter.done();
   }
 
   private checkCall(caller: Identity, call: DoorCall): Reply<RunRecord> {
@@ -668,6 +670,12 @@ export class RunState implements DoorRun {
 
 /** The longest `nextCallStatus` waits, in ms: a caller that wants longer asks again. */
 const maxWaitMs = 60_000;
+
+/** One `nextCallStatus` waiting: `look` answers it if its call changed, `done` answers it now. */
+interface Waiter {
+  look(): void;
+  done(): void;
+}
 
 /** Whether a call is over: its handle will not change again. */
 const isOver = (handle: CallHandle) =>
