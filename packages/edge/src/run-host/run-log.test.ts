@@ -123,4 +123,49 @@ describe('RunLog storage work', () => {
     expect(log.calls.get('call_1')).toEqual(record);
     expect(new RunLog(storage, 10).calls.get('call_1')).toEqual(record);
   });
+
+  // Every statement is a row written and billed on a Durable Object: a call pays for what it keeps.
+  const logging = (storage: RunStorage, ops: string[]): RunStorage => ({
+    get: (key) => storage.get(key),
+    list: (options) => storage.list(options),
+    put(key, value) {
+      ops.push(`put ${key}`);
+      storage.put(key, value);
+    },
+    delete(key) {
+      ops.push(`delete ${key}`);
+      return storage.delete(key);
+    },
+  });
+  const working = (id: string, extra: object = {}) =>
+    ({ toolCallId: id, tool: 't', status: 'working', startedAt: 1, updatedAt: 1, ...extra }) as CallRecord;
+  const completed = (id: string) => ({ ...working(id), status: 'completed', updatedAt: 2 }) as CallRecord;
+
+  it('files a new call in three writes (open, settled, the open one deleted), looking for no pieces', () => {
+    const ops: string[] = [];
+    const log = new RunLog(logging(createMemoryRunStorage(), ops), 10);
+    log.newCall('c1');
+    log.calls.put(working('c1'));
+    log.calls.put(working('c1', { updatedAt: 5 }));
+    log.calls.put(completed('c1'));
+    expect(ops).toEqual(['put o:c1', 'put o:c1', 'put c:c1', 'delete o:c1']);
+  });
+
+  it('an open record kept in pieces leaves none behind when it is replaced whole or settles', () => {
+    const storage = refusingBig();
+    const log = new RunLog(storage, 10);
+    const args = { text: 'x'.repeat(600_000) };
+    log.calls.put(working('c1', { args }));
+    expect([...storage.list({ prefix: 'o:' })].length).toBeGreaterThan(1);
+    log.calls.put(working('c1'));
+    expect([...storage.list({ prefix: 'o:' })].map(([key]) => key)).toEqual(['o:c1']);
+    log.calls.put(working('c1', { args }));
+    log.calls.put(completed('c1'));
+    expect([...storage.list({})].map(([key]) => key)).toEqual(['c:c1']);
+    // So for a host that finds such a record after a restart.
+    log.calls.put(working('c2', { args }));
+    const restarted = new RunLog(storage, 10);
+    restarted.calls.put(completed('c2'));
+    expect([...storage.list({})].map(([key]) => key)).toEqual(['c:c1', 'c:c2']);
+  });
 });

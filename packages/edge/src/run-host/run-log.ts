@@ -57,6 +57,8 @@ export class RunLog {
   /** The first `seq` this host appended, and those of its events it kept in pieces (few, if any). */
   private firstAppended: number | undefined;
   private readonly piecedEvents = new Set<number>();
+  /** The open records this host stored whole (not in pieces): replacing or deleting one looks for no pieces. */
+  private readonly wholeOpen = new Set<string>();
   /** The run's pending approvals, for `runtime.startRun({ pendingApprovals })`: `a:<approvalId>` keys. */
   readonly pendingApprovals: PendingApprovalStore;
   /**
@@ -107,19 +109,28 @@ export class RunLog {
         if (!stored) this.missingCall = id;
         return stored;
       },
+      // What is stored is known too, so no write looks for pieces that are not there: an open
+      // record not in the map has no key yet, and a call settles once, so the settled record of a
+      // call that was open has none either. A call the door started costs three writes: its open
+      // record, its settled one, and the open one's delete.
       put: (record) => {
         const id = record.toolCallId;
         const records = open();
         const known = id !== this.missingCall;
         if (!known) this.missingCall = undefined;
         if (!settled(record)) {
-          replaceValue(storage, openCallPrefix + id, record);
+          const key = openCallPrefix + id;
+          const pieced = records.has(id)
+            ? replaceValue(storage, key, record, !this.wholeOpen.has(id))
+            : putValue(storage, key, record);
+          if (pieced) this.wholeOpen.delete(id);
+          else this.wholeOpen.add(id);
           records.set(id, record);
           return;
         }
         if (records.delete(id)) {
-          replaceValue(storage, settledCallPrefix + id, record);
-          deleteValue(storage, openCallPrefix + id);
+          putValue(storage, settledCallPrefix + id, record);
+          deleteValue(storage, openCallPrefix + id, !this.wholeOpen.delete(id));
         } else if (known) replaceValue(storage, settledCallPrefix + id, record);
         else putValue(storage, settledCallPrefix + id, record);
       },
@@ -143,6 +154,7 @@ export class RunLog {
     this.missingCall = undefined;
     this.firstAppended = undefined;
     this.piecedEvents.clear();
+    this.wholeOpen.clear();
   }
 
   get record(): RunRecord | undefined {

@@ -43,20 +43,22 @@ export function putValue(storage: RunStorage, key: string, value: object): boole
 }
 
 /**
- * Stores `value` under `key` in place of what it holds. A storage that fails for another reason
- * than size leaves the value before; a value too big for one takes the place of the one before,
- * which is removed first.
+ * Stores `value` under `key` in place of what it holds; whether it was kept in pieces. A storage
+ * that fails for another reason than size leaves the value before; a value too big for one takes
+ * the place of the one before, which is removed first. A caller that knows the value before was
+ * not kept in pieces says so (`wasPieced: false`), saving the delete that looks for them.
  */
-export function replaceValue(storage: RunStorage, key: string, value: object): void {
+export function replaceValue(storage: RunStorage, key: string, value: object, wasPieced = true): boolean {
   try {
     storage.put(key, value);
   } catch (error) {
     const json = jsonTooBig(value, error);
-    deleteValue(storage, key);
+    deleteValue(storage, key, wasPieced);
     putPieces(storage, key, json);
-    return;
+    return true;
   }
-  deletePieces(storage, key); // the pieces of a bigger value before it
+  if (wasPieced) deletePieces(storage, key); // the pieces of a bigger value before it
+  return false;
 }
 
 /**
