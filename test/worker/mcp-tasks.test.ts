@@ -23,7 +23,7 @@ let nextId = 1;
 
 /** One 2026-07-28 request as `principal` from a client that declared the Tasks extension. */
 async function send(principal: string, method: string, params: Record<string, unknown>): Promise<Answer> {
-  const name = (params.name ?? params.taskId) as string;
+  const name = (params.name ?? params.taskId ?? params.uri) as string;
   const response = await fetch(`${worker.dev.url}/mcp-tasks`, {
     method: 'POST',
     headers: {
@@ -83,6 +83,25 @@ describe('MCP tasks in Durable Objects under wrangler dev', () => {
     const done = await taskUntil('ana', later.result!.taskId as string, (task) => task.status !== 'working');
     expect(done.status).toBe('completed');
     expect(JSON.stringify(done.result)).toContain('waited 2500 ms');
+  });
+
+  it('links its result to the artifact its call saved in KV and R2, which its owner reads and another identity cannot', async () => {
+    const created = await send('ana', 'tools/call', { name: 'task_report', arguments: { ms: 200 } });
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const done = await taskUntil(
+      'ana',
+      created.result!.taskId as string,
+      (task) => task.status !== 'working',
+    );
+    expect(done.status).toBe('completed');
+    const content = (done.result as { content: { type: string; uri?: string }[] }).content;
+    const link = content.find((block) => block.type === 'resource_link');
+    expect(link).toMatchObject({ name: 'report.md', mimeType: 'text/markdown', size: 10 });
+    expect(content[0]).toMatchObject({ type: 'text', text: `saved ${link!.uri!.split('/').at(-1)}` });
+    const read = await send('ana', 'resources/read', { uri: link!.uri });
+    expect(read.result).toMatchObject({ contents: [{ uri: link!.uri, text: '# Findings' }] });
+    const stranger = await send('bo', 'resources/read', { uri: link!.uri });
+    expect(stranger.error?.code).toBe(-32602);
   });
 
   it("answers another identity's task exactly as one that never existed, and leaves it running", async () => {

@@ -118,6 +118,7 @@ export type {
   CallStore,
   KeptResult,
   LinkedResult,
+  SavedArtifact,
 } from './runtime/call-book.js';
 export { callHandleOf } from './runtime/call-book.js';
 export {

@@ -45,6 +45,8 @@ export interface ArtifactBinding {
   guard?: SettledGuard;
   /** What takes the call's credential values out of the words a put describes its artifact with; none while it holds none. */
   redaction?: () => ((data: unknown) => unknown) | undefined;
+  /** Told of each artifact the call saved (its meta) or deleted (its ref), as its event is filed. */
+  note?: (change: ArtifactMeta | string) => void;
 }
 
 /**
@@ -81,6 +83,7 @@ export function bindArtifacts(store: ArtifactStore, binding: ArtifactBinding): T
       throw guard.refusal(verb);
     }
     log.emit('artifact.put', { ref: meta.ref, kind: meta.kind, bytes: meta.bytes }, toolCallId, parentId);
+    binding.note?.(meta);
     return meta;
   };
   const bound: ToolArtifacts = {
@@ -90,7 +93,10 @@ export function bindArtifacts(store: ArtifactStore, binding: ArtifactBinding): T
     delete: async (ref) => {
       refuseIfEnded('ctx.artifacts.delete');
       const deleted = await store.delete(scope, ref);
-      if (deleted) log.emit('artifact.deleted', { ref }, toolCallId, parentId);
+      if (deleted) {
+        log.emit('artifact.deleted', { ref }, toolCallId, parentId);
+        binding.note?.(ref);
+      }
       return deleted;
     },
     list: (options) => store.list(scope, options),

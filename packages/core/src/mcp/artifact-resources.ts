@@ -19,6 +19,7 @@ import { isRef } from '../artifacts/ref.js';
 import type { ArtifactMeta, ArtifactScope, ArtifactStore } from '../artifacts/types.js';
 import type { Identity } from '../context/types.js';
 import type { EventSink } from '../events/event-log.js';
+import type { SavedArtifact } from '../runtime/call-book.js';
 import { artifactScope } from '../runtime/run-facts.js';
 
 /** What an MCP request handler is given besides its request. */
@@ -166,19 +167,35 @@ export function artifactLinks(
         sink(event);
       };
     },
-    /** `result` with the links appended; tells the client the resource list changed. */
-    async addTo(result: CallToolResult): Promise<CallToolResult> {
-      if (refs.size === 0 || !store || !scope) return result;
+    /**
+     * `result` with the links appended; tells the client the resource list changed. A call that
+     * ran elsewhere (a task's) names what it saved in its handle (`saved`), which is linked as it is.
+     */
+    async addTo(result: CallToolResult, saved?: SavedArtifact[]): Promise<CallToolResult> {
+      if ((refs.size === 0 && !saved?.length) || !store || !scope) return result;
       server.server.sendResourceListChanged().catch(() => {}); // not connected: nobody to tell
       if (result.isError) return result;
-      const metas = await Promise.all([...refs].slice(0, maxLinks).map((ref) => store.head(scope, ref)));
-      const links = metas.filter((meta) => meta !== null).map(toLink);
-      return links.length === 0 ? result : { ...result, content: [...result.content, ...links] };
+      const metas =
+        saved ?? (await Promise.all([...refs].slice(0, maxLinks).map((ref) => store.head(scope, ref))));
+      return withLinks(
+        result,
+        metas.filter((meta) => meta !== null),
+      );
     },
   };
 }
 
-function toResource(meta: ArtifactMeta): Resource {
+/** `result` with a `resource_link` to each of `saved` (at most 20) after its content. */
+export function withLinks(result: CallToolResult, saved: readonly SavedArtifact[]): CallToolResult {
+  if (saved.length === 0) return result;
+  const links = saved
+    .slice(0, maxLinks)
+    .map((meta): ResourceLink => ({ type: 'resource_link', ...described(meta) }));
+  return { ...result, content: [...result.content, ...links] };
+}
+
+/** What a listing and a link say of an artifact. */
+function described(meta: SavedArtifact) {
   const name = meta.label ?? meta.ref;
   return {
     uri: artifactUri(meta.ref),
@@ -188,13 +205,11 @@ function toResource(meta: ArtifactMeta): Resource {
     description: `Artifact of kind ${meta.kind}.`,
     mimeType: meta.mediaType,
     size: meta.bytes,
-    annotations: { lastModified: new Date(meta.createdAt).toISOString() },
   };
 }
 
-function toLink(meta: ArtifactMeta): ResourceLink {
-  const { annotations: _, ...link } = toResource(meta);
-  return { type: 'resource_link', ...link };
+function toResource(meta: ArtifactMeta): Resource {
+  return { ...described(meta), annotations: { lastModified: new Date(meta.createdAt).toISOString() } };
 }
 
 function contentOf(

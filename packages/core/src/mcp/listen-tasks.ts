@@ -156,7 +156,7 @@ function follow(
           if (sent.get(taskId) === seen) continue;
           sent.set(taskId, seen);
           quiet = 0;
-          notify('notifications/tasks', detailedTask(task));
+          notify('notifications/tasks', detailedTask(task, owner));
         }
         // Nothing left to read: wake only for the keep-alive.
         const wait = following.size > 0 ? pollMs : keepAliveMs;

@@ -20,6 +20,7 @@ import type { Identity } from '../context/types.js';
 import type { ToolEvent } from '../events/catalogue.js';
 import type { Phase } from '../policy/phase.js';
 import { randomId } from '../random-id.js';
+import type { SavedArtifact } from '../runtime/call-book.js';
 import type { CallOnceRequest, Runtime } from '../runtime/create-runtime.js';
 import { type RemembersTaint, type SessionTaint, sessionTaint } from '../runtime/session-taint.js';
 import {
@@ -373,7 +374,7 @@ async function taskOrResult(
   start: Omit<McpTaskStart, 'owner'>,
   round: { tool: string; args: unknown; toolCallId: string; answers: Record<string, AskAnswer> },
   rounds: McpRounds | undefined,
-  links: { addTo(result: CallToolResult): Promise<CallToolResult> },
+  links: { addTo(result: CallToolResult, saved?: SavedArtifact[]): Promise<CallToolResult> },
 ): Promise<CallToolResult | InputRequiredResult> {
   const owner = tasks.ownerOf(ctx);
   const task = await tasks.host.start({ ...start, owner });
@@ -383,7 +384,8 @@ async function taskOrResult(
     if (askNow || (result && status !== 'input_required')) {
       if (askNow) await tasks.host.cancel(owner, task.taskId);
       await tasks.host.forget(owner, task.taskId);
-      return askNow ? rounds.inputRequired(ctx, round, asks) : links.addTo(toCallToolResult(result!));
+      if (askNow) return rounds.inputRequired(ctx, round, asks);
+      return links.addTo(toCallToolResult(result!), task.artifacts ?? []);
     }
   }
   return createTaskResult(task) as never;

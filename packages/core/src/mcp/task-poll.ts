@@ -30,7 +30,7 @@ export async function answerTaskPoll(
   const task = await host.get(owner, poll.taskId);
   if (!task) return undefined;
   const result = {
-    ...detailedTask(task),
+    ...detailedTask(task, owner),
     resultType: 'complete',
     _meta: { [SERVER_INFO_META_KEY]: serverInfo },
   };

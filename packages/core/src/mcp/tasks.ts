@@ -14,8 +14,9 @@ import type { ApprovalDecision } from '../approval/approval-decision.js';
 import type { AskAnswer, OpenAsk } from '../ask/ask.js';
 import type { Identity } from '../context/types.js';
 import type { Phase } from '../policy/phase.js';
-import type { CallHandle, CallStatus, KeptResult } from '../runtime/call-book.js';
+import type { CallHandle, CallStatus, KeptResult, SavedArtifact } from '../runtime/call-book.js';
 import type { AnyTool } from '../tools/define-tool.js';
+import { withLinks } from './artifact-resources.js';
 import { toCallToolResult } from './content.js';
 import {
   answersOf,
@@ -61,6 +62,8 @@ export interface McpTaskState {
   asks?: OpenAsk[];
   /** Once settled: the call's result. */
   result?: KeptResult;
+  /** Once settled: the artifacts its call saved (`CallHandle.artifacts`), linked from its result. */
+  artifacts?: SavedArtifact[];
 }
 
 /**
@@ -140,7 +143,13 @@ export function taskStateOf(
   if (status === 'input_required' && approvalId !== undefined) {
     return { ...base, asks: [approvalAsk(tool, { approvalId, toolName: handle.tool, args }, taskId)] };
   }
-  return { ...base, ...(asks ? { asks: [...asks] } : {}), ...(result ? { result } : {}) };
+  const { artifacts } = handle;
+  return {
+    ...base,
+    ...(asks ? { asks: [...asks] } : {}),
+    ...(result ? { result } : {}),
+    ...(artifacts ? { artifacts } : {}),
+  };
 }
 
 /**
@@ -220,6 +229,12 @@ function taskFields(task: McpTaskState): Record<string, unknown> {
  */
 const hostFaults = new Set(['internal', 'interrupted', 'door-lost']);
 
+/** Whether a task's owner (`JSON.stringify` of its identity, or `null`) has a scope to read artifacts in. */
+function readsArtifacts(owner: string): boolean {
+  const identity = JSON.parse(owner) as Identity | null;
+  return identity?.tenant !== undefined || identity?.principal !== undefined;
+}
+
 function wireStatus(task: McpTaskState): CallStatus {
   const { result } = task;
   if (task.status !== 'failed' || !result || result.ok) return task.status;
@@ -227,11 +242,13 @@ function wireStatus(task: McpTaskState): CallStatus {
 }
 
 /**
- * `tasks/get`'s answer: the task with its input requests, its whole result, or its error. The
- * result is what `tools/call` would have answered, `resultType: 'complete'` included (2026 makes
- * it a required field of every result; the official Tasks client rejects a result without it).
+ * `tasks/get`'s answer to `owner`: the task with its input requests, its whole result, or its
+ * error. The result is what `tools/call` would have answered: `resultType: 'complete'` included
+ * (2026 makes it a required field of every result; the official Tasks client rejects a result
+ * without it), and a `resource_link` to each artifact its call saved, for an owner who can read
+ * them (an identified caller; an anonymous one has no scope to read in).
  */
-export function detailedTask(task: McpTaskState): Record<string, unknown> {
+export function detailedTask(task: McpTaskState, owner: string): Record<string, unknown> {
   const fields = taskFields(task);
   const { result } = task;
   if (fields.status === 'input_required' && task.asks?.length) {
@@ -242,7 +259,9 @@ export function detailedTask(task: McpTaskState): Record<string, unknown> {
     return { ...fields, error: { code: -32603, message, data: { kind, retryable: retryable ?? false } } };
   }
   if (fields.status === 'completed' && result) {
-    return { ...fields, result: { ...toCallToolResult(result), resultType: 'complete' } };
+    const content = toCallToolResult(result);
+    const linked = task.artifacts && readsArtifacts(owner) ? withLinks(content, task.artifacts) : content;
+    return { ...fields, result: { ...linked, resultType: 'complete' } };
   }
   return fields;
 }
@@ -291,9 +310,10 @@ export function serveTaskMethods(
     return ownerOf(ctx);
   };
   low.setRequestHandler('tasks/get', { params: taskParams }, async ({ taskId }, ctx) => {
-    const task = await host.get(gate(ctx), taskId);
+    const owner = gate(ctx);
+    const task = await host.get(owner, taskId);
     if (!task) throw unknownTask(taskId);
-    return detailedTask(task) as never;
+    return detailedTask(task, owner) as never;
   });
   low.setRequestHandler('tasks/update', { params: taskParams }, async ({ taskId, inputResponses }, ctx) => {
     const owner = gate(ctx);

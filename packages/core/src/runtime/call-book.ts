@@ -1,3 +1,4 @@
+import type { ArtifactMeta } from '../artifacts/types.js';
 import type { AskAnswer, OpenAsk } from '../ask/ask.js';
 import type { ToolResult } from '../context/types.js';
 import type { ErrorInfo } from '../errors.js';
@@ -52,7 +53,31 @@ export interface CallHandle {
    * budget and saved as an artifact, a {@link LinkedResult} naming that artifact.
    */
   result?: KeptResult;
+  /**
+   * Once settled: the artifacts the call and its child calls saved with `ctx.artifacts` and did
+   * not delete themselves, the first 20 of them, oldest first; absent when
+   * it saved none. MCP's task results link to them as `tools/call` results do.
+   */
+  artifacts?: SavedArtifact[];
 }
+
+/**
+ * An artifact a call saved, as its handle names it: enough to link to it (MCP's `resource_link`)
+ * without reading the store. Read it with the run's identity, as any of its artifacts.
+ *
+ * @experimental Call handles and their store may still change.
+ * @example
+ * ```ts
+ * import type { CallHandle, SavedArtifact } from '@toolctx/core';
+ * declare const handle: CallHandle;
+ * const saved: SavedArtifact[] = handle.artifacts ?? [];
+ * for (const { ref, mediaType, bytes } of saved) console.log(ref, mediaType, bytes);
+ * ```
+ */
+export type SavedArtifact = Pick<ArtifactMeta, 'ref' | 'kind' | 'mediaType' | 'bytes' | 'label'>;
+
+/** How many saved artifacts a call's handle names at most (`CallHandle.artifacts`). */
+export const maxSavedArtifacts = 20;
 
 /**
  * A settled result as a call's handle keeps it: the `ToolResult` whole, or linked. A result whose

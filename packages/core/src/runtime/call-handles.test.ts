@@ -363,6 +363,76 @@ describe('honest recovery: calls a restart cut off are settled when the run is t
     expect(again.callStatus('p')?.status).toBe('completed');
   });
 
+  it('names, once settled, the artifacts a call and its child calls saved and kept: the first 20, oldest first', async () => {
+    let release = () => {};
+    const save = defineTool({
+      name: 'save',
+      description: 'Saves n parts, deleting the first when asked.',
+      inputSchema: z.object({ n: z.number(), drop: z.boolean() }),
+      execute: async ({ n, drop }, ctx) => {
+        const refs: string[] = [];
+        for (let i = 0; i < n; i++)
+          refs.push((await ctx.artifacts.put({ kind: 'part', mediaType: 'text/plain', data: `p${i}` })).ref);
+        if (drop) await ctx.artifacts.delete(refs[0]!);
+        return refs;
+      },
+    });
+    const parent = defineTool({
+      name: 'parent',
+      description: 'Saves a summary, has a child save two parts and drop one, then waits.',
+      inputSchema: z.object({}),
+      execute: async (_args, ctx) => {
+        const summary = await ctx.artifacts.put({
+          kind: 'summary',
+          mediaType: 'text/markdown',
+          label: 'summary.md',
+          data: '# ok',
+        });
+        const child = await ctx.tools!.call({ tool: 'save', args: { n: 2, drop: true } });
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return { summary: summary.ref, child };
+      },
+    });
+    const events: ToolEvent[] = [];
+    const runtime = createRuntime({
+      tools: [save, parent],
+      artifacts: createMemoryArtifactStore(),
+      sinks: [(event) => void events.push(event)],
+    });
+    const run = runtime.startRun({ runId: 'run_saved', identity });
+    const called = run.call({ tool: 'parent', args: {}, toolCallId: 'p' });
+    await vi.waitFor(() =>
+      expect(events.some((event) => event.type === 'tool.finished' && event.parentId === 'p')).toBe(true),
+    );
+    // Working: nothing named yet. The child settled: it names its own part.
+    expect(run.callStatus('p')?.artifacts).toBeUndefined();
+    const childId = events.find((event) => event.type === 'tool.started' && event.parentId === 'p')!.callId!;
+    const parts = events.filter((event) => event.type === 'artifact.put' && event.callId === childId);
+    const second = (parts[1]!.data as { ref: string }).ref;
+    expect(run.callStatus(childId)?.artifacts).toEqual([
+      { ref: second, kind: 'part', mediaType: 'text/plain', bytes: 2 },
+    ]);
+    release();
+    const result = await called;
+    if (!result.ok) throw new Error('expected a result');
+    const { summary } = result.value as { summary: string };
+    expect(run.callStatus('p')?.artifacts).toEqual([
+      { ref: summary, kind: 'summary', mediaType: 'text/markdown', bytes: 4, label: 'summary.md' },
+      { ref: second, kind: 'part', mediaType: 'text/plain', bytes: 2 },
+    ]);
+
+    const many = await run.call({ tool: 'save', args: { n: 25, drop: false }, toolCallId: 'many' });
+    if (!many.ok) throw new Error('expected a result');
+    expect(run.callStatus('many')?.artifacts?.map(({ ref }) => ref)).toEqual(
+      (many.value as string[]).slice(0, 20),
+    );
+    // A call that saved nothing names nothing.
+    await run.call({ tool: 'save', args: { n: 0, drop: false }, toolCallId: 'none' });
+    expect(run.callStatus('none')).not.toHaveProperty('artifacts');
+  });
+
   it('keeps a result over the output budget as the artifact holding its value, and links it', async () => {
     const rows = defineTool({
       name: 'rows',

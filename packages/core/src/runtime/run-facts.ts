@@ -34,6 +34,8 @@ export interface RunFacts {
   readonly workspace: Workspace | undefined;
   /** Puts a call's ask (`key`: see `CallRecord.askKey`) to its user; rejects when `signal` fires. */
   ask(call: CallFacts, key: string, request: CheckedAsk, signal: AbortSignal): Promise<AskAnswer>;
+  /** Notes an artifact a call saved (its meta) or deleted (its ref), for the call's settled record. */
+  noteArtifact(call: CallFacts, change: ArtifactMeta | string): void;
 }
 
 /** Counters a run keeps of what it dropped. */

@@ -7,7 +7,7 @@ import {
   type PendingApprovalStore,
 } from '../approval/pending-approvals.js';
 import { scopeKey } from '../artifacts/scope-key.js';
-import type { ArtifactScope } from '../artifacts/types.js';
+import type { ArtifactMeta, ArtifactScope } from '../artifacts/types.js';
 import type { Answered, AskAnswer, AskUser, OpenAsk } from '../ask/ask.js';
 import type { CheckedAsk } from '../ask/check-ask.js';
 import { callSettled } from '../context/settled-guard.js';
@@ -30,6 +30,8 @@ import {
   createMemoryCallStore,
   interrupted,
   keptResult,
+  maxSavedArtifacts,
+  type SavedArtifact,
   statusOf,
 } from './call-book.js';
 import { fail, pipeline, startCall } from './call-pipeline.js';
@@ -94,6 +96,8 @@ export class RunFrame implements CallingRun {
   /** Whether a person can answer the run's asks (`startRun({ canAsk })`). */
   readonly canAsk: boolean;
   private waitingAsks: Map<string, (answer: AskAnswer) => void> | undefined;
+  /** What each call in flight saved and still has, by call id, for its settled record; made on first use. */
+  private savedByCall: Map<string, Map<string, SavedArtifact>> | undefined;
 
   constructor(
     readonly services: RuntimeServices,
@@ -145,6 +149,42 @@ export class RunFrame implements CallingRun {
   }
   get doorName(): string {
     return this.services.door.name;
+  }
+
+  /**
+   * Notes what a call saved or deleted, for its settled record (`CallHandle.artifacts`): only in a
+   * run, whose calls have records. A delete forgets only what the same call saved.
+   */
+  noteArtifact(call: CallFacts, change: ArtifactMeta | string): void {
+    if (!this.book) return;
+    if (typeof change === 'string') this.savedByCall?.get(call.toolCallId)?.delete(change);
+    else keepSaved(this.savedOf(call.toolCallId), change.ref, savedArtifact(change));
+  }
+
+  /** What the call saved so far (made on first use). */
+  private savedOf(toolCallId: string): Map<string, SavedArtifact> {
+    this.savedByCall ??= new Map();
+    let saved = this.savedByCall.get(toolCallId);
+    if (!saved) {
+      saved = new Map();
+      this.savedByCall.set(toolCallId, saved);
+    }
+    return saved;
+  }
+
+  /**
+   * What the call saved, taken for its settled record; a child's goes on to its parent too, whose
+   * record names what was saved in its name.
+   */
+  private takeSaved(toolCallId: string, parentId: string | undefined): SavedArtifact[] | undefined {
+    const saved = this.savedByCall?.get(toolCallId);
+    if (!saved) return undefined;
+    this.savedByCall!.delete(toolCallId);
+    if (parentId !== undefined) {
+      const parents = this.savedOf(parentId);
+      for (const [ref, artifact] of saved) keepSaved(parents, ref, artifact);
+    }
+    return saved.size > 0 ? [...saved.values()] : undefined;
   }
 
   /** A call's ask (`ctx.ask`): loaded with the first, as most runs never ask. */
@@ -322,9 +362,20 @@ export class RunFrame implements CallingRun {
   private settle(record: CallRecord | undefined, result: ToolResult, endedAt = Date.now()): ToolResult {
     if (record && this.book) {
       const { toolCallId, tool, startedAt, iteration, parentId, attempts } = record;
-      this.book.put(
-        settledRecord(toolCallId, tool, startedAt, iteration, parentId, attempts, endedAt, result),
+      const settled = settledRecord(
+        toolCallId,
+        tool,
+        startedAt,
+        iteration,
+        parentId,
+        attempts,
+        endedAt,
+        result,
       );
+      // A call waiting for approval goes on saving once it is decided.
+      const saved = settled.status === 'input_required' ? undefined : this.takeSaved(toolCallId, parentId);
+      if (saved) settled.artifacts = saved;
+      this.book.put(settled);
     }
     return result;
   }
@@ -521,4 +572,13 @@ function duplicateCall(toolCallId: string): ErrorInfo {
     retryable: false,
     details: { toolCallId },
   };
+}
+
+function savedArtifact({ ref, kind, mediaType, bytes, label }: ArtifactMeta): SavedArtifact {
+  return label === undefined ? { ref, kind, mediaType, bytes } : { ref, kind, mediaType, bytes, label };
+}
+
+/** Keeps `artifact` among a call's saved ones, if it names fewer than a handle holds. */
+function keepSaved(saved: Map<string, SavedArtifact>, ref: string, artifact: SavedArtifact): void {
+  if (saved.size < maxSavedArtifacts) saved.set(ref, artifact);
 }

@@ -164,6 +164,7 @@ class ToolContext implements ToolExecutionContext {
       log: this.run.log,
       guard: this.guard,
       redaction: () => this.redaction,
+      note: (change) => this.run.noteArtifact(this.call, change),
     });
     return made.boundArtifacts;
   }

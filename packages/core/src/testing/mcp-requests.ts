@@ -24,7 +24,8 @@ export function mcp2026Request(
     signal,
   }: Mcp2026RequestOptions = {},
 ): Request {
-  const name = typeof params.name === 'string' ? params.name : params.taskId;
+  // What Mcp-Name carries: a tool's or prompt's name, a task's id, a resource's URI.
+  const name = typeof params.name === 'string' ? params.name : (params.taskId ?? params.uri);
   return new Request('http://localhost/mcp', {
     method: 'POST',
     ...(signal ? { signal } : {}),

@@ -46,6 +46,18 @@ describe('call handles over HTTP', () => {
     expect(((await (await send(`/runs/${runId}/calls`)).json()) as { calls: unknown[] }).calls).toEqual([]);
   });
 
+  it('names the artifacts the call saved, once settled, for the artifact routes to fetch', async () => {
+    const runId = await startRun();
+    const args = { text: 'hello', label: 'greeting.txt' };
+    await (await post(`/runs/${runId}/calls`, { tool: 'save_note', args, toolCallId: 'n' })).text();
+    const { body } = await handleOf(runId, 'n');
+    const ref = (body.result as { value: { ref: string } }).value.ref;
+    expect(body.artifacts).toEqual([
+      { ref, kind: 'note', mediaType: 'text/plain; charset=utf-8', bytes: 5, label: 'greeting.txt' },
+    ]);
+    expect(await (await send(`/artifacts/${ref}`)).text()).toBe('hello');
+  });
+
   it('a plain call’s handle keeps its result after the answer; failed and cancelled are told apart', async () => {
     const runId = await startRun();
     await (await post(`/runs/${runId}/calls`, { tool: 'always_fails', args: {}, toolCallId: 'f' })).text();

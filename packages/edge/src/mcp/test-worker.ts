@@ -241,9 +241,27 @@ export class SharedMcpSession extends createMcpSession<Env>(sharedRuntimeFor) {}
 export class SharedRunHost extends createRunHost<Env>(sharedRuntimeFor) {}
 
 // MCP tasks in TaskRunHost objects, one run per task (test/worker/mcp-tasks.test.ts): a tool that
-// waits (a task whoever declares the extension), one that asks, one that needs approval, and one
-// that waits but is a task only once it outlasts the task window (`optional`).
+// waits (a task whoever declares the extension), one that asks, one that needs approval, one
+// that waits but is a task only once it outlasts the task window (`optional`), and one that saves
+// an artifact in KV and R2.
 const taskTools = [
+  defineTool({
+    name: 'task_report',
+    description: 'Saves a report as an artifact, waits `ms`, then answers; a task at once.',
+    inputSchema: z.object({ ms: z.number() }),
+    taskSupport: 'required',
+    execute: async ({ ms }, ctx) => {
+      const data = '# Findings';
+      const { ref } = await ctx.artifacts.put({
+        kind: 'report',
+        data,
+        mediaType: 'text/markdown',
+        label: 'report.md',
+      });
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return `saved ${ref}`;
+    },
+  }),
   defineTool({
     name: 'task_soon',
     description: 'Waits `ms`, then answers; a task only if that outlasts the task window.',
@@ -300,7 +318,12 @@ const taskTools = [
     execute: async ({ text }) => `published ${text}`,
   }),
 ];
-const taskRuntimeFor = () => createRuntime({ tools: taskTools, approval: createMemoryApprovalPort() });
+const taskRuntimeFor = (env: Env) =>
+  createRuntime({
+    tools: taskTools,
+    approval: createMemoryApprovalPort(),
+    artifacts: createKvR2ArtifactStore({ kv: env.ARTIFACT_META, bucket: env.ARTIFACTS }),
+  });
 export class TaskRunHost extends createRunHost<Env>(taskRuntimeFor) {}
 
 type Env = {
