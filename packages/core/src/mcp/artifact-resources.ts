@@ -185,9 +185,9 @@ export function artifactLinks(
   };
 }
 
-/** `result` with a `resource_link` to each of `saved` (at most 20) after its content. */
+/** `result` with a `resource_link` to each of `saved` (at most 20) after its content; a failure links none. */
 export function withLinks(result: CallToolResult, saved: readonly SavedArtifact[]): CallToolResult {
-  if (saved.length === 0) return result;
+  if (saved.length === 0 || result.isError) return result;
   const links = saved
     .slice(0, maxLinks)
     .map((meta): ResourceLink => ({ type: 'resource_link', ...described(meta) }));

@@ -33,7 +33,18 @@ const report = defineTool({
     return `saved ${kept.ref}`;
   },
 });
-const runtime = createRuntime({ tools: [report], artifacts: createMemoryArtifactStore() });
+/** Saves a draft, then fails: its result is an error, which links nothing, as `tools/call`'s does. */
+const broken = defineTool({
+  name: 'broken',
+  description: 'Saves a draft, then fails; a task at once.',
+  inputSchema: z.object({}),
+  taskSupport: 'required',
+  execute: async (_args, ctx) => {
+    await ctx.artifacts.put({ kind: 'draft', mediaType: 'text/plain', data: 'draft' });
+    throw new RangeError('the draft would not do');
+  },
+});
+const runtime = createRuntime({ tools: [report, broken], artifacts: createMemoryArtifactStore() });
 const mcp = serveMcpHttp(runtime, {
   identify: ({ authInfo }) => (authInfo ? { tenant: 't', principal: authInfo.clientId } : undefined),
   tasks: memoryTaskHost(runtime),
@@ -134,6 +145,23 @@ describe('a task that saved artifacts', () => {
     } finally {
       hangUp.abort();
     }
+  });
+
+  it('links nothing from a result that is an error, as tools/call does not', async () => {
+    const created = await send('ana', 'tools/call', { name: 'broken', arguments: {} });
+    const taskId = created.result!.taskId as string;
+    for (let tries = 0; tries < 100; tries++) {
+      const got = await send('ana', 'tasks/get', { taskId });
+      if (got.result?.status === 'working') {
+        await sleep(20);
+        continue;
+      }
+      const result = got.result!.result as Record<string, unknown>;
+      expect(result).toMatchObject({ isError: true });
+      expect(linksOf(result)).toEqual([]);
+      return;
+    }
+    throw new Error('the task did not settle');
   });
 
   it('links nothing for an anonymous caller, who has no scope to read artifacts in', async () => {
