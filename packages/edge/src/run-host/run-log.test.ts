@@ -124,6 +124,30 @@ describe('RunLog storage work', () => {
     expect(new RunLog(storage, 10).calls.get('call_1')).toEqual(record);
   });
 
+  it('a settled call read again and again (an MCP task polled once it completed) is read from storage at most once', () => {
+    const storage = createMemoryRunStorage();
+    const record = {
+      toolCallId: 'task_1',
+      tool: 't',
+      status: 'completed',
+      startedAt: 1,
+      updatedAt: 2,
+    } as CallRecord;
+    const filing = new RunLog(storage, 10);
+    filing.calls.put(record);
+    const gets = vi.spyOn(storage, 'get');
+    for (let poll = 0; poll < 5; poll++) expect(filing.calls.get('task_1')).toEqual(record);
+    expect(gets).not.toHaveBeenCalled();
+    // A host that restarted reads it once.
+    const restarted = new RunLog(storage, 10);
+    for (let poll = 0; poll < 5; poll++) expect(restarted.calls.get('task_1')).toEqual(record);
+    expect(gets).toHaveBeenCalledTimes(1);
+    // A host whose storage was deleted under it keeps nothing.
+    storage.delete('c:task_1');
+    restarted.forget();
+    expect(restarted.calls.get('task_1')).toBeUndefined();
+  });
+
   // Every statement is a row written and billed on a Durable Object: a call pays for what it keeps.
   const logging = (storage: RunStorage, ops: string[]): RunStorage => ({
     get: (key) => storage.get(key),

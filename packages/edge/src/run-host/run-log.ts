@@ -59,6 +59,11 @@ export class RunLog {
   private readonly piecedEvents = new Set<number>();
   /** The open records this host stored whole (not in pieces): replacing or deleting one looks for no pieces. */
   private readonly wholeOpen = new Set<string>();
+  /**
+   * The settled record filed or read last, kept: a settled record never changes, and an MCP task's
+   * one call is read again at every poll once it completed (one record per host, however big).
+   */
+  private lastSettled: CallRecord | undefined;
   /** The run's pending approvals, for `runtime.startRun({ pendingApprovals })`: `a:<approvalId>` keys. */
   readonly pendingApprovals: PendingApprovalStore;
   /**
@@ -87,8 +92,8 @@ export class RunLog {
     // The open records are read from storage once per host and then kept in memory beside it,
     // since a host is their only writer: every call asks for its id (the twin check) and the open
     // calls (the run's limits, the keep-alive alarm), which were two reads and two listings of
-    // SQLite per call. A settled record is read from storage, as before; `put` moves a record
-    // from open to settled in one synchronous turn, so it is never seen in both.
+    // SQLite per call. A settled record is read from storage, but for the last one filed or read;
+    // `put` moves a record from open to settled in one synchronous turn, so it is never seen in both.
     const open = () => {
       this.openRecords ??= new Map(
         Array.from(listValues<CallRecord>(storage, { prefix: openCallPrefix }), ([, record]) => [
@@ -103,10 +108,12 @@ export class RunLog {
     // the settled record's write (nothing to replace) need not read storage again.
     this.calls = {
       get: (id) => {
+        if (this.lastSettled?.toolCallId === id) return this.lastSettled;
         const record = open().get(id);
         if (record || id === this.missingCall) return record;
         const stored = getValue<CallRecord>(storage, settledCallPrefix + id);
         if (!stored) this.missingCall = id;
+        else this.lastSettled = stored;
         return stored;
       },
       // What is stored is known too, so no write looks for pieces that are not there: an open
@@ -133,6 +140,7 @@ export class RunLog {
           deleteValue(storage, openCallPrefix + id, !this.wholeOpen.delete(id));
         } else if (known) replaceValue(storage, settledCallPrefix + id, record);
         else putValue(storage, settledCallPrefix + id, record);
+        this.lastSettled = record;
       },
       open: () => open().values(),
     };
@@ -155,6 +163,7 @@ export class RunLog {
     this.firstAppended = undefined;
     this.piecedEvents.clear();
     this.wholeOpen.clear();
+    this.lastSettled = undefined;
   }
 
   get record(): RunRecord | undefined {
