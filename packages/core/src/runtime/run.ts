@@ -30,8 +30,6 @@ import {
   createMemoryCallStore,
   interrupted,
   keptResult,
-  maxSavedArtifacts,
-  type SavedArtifact,
   statusOf,
 } from './call-book.js';
 import { fail, pipeline, startCall } from './call-pipeline.js';
@@ -50,6 +48,7 @@ import {
   sharesTaintKey,
 } from './run-facts.js';
 import { bindRunLedger } from './run-ledger.js';
+import { SavedArtifacts } from './saved-artifacts.js';
 import type { RuntimeServices } from './services.js';
 
 export type { ResumeOptions, Run, StartRunOptions } from './run-api.js';
@@ -96,8 +95,8 @@ export class RunFrame implements CallingRun {
   /** Whether a person can answer the run's asks (`startRun({ canAsk })`). */
   readonly canAsk: boolean;
   private waitingAsks: Map<string, (answer: AskAnswer) => void> | undefined;
-  /** What each call in flight saved and still has, by call id, for its settled record; made on first use. */
-  private savedByCall: Map<string, Map<string, SavedArtifact>> | undefined;
+  /** What the calls in flight saved, for their settled records; made when a call first saves. */
+  private saved: SavedArtifacts | undefined;
 
   constructor(
     readonly services: RuntimeServices,
@@ -151,40 +150,11 @@ export class RunFrame implements CallingRun {
     return this.services.door.name;
   }
 
-  /**
-   * Notes what a call saved or deleted, for its settled record (`CallHandle.artifacts`): only in a
-   * run, whose calls have records. A delete forgets only what the same call saved.
-   */
+  /** Notes what a call saved or deleted, for its settled record (only in a run, whose calls have records). */
   noteArtifact(call: CallFacts, change: ArtifactMeta | string): void {
     if (!this.book) return;
-    if (typeof change === 'string') this.savedByCall?.get(call.toolCallId)?.delete(change);
-    else keepSaved(this.savedOf(call.toolCallId), change.ref, savedArtifact(change));
-  }
-
-  /** What the call saved so far (made on first use). */
-  private savedOf(toolCallId: string): Map<string, SavedArtifact> {
-    this.savedByCall ??= new Map();
-    let saved = this.savedByCall.get(toolCallId);
-    if (!saved) {
-      saved = new Map();
-      this.savedByCall.set(toolCallId, saved);
-    }
-    return saved;
-  }
-
-  /**
-   * What the call saved, taken for its settled record; a child's goes on to its parent too, whose
-   * record names what was saved in its name.
-   */
-  private takeSaved(toolCallId: string, parentId: string | undefined): SavedArtifact[] | undefined {
-    const saved = this.savedByCall?.get(toolCallId);
-    if (!saved) return undefined;
-    this.savedByCall!.delete(toolCallId);
-    if (parentId !== undefined) {
-      const parents = this.savedOf(parentId);
-      for (const [ref, artifact] of saved) keepSaved(parents, ref, artifact);
-    }
-    return saved.size > 0 ? [...saved.values()] : undefined;
+    this.saved ??= new SavedArtifacts();
+    this.saved.note(call.toolCallId, change);
   }
 
   /** A call's ask (`ctx.ask`): loaded with the first, as most runs never ask. */
@@ -373,7 +343,7 @@ export class RunFrame implements CallingRun {
         result,
       );
       // A call waiting for approval goes on saving once it is decided.
-      const saved = settled.status === 'input_required' ? undefined : this.takeSaved(toolCallId, parentId);
+      const saved = settled.status === 'input_required' ? undefined : this.saved?.take(toolCallId, parentId);
       if (saved) settled.artifacts = saved;
       this.book.put(settled);
     }
@@ -572,13 +542,4 @@ function duplicateCall(toolCallId: string): ErrorInfo {
     retryable: false,
     details: { toolCallId },
   };
-}
-
-function savedArtifact({ ref, kind, mediaType, bytes, label }: ArtifactMeta): SavedArtifact {
-  return label === undefined ? { ref, kind, mediaType, bytes } : { ref, kind, mediaType, bytes, label };
-}
-
-/** Keeps `artifact` among a call's saved ones, if it names fewer than a handle holds. */
-function keepSaved(saved: Map<string, SavedArtifact>, ref: string, artifact: SavedArtifact): void {
-  if (saved.size < maxSavedArtifacts) saved.set(ref, artifact);
 }
