@@ -20,6 +20,7 @@ import type { ArtifactMeta, ArtifactScope, ArtifactStore } from '../artifacts/ty
 import type { Identity } from '../context/types.js';
 import type { EventSink } from '../events/event-log.js';
 import type { SavedArtifact } from '../runtime/call-book.js';
+import type { Runtime } from '../runtime/create-runtime.js';
 import { artifactScope } from '../runtime/run-facts.js';
 
 /** What an MCP request handler is given besides its request. */
@@ -144,6 +145,14 @@ export function registerArtifactResources(
       return { contents: [contentOf(uri.href, found.meta, encodeArtifactData(found.data).bytes)] };
     },
   );
+}
+
+/** The store a server serves artifacts from as resources (and links results to), or `undefined`. */
+export function servedArtifacts(
+  runtime: Runtime,
+  options: { artifactResources?: ArtifactResourceOptions | false },
+): ArtifactStore | undefined {
+  return options.artifactResources === false ? undefined : runtime.artifacts;
 }
 
 /**

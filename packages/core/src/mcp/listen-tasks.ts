@@ -25,6 +25,8 @@ export interface TaskListen {
   host: McpTaskHost;
   /** How often each followed task is read, in ms. */
   pollMs: number;
+  /** Whether the server serves artifacts as resources: a task's result then links the ones its call saved. */
+  servesArtifacts: boolean;
   /** A keep-alive comment this often, in ms, so a proxy does not close a quiet stream. */
   keepAliveMs?: number;
   /** The most listens for tasks one identity holds open at once (in this process). Default 8. */
@@ -108,7 +110,7 @@ function follow(
   subscriptionId: string | number | null,
   owner: string,
   taskIds: string[],
-  { host, pollMs, keepAliveMs = 15_000 }: TaskListen,
+  { host, pollMs, servesArtifacts, keepAliveMs = 15_000 }: TaskListen,
   signal: AbortSignal,
   release: () => void,
 ): ReadableStream<Uint8Array> {
@@ -156,7 +158,7 @@ function follow(
           if (sent.get(taskId) === seen) continue;
           sent.set(taskId, seen);
           quiet = 0;
-          notify('notifications/tasks', detailedTask(task, owner));
+          notify('notifications/tasks', detailedTask(task, owner, servesArtifacts));
         }
         // Nothing left to read: wake only for the keep-alive.
         const wait = following.size > 0 ? pollMs : keepAliveMs;

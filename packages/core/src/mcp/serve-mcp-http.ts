@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { randomId } from '../random-id.js';
 import type { Runtime } from '../runtime/create-runtime.js';
+import { servedArtifacts } from './artifact-resources.js';
 import { type McpRounds, mcpRounds } from './input-required.js';
 import { listenForTasks } from './listen-tasks.js';
 import { memoryTaskHost } from './memory-tasks.js';
@@ -111,7 +112,11 @@ export function serveMcpStateless(runtime: Runtime, options: ServeMcpStatelessOp
   // answered from the host without making a server for them (task-poll.ts).
   const headers = paramHeadersOf(runtime.tools.values());
   const serverInfo = options.serverInfo ?? defaultServerInfo;
-  const listen = host === false ? undefined : { host, pollMs: options.taskPollMs ?? 500, open: new Map() };
+  const servesArtifacts = servedArtifacts(runtime, options) !== undefined;
+  const listen =
+    host === false
+      ? undefined
+      : { host, pollMs: options.taskPollMs ?? 500, servesArtifacts, open: new Map() };
   if (headers.size === 0 && !listen) return handler;
   return {
     ...handler,
@@ -127,7 +132,8 @@ export function serveMcpStateless(runtime: Runtime, options: ServeMcpStatelessOp
             .clone()
             .json()
             .catch(() => undefined));
-        const polled = await answerTaskPoll(request, body, host, ownerOfCaller(caller), serverInfo);
+        const owner = ownerOfCaller(caller);
+        const polled = await answerTaskPoll(request, body, host, owner, serverInfo, servesArtifacts);
         if (polled) return polled;
         return handler.fetch(request, { ...fetchOptions, parsedBody: body });
       }

@@ -29,6 +29,7 @@ import {
   type McpExtra,
   mcpArtifactScopes,
   registerArtifactResources,
+  servedArtifacts,
 } from './artifact-resources.js';
 import { mcpAskUser } from './ask-user.js';
 import { toCallToolResult } from './content.js';
@@ -216,7 +217,8 @@ export function mcpServer(
   });
   refuseSdkTools(server);
   const low = server.server;
-  if (tasks) serveTaskMethods(low, tasks.host, tasks.ownerOf);
+  const store = servedArtifacts(runtime, options);
+  if (tasks) serveTaskMethods(low, tasks.host, tasks.ownerOf, store !== undefined);
   const callerOf = (ctx: McpExtra): McpCaller => ({
     ...(ctx.http?.authInfo ? { authInfo: ctx.http.authInfo } : {}),
     ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),
@@ -226,7 +228,6 @@ export function mcpServer(
   // stateless request), and the memory goes with it.
   const taint: SessionTaint = new Map();
   const declared: DeclaredElicitation = { bare: false };
-  const store = options.artifactResources === false ? undefined : runtime.artifacts;
   if (store) registerArtifactResources(server, store, scopes.scopeOf, options.artifactResources || {});
   // The level each session asked for. The SDK keeps one too, but only for `sendLoggingMessage`,
   // which sends on the session's standalone stream; a call's log entries belong on its own stream.

@@ -171,3 +171,33 @@ describe('a task that saved artifacts', () => {
     expect(linksOf(now.result!)).toEqual([]);
   });
 });
+
+describe('a task on a server that does not serve artifacts (artifactResources: false)', () => {
+  const quiet = serveMcpHttp(runtime, {
+    identify: ({ authInfo }) => (authInfo ? { tenant: 't', principal: authInfo.clientId } : undefined),
+    tasks: memoryTaskHost(runtime),
+    artifactResources: false,
+  });
+  afterAll(() => quiet.close());
+  const ask = async (method: string, params: Record<string, unknown>) =>
+    answerOf(await quiet.fetch(mcp2026Request(method, params, { meta: declaring, id: nextId++ }), as('ana')));
+
+  it('links nothing, through the fast poll or the SDK handler, as its tools/call links nothing', async () => {
+    const created = await ask('tools/call', { name: 'report', arguments: { waitMs: 200 } });
+    const taskId = created.result!.taskId as string;
+    for (let tries = 0; tries < 100; tries++) {
+      const got = await ask('tasks/get', { taskId });
+      if (got.result?.status !== 'completed') {
+        await sleep(20);
+        continue;
+      }
+      expect(linksOf(got.result.result as Record<string, unknown>)).toEqual([]);
+      const sdk = await ask('tasks/get', { taskId, note: 'unread' });
+      expect(linksOf(sdk.result!.result as Record<string, unknown>)).toEqual([]);
+      const now = await ask('tools/call', { name: 'report', arguments: { waitMs: 0 } });
+      expect(linksOf(now.result!)).toEqual([]);
+      return;
+    }
+    throw new Error('the task did not complete');
+  });
+});

@@ -24,13 +24,14 @@ export async function answerTaskPoll(
   host: McpTaskHost,
   owner: string,
   serverInfo: Implementation,
+  servesArtifacts: boolean,
 ): Promise<Response | undefined> {
   const poll = taskPollOf(request, body);
   if (!poll) return undefined;
   const task = await host.get(owner, poll.taskId);
   if (!task) return undefined;
   const result = {
-    ...detailedTask(task, owner),
+    ...detailedTask(task, owner, servesArtifacts),
     resultType: 'complete',
     _meta: { [SERVER_INFO_META_KEY]: serverInfo },
   };

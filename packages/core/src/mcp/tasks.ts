@@ -245,10 +245,15 @@ function wireStatus(task: McpTaskState): CallStatus {
  * `tasks/get`'s answer to `owner`: the task with its input requests, its whole result, or its
  * error. The result is what `tools/call` would have answered: `resultType: 'complete'` included
  * (2026 makes it a required field of every result; the official Tasks client rejects a result
- * without it), and a `resource_link` to each artifact its call saved, for an owner who can read
- * them (an identified caller; an anonymous one has no scope to read in).
+ * without it), and, where the server serves artifacts as resources (`servesArtifacts`), a
+ * `resource_link` to each artifact its call saved, for an owner who can read them (an identified
+ * caller; an anonymous one has no scope to read in).
  */
-export function detailedTask(task: McpTaskState, owner: string): Record<string, unknown> {
+export function detailedTask(
+  task: McpTaskState,
+  owner: string,
+  servesArtifacts: boolean,
+): Record<string, unknown> {
   const fields = taskFields(task);
   const { result } = task;
   if (fields.status === 'input_required' && task.asks?.length) {
@@ -260,7 +265,10 @@ export function detailedTask(task: McpTaskState, owner: string): Record<string, 
   }
   if (fields.status === 'completed' && result) {
     const content = toCallToolResult(result);
-    const linked = task.artifacts && readsArtifacts(owner) ? withLinks(content, task.artifacts) : content;
+    const linked =
+      task.artifacts && servesArtifacts && readsArtifacts(owner)
+        ? withLinks(content, task.artifacts)
+        : content;
     return { ...fields, result: { ...linked, resultType: 'complete' } };
   }
   return fields;
@@ -298,12 +306,14 @@ const unknownTask = (taskId: string) =>
 /**
  * Installs `tasks/get`, `tasks/update` and `tasks/cancel` over `host` on a 2026 server. A client
  * that did not declare the extension gets `-32021`; a task that is not the caller's (`ownerOf`)
- * answers exactly as one that never existed, `-32602`.
+ * answers exactly as one that never existed, `-32602`. A task's result links the artifacts its call
+ * saved where the server serves them (`servesArtifacts`).
  */
 export function serveTaskMethods(
   low: Server,
   host: McpTaskHost,
   ownerOf: (ctx: ServerContext) => string,
+  servesArtifacts: boolean,
 ): void {
   const gate = (ctx: ServerContext) => {
     if (!declaresTasks(ctx)) throw tasksRequired();
@@ -313,7 +323,7 @@ export function serveTaskMethods(
     const owner = gate(ctx);
     const task = await host.get(owner, taskId);
     if (!task) throw unknownTask(taskId);
-    return detailedTask(task, owner) as never;
+    return detailedTask(task, owner, servesArtifacts) as never;
   });
   low.setRequestHandler('tasks/update', { params: taskParams }, async ({ taskId, inputResponses }, ctx) => {
     const owner = gate(ctx);

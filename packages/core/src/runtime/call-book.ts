@@ -54,9 +54,9 @@ export interface CallHandle {
    */
   result?: KeptResult;
   /**
-   * Once settled: the artifacts the call and its child calls saved with `ctx.artifacts` and did
-   * not delete themselves, the first 20 of them, oldest first; absent when
-   * it saved none. MCP's task results link to them as `tools/call` results do.
+   * Once settled: the artifacts the call and its child calls saved with `ctx.artifacts` that no
+   * call of the run deleted before it settled, the first 20 of them, oldest first; absent when it
+   * saved none. MCP's task results link to them as `tools/call` results do.
    */
   artifacts?: SavedArtifact[];
 }

@@ -433,6 +433,62 @@ describe('honest recovery: calls a restart cut off are settled when the run is t
     expect(run.callStatus('none')).not.toHaveProperty('artifacts');
   });
 
+  // Found by review: a child decided after its parent settled left its saves for the parent, and
+  // a later call under the parent's id (free once the memory store forgot it) named them.
+  it("gives a child's artifacts to no parent that settled before it, nor to a later call under that parent's id", async () => {
+    const publish = defineTool({
+      name: 'publish',
+      description: 'Saves a page, after approval.',
+      inputSchema: z.object({}),
+      effect: 'write',
+      needsApproval: true,
+      execute: async (_args, ctx) =>
+        (await ctx.artifacts.put({ kind: 'page', mediaType: 'text/html', data: '<p>' })).ref,
+    });
+    const parent = defineTool({
+      name: 'parent',
+      description: 'Asks a child to publish and answers what it came to.',
+      inputSchema: z.object({}),
+      execute: async (_args, ctx) => ctx.tools!.call({ tool: 'publish', args: {} }),
+    });
+    const idle = defineTool({
+      name: 'idle',
+      description: 'Saves nothing, after a turn (so its record is filed as it settles).',
+      inputSchema: z.object({}),
+      execute: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        return 'ok';
+      },
+    });
+    const quick = defineTool({
+      name: 'quick',
+      description: 'Answers at once.',
+      inputSchema: z.object({}),
+      execute: () => 'ok',
+    });
+    const run = createRuntime({
+      tools: [parent, publish, idle, quick],
+      artifacts: createMemoryArtifactStore(),
+      approval: createMemoryApprovalPort(),
+    }).startRun({ runId: 'run_late_child', identity });
+    const result = await run.call({ tool: 'parent', args: {}, toolCallId: 'p' });
+    const inner = (result.ok ? result.value : undefined) as ToolResult | undefined;
+    const decided = run.decide(String(inner && !inner.ok && inner.error.details?.approvalId), {
+      approved: true,
+    });
+    if (!decided.taken) throw new Error('expected the approval to be taken');
+    const page = await decided.result;
+    expect(run.callStatus(decided.toolCallId)?.artifacts).toMatchObject([
+      { ref: page.ok && page.value, kind: 'page' },
+    ]);
+    expect(run.callStatus('p')).not.toHaveProperty('artifacts');
+    // The memory call store keeps the newest 1,000 settled records: 'p' is forgotten, its id free.
+    for (let i = 0; i < 1001; i++) await run.call({ tool: 'quick', args: {}, toolCallId: `q${i}` });
+    expect(run.callStatus('p')).toBeUndefined();
+    await run.call({ tool: 'idle', args: {}, toolCallId: 'p' });
+    expect(run.callStatus('p')).not.toHaveProperty('artifacts');
+  });
+
   it('keeps a result over the output budget as the artifact holding its value, and links it', async () => {
     const rows = defineTool({
       name: 'rows',

@@ -29,6 +29,7 @@ import {
   callHandleOf,
   createMemoryCallStore,
   interrupted,
+  isSettled,
   keptResult,
   statusOf,
 } from './call-book.js';
@@ -149,6 +150,12 @@ export class RunFrame implements CallingRun {
   get doorName(): string {
     return this.services.door.name;
   }
+
+  /** Whether the call of this id has a record that is not settled. */
+  private readonly inFlight = (toolCallId: string): boolean => {
+    const status = this.book?.get(toolCallId)?.status;
+    return status !== undefined && !isSettled(status);
+  };
 
   /** Notes what a call saved or deleted, for its settled record (only in a run, whose calls have records). */
   noteArtifact(call: CallFacts, change: ArtifactMeta | string): void {
@@ -343,7 +350,10 @@ export class RunFrame implements CallingRun {
         result,
       );
       // A call waiting for approval goes on saving once it is decided.
-      const saved = settled.status === 'input_required' ? undefined : this.saved?.take(toolCallId, parentId);
+      const saved =
+        settled.status === 'input_required'
+          ? undefined
+          : this.saved?.take(toolCallId, parentId, this.inFlight);
       if (saved) settled.artifacts = saved;
       this.book.put(settled);
     }
