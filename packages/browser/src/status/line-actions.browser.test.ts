@@ -151,13 +151,26 @@ describe('actions on the line they belong to', () => {
     const element = container();
     attachStatus(element, run, { expanded: true });
     const tag = tagRows(element, run.events);
+    // The widget's writes, in batches by frame: the line and its arguments are one.
+    const batches = new Map<number, number>();
+    const observer = new MutationObserver(() => {
+      const frame = Number(document.timeline.currentTime);
+      batches.set(frame, (batches.get(frame) ?? 0) + 1);
+    });
+    observer.observe(element, { subtree: true, childList: true, characterData: true, attributes: true });
     await run.call({ tool: 'publish_note', args: { text: 'Ship it <b>now</b>' }, toolCallId: 'p1' });
     await until(() => buttons(element).length === 2);
+    await frames(2);
+    observer.disconnect();
+    expect(Math.max(...batches.values())).toBe(1);
     await tag();
     const ask = lineOf(element, 'p1')!.querySelector('.toolctx-status__ask')!;
-    // The arguments the page does not know, once the run answers: as text, never markup.
-    await until(() => ask.textContent === 'publish_note: text “Ship it <b>now</b>”');
+    // The arguments the page does not know, from a run that has them at once: shown with the line,
+    // in the same write, so Approve is never held; as text, never markup.
+    expect(ask.textContent).toBe('publish_note: text “Ship it <b>now</b>”');
     expect(ask.children).toHaveLength(0);
+    const approve = element.querySelector<HTMLButtonElement>('.toolctx-status__action--approve')!;
+    expect(approve.hasAttribute('aria-disabled')).toBe(false);
     // A page that gives the details is not second-guessed.
     const other = container();
     attachStatus(other, run, {

@@ -221,24 +221,38 @@ export function createLineActions(
         const ask = part(doc, 'span', 'ask', describeAsk(tool, known));
         const decide = (approved: boolean) => () => resume(approvalId, { approved });
         const approve = button('Approve', tool, 'approve', decide(true), callId);
-        // Arguments the page does not know are read from the run. Approve is held until they are
-        // shown (or the run cannot say): nobody approves what they could not see.
+        // Arguments the page does not know are read from the run: with the rest of the line when
+        // it has them at once (a run in this page), else Approve is held until they are shown (or
+        // the run cannot say), in one write: nobody approves what they could not see.
         const open = can.pendingApprovals;
         if (known?.args === undefined && open) {
-          approve.dataset.held = '';
-          approve.setAttribute('aria-disabled', 'true');
-          const release = () => {
-            delete approve.dataset.held;
-            approve.removeAttribute('aria-disabled');
+          const show = (list: readonly OpenApproval[] | undefined) => {
+            const found = Array.isArray(list)
+              ? list.find((approval) => approval.approvalId === approvalId)
+              : undefined;
+            if (found) ask.textContent = describeAsk(tool, { ...known, args: found.args });
           };
-          Promise.resolve()
-            .then(open)
-            .then((list) => {
-              const found = list?.find((approval) => approval.approvalId === approvalId);
-              if (found) ask.textContent = describeAsk(tool, { ...known, args: found.args });
-            })
-            .catch(() => {})
-            .finally(release);
+          let listed: ReturnType<typeof open> | undefined;
+          try {
+            listed = open();
+          } catch {
+            listed = undefined; // the run cannot say: the tool's name alone
+          }
+          if (isPromiseLike(listed)) {
+            approve.dataset.held = '';
+            approve.setAttribute('aria-disabled', 'true');
+            const release = () => {
+              delete approve.dataset.held;
+              approve.removeAttribute('aria-disabled');
+            };
+            listed.then((list) => {
+              try {
+                show(list);
+              } finally {
+                release();
+              }
+            }, release);
+          } else show(listed);
         }
         box.dataset.ask = '';
         // The two buttons wrap as one, never Approve on one row and Deny on the next.
@@ -278,3 +292,6 @@ export const actionsCss = `.toolctx-status__actions{display:flex;flex-wrap:wrap;
 .toolctx-status__action--approve{color:var(--_bg);background:var(--_accent);border-color:var(--_accent)}
 .toolctx-status__action[aria-disabled=true]{opacity:.6;cursor:default}
 .toolctx-status__action:focus-visible,.toolctx-status__line:focus-visible,.toolctx-status__form :focus-visible{outline:2px solid var(--_accent);outline-offset:2px}`;
+
+const isPromiseLike = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
+  typeof (value as { then?: unknown } | undefined)?.then === 'function';
