@@ -129,6 +129,7 @@ export function attachStatus(
     source,
     options.actions,
     () => (fold.hidden ? root : toggle),
+    (callId) => redraw(callId),
     options.maxMessageLength,
   );
 
@@ -183,6 +184,13 @@ export function attachStatus(
   };
   const tick = () => {
     for (const entry of active) dirty.add(entry);
+    schedule();
+  };
+  /** Writes a line again in the next frame: what its controls learned later (line-actions.ts). */
+  const redraw = (callId: string) => {
+    const entry = entries.get(callId);
+    if (!entry) return;
+    dirty.add(entry);
     schedule();
   };
   function flush(): void {

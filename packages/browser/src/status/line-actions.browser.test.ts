@@ -241,10 +241,24 @@ describe('actions on the line they belong to', () => {
     approve.click();
     await frames();
     expect(decided).toEqual([]);
-    answer([{ approvalId: 'apr_1', toolCallId: 'p', tool: 'pay', args: { amount: 40 }, requestedAt: 0 }]);
+    // What comes later is written in a frame of the widget's, in its one batch.
+    const batches = new Map<number, number>();
+    const observer = new MutationObserver(() => {
+      const frame = Number(document.timeline.currentTime);
+      batches.set(frame, (batches.get(frame) ?? 0) + 1);
+    });
+    observer.observe(element, { subtree: true, childList: true, characterData: true, attributes: true });
+    // The run answers in a frame in which the widget writes too (a call that starts): one batch.
+    requestAnimationFrame(() =>
+      answer([{ approvalId: 'apr_1', toolCallId: 'p', tool: 'pay', args: { amount: 40 }, requestedAt: 0 }]),
+    );
+    source.emit('tool.started', 'r', { tool: 'read' });
     const ask = element.querySelector('.toolctx-status__ask')!;
     await until(() => ask.textContent === 'pay: amount 40');
     expect(approve.hasAttribute('aria-disabled')).toBe(false);
+    await until(() => element.querySelectorAll('.toolctx-status__line').length === 2);
+    observer.disconnect();
+    expect(Math.max(...batches.values())).toBe(1);
     approve.click();
     await until(() => decided.length > 0);
     expect(decided).toEqual(['apr_1']);

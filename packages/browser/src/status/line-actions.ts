@@ -109,13 +109,15 @@ export interface LineActions {
  * waiting for approval, each a `<button>` named with its tool, and the form of a call's open ask
  * (`maxMessageLength` says whether the line showed the ask's message whole). When a control that has focus goes
  * away, focus moves to its line (focusable, not in the tab order), or to `fallback` when the line
- * has moved out of sight, never to `<body>`.
+ * has moved out of sight, never to `<body>`. What comes later (the arguments of an approval, read
+ * from the run) is written in a frame of the widget's: `redraw(callId)` asks for one.
  */
 export function createLineActions(
   doc: Document,
   source: StatusSource,
   given: StatusActions | false | undefined,
   fallback: () => HTMLElement | undefined,
+  redraw: (callId: string) => void,
   maxMessageLength = 120,
 ): LineActions {
   const can = abilities(source, given);
@@ -124,6 +126,7 @@ export function createLineActions(
   const asks = new Map<string, AskShown>(); // callId → the ask it waits on
   const shown = new WeakMap<HTMLElement, { key: string; box: HTMLElement }>();
   const busy = new Set<string>(); // callIds whose action was asked and not yet answered
+  const arrived = new Map<string, () => void>(); // callId → the writes of what came later, for its next frame
   let lost: HTMLElement | undefined; // the row whose control had focus when it went away
 
   const button = (label: string, tool: string, name: string, act: () => unknown, callId: string) => {
@@ -165,9 +168,15 @@ export function createLineActions(
       else if (type === 'ask.answered' || type === 'tool.finished' || type === 'tool.failed') {
         approvals.delete(callId);
         asks.delete(callId);
+        arrived.delete(callId);
       }
     },
     render(row, line) {
+      const later = arrived.get(line.callId);
+      if (later) {
+        arrived.delete(line.callId);
+        later();
+      }
       const approvalId = line.endedAt === undefined ? approvals.get(line.callId) : undefined;
       const ask = line.endedAt === undefined ? asks.get(line.callId) : undefined;
       // One key per control set: while it stays, the controls are kept as they are (a form half
@@ -223,7 +232,8 @@ export function createLineActions(
         const approve = button('Approve', tool, 'approve', decide(true), callId);
         // Arguments the page does not know are read from the run: with the rest of the line when
         // it has them at once (a run in this page), else Approve is held until they are shown (or
-        // the run cannot say), in one write: nobody approves what they could not see.
+        // the run cannot say), written in the line's next frame: nobody approves what they could
+        // not see.
         const open = can.pendingApprovals;
         if (known?.args === undefined && open) {
           const show = (list: readonly OpenApproval[] | undefined) => {
@@ -245,13 +255,21 @@ export function createLineActions(
               delete approve.dataset.held;
               approve.removeAttribute('aria-disabled');
             };
-            listed.then((list) => {
-              try {
-                show(list);
-              } finally {
-                release();
-              }
-            }, release);
+            const later = (write: () => void) => {
+              arrived.set(callId, write);
+              redraw(callId);
+            };
+            listed.then(
+              (list) =>
+                later(() => {
+                  try {
+                    show(list);
+                  } finally {
+                    release();
+                  }
+                }),
+              () => later(release),
+            );
           } else show(listed);
         }
         box.dataset.ask = '';
