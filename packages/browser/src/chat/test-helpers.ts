@@ -119,13 +119,16 @@ export const call = (toolCallId: string, toolName: string, input: unknown): Turn
 
 /**
  * Waits until the widget in `element` shows a line action (`approve`, `deny`, `cancel`); returns
- * its button. Up to 10 s: behind a Worker door the action waits for a fresh Worker to start.
+ * its button once it can be pressed. Up to 10 s: behind a Worker door the action waits for a fresh
+ * Worker to start.
  */
 export function actionButton(element: HTMLElement, action: string): Promise<HTMLButtonElement> {
   return vi.waitFor(
     () => {
       const button = element.querySelector<HTMLButtonElement>(`.toolctx-status__action--${action}`);
       if (!button) throw new Error(`no ${action} button yet`);
+      // As a person would: Approve is held (presses ignored) until what it allows is shown.
+      if (button.hasAttribute('aria-disabled')) throw new Error(`the ${action} button is held`);
       return button;
     },
     { timeout: 10_000 },

@@ -108,7 +108,10 @@ describe('a widget attached again to a run', () => {
     await vi.waitFor(() => expect(lineTexts(element)).toEqual(['pay is waiting for approval…']), patience);
     await frames();
     expect(buttons(element)).toEqual(['Approve', 'Deny']);
-    element.querySelector<HTMLButtonElement>('.toolctx-status__action--approve')!.click();
+    // Held until the arguments read from the Worker run are shown.
+    const approve = element.querySelector<HTMLButtonElement>('.toolctx-status__action--approve')!;
+    await vi.waitFor(() => expect(approve.hasAttribute('aria-disabled')).toBe(false), patience);
+    approve.click();
     await vi.waitFor(async () => expect((await run.callStatus('pay_w'))?.status).toBe('completed'), patience);
   });
 });
