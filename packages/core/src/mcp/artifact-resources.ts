@@ -21,7 +21,7 @@ import type { Identity } from '../context/types.js';
 import type { EventSink } from '../events/event-log.js';
 import type { SavedArtifact } from '../runtime/call-book.js';
 import type { Runtime } from '../runtime/create-runtime.js';
-import { artifactScope } from '../runtime/run-facts.js';
+import { artifactScope, identified } from '../runtime/run-facts.js';
 
 /** What an MCP request handler is given besides its request. */
 export type McpExtra = ServerContext;
@@ -82,8 +82,7 @@ export function mcpArtifactScopes(identify: (extra: McpExtra) => Identity | unde
     scopeOf(extra: McpExtra): ArtifactScope | undefined {
       const identity = identify(extra);
       const key = anonymousScope(extra);
-      const anonymous = identity?.tenant === undefined && identity?.principal === undefined;
-      return anonymous && key === undefined ? undefined : artifactScope(identity, key);
+      return !identified(identity) && key === undefined ? undefined : artifactScope(identity, key);
     },
   };
 }

@@ -4,6 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMemoryArtifactStore } from '../artifacts/memory-store.js';
+import type { ToolExecutionContext } from '../context/types.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import { readSse } from '../sse/index.js';
 import { answerOf, type JsonRpcAnswer, mcp2026Request } from '../testing/mcp-requests.js';
@@ -15,23 +16,32 @@ import { tasksExtension } from './tasks.js';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Saves a report and a scratch file, deletes the scratch file: only the report is linked. */
+const writeReport = async ({ waitMs }: { waitMs: number }, ctx: ToolExecutionContext) => {
+  const kept = await ctx.artifacts.put({
+    kind: 'report',
+    mediaType: 'text/markdown',
+    label: 'report.md',
+    data: '# Findings',
+  });
+  const scratch = await ctx.artifacts.put({ kind: 'scratch', mediaType: 'text/plain', data: 'tmp' });
+  await ctx.artifacts.delete(scratch.ref);
+  await sleep(waitMs);
+  return `saved ${kept.ref}`;
+};
+/** A task at once, whatever it takes: no window to outlast. */
 const report = defineTool({
   name: 'report',
-  description: 'Writes a report.',
+  description: 'Writes a report; a task at once.',
   inputSchema: z.object({ waitMs: z.number() }),
-  taskWindowMs: 100,
-  execute: async ({ waitMs }, ctx) => {
-    const kept = await ctx.artifacts.put({
-      kind: 'report',
-      mediaType: 'text/markdown',
-      label: 'report.md',
-      data: '# Findings',
-    });
-    const scratch = await ctx.artifacts.put({ kind: 'scratch', mediaType: 'text/plain', data: 'tmp' });
-    await ctx.artifacts.delete(scratch.ref);
-    await sleep(waitMs);
-    return `saved ${kept.ref}`;
-  },
+  taskSupport: 'required',
+  execute: writeReport,
+});
+/** The same, answered within the task window (the default second) when it ends in it. */
+const reportNow = defineTool({
+  name: 'report_now',
+  description: 'Writes a report; a task only if it outlasts the window.',
+  inputSchema: z.object({ waitMs: z.number() }),
+  execute: writeReport,
 });
 /** Saves a draft, then fails: its result is an error, which links nothing, as `tools/call`'s does. */
 const broken = defineTool({
@@ -44,7 +54,7 @@ const broken = defineTool({
     throw new RangeError('the draft would not do');
   },
 });
-const runtime = createRuntime({ tools: [report, broken], artifacts: createMemoryArtifactStore() });
+const runtime = createRuntime({ tools: [report, reportNow, broken], artifacts: createMemoryArtifactStore() });
 const mcp = serveMcpHttp(runtime, {
   identify: ({ authInfo }) => (authInfo ? { tenant: 't', principal: authInfo.clientId } : undefined),
   tasks: memoryTaskHost(runtime),
@@ -116,7 +126,7 @@ describe('a task that saved artifacts', () => {
   });
 
   it('links from the result that came within the window, as tools/call does', async () => {
-    const now = await send('ana', 'tools/call', { name: 'report', arguments: { waitMs: 0 } });
+    const now = await send('ana', 'tools/call', { name: 'report_now', arguments: { waitMs: 0 } });
     expect(now.result).toMatchObject({ resultType: 'complete' });
     expect(linksOf(now.result!)).toMatchObject([{ type: 'resource_link', name: 'report.md' }]);
   });
@@ -167,7 +177,7 @@ describe('a task that saved artifacts', () => {
   it('links nothing for an anonymous caller, who has no scope to read artifacts in', async () => {
     const { result } = await settledTask(undefined);
     expect(result.content).toEqual([{ type: 'text', text: expect.stringMatching(/^saved /) }]);
-    const now = await send(undefined, 'tools/call', { name: 'report', arguments: { waitMs: 0 } });
+    const now = await send(undefined, 'tools/call', { name: 'report_now', arguments: { waitMs: 0 } });
     expect(linksOf(now.result!)).toEqual([]);
   });
 });
@@ -194,7 +204,7 @@ describe('a task on a server that does not serve artifacts (artifactResources: f
       expect(linksOf(got.result.result as Record<string, unknown>)).toEqual([]);
       const sdk = await ask('tasks/get', { taskId, note: 'unread' });
       expect(linksOf(sdk.result!.result as Record<string, unknown>)).toEqual([]);
-      const now = await ask('tools/call', { name: 'report', arguments: { waitMs: 0 } });
+      const now = await ask('tools/call', { name: 'report_now', arguments: { waitMs: 0 } });
       expect(linksOf(now.result!)).toEqual([]);
       return;
     }

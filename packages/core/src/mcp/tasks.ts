@@ -15,6 +15,7 @@ import type { AskAnswer, OpenAsk } from '../ask/ask.js';
 import type { Identity } from '../context/types.js';
 import type { Phase } from '../policy/phase.js';
 import type { CallHandle, CallStatus, KeptResult, SavedArtifact } from '../runtime/call-book.js';
+import { identified } from '../runtime/run-facts.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { withLinks } from './artifact-resources.js';
 import { toCallToolResult } from './content.js';
@@ -230,10 +231,7 @@ function taskFields(task: McpTaskState): Record<string, unknown> {
 const hostFaults = new Set(['internal', 'interrupted', 'door-lost']);
 
 /** Whether a task's owner (`JSON.stringify` of its identity, or `null`) has a scope to read artifacts in. */
-function readsArtifacts(owner: string): boolean {
-  const identity = JSON.parse(owner) as Identity | null;
-  return identity?.tenant !== undefined || identity?.principal !== undefined;
-}
+const readsArtifacts = (owner: string) => identified(JSON.parse(owner) as Identity | null);
 
 function wireStatus(task: McpTaskState): CallStatus {
   const { result } = task;

@@ -83,19 +83,24 @@ export function artifactScope(identity: Readonly<Identity> | undefined, runId?: 
   return scopeFor(identity, runId);
 }
 
+/**
+ * Whether an identity names someone (a tenant or a principal): its artifacts and taint are its
+ * own, shared by its runs and requests. Any other caller is anonymous.
+ */
+export function identified(identity: Readonly<Identity> | null | undefined): boolean {
+  return identity?.tenant !== undefined || identity?.principal !== undefined;
+}
+
 export function scopeFor(identity: Readonly<Identity> | undefined, runId: string | undefined): ArtifactScope {
-  if (identity?.tenant === undefined && identity?.principal === undefined) {
+  if (!identified(identity)) {
     return {
       tenant: '',
       principal: `anonymous:${runId ?? nextCallId()}`,
       conversation: identity?.conversationId ?? '',
     };
   }
-  return {
-    tenant: identity.tenant ?? '',
-    principal: identity.principal ?? '',
-    conversation: identity.conversationId ?? '',
-  };
+  const { tenant, principal, conversationId } = identity!;
+  return { tenant: tenant ?? '', principal: principal ?? '', conversation: conversationId ?? '' };
 }
 
 /**
@@ -108,7 +113,7 @@ export function sharesTaintKey(
   runId: string | undefined,
   anonymousScope: string | undefined,
 ): boolean {
-  if (identity?.tenant !== undefined || identity?.principal !== undefined) return true;
+  if (identified(identity)) return true;
   return runId === undefined && anonymousScope !== undefined;
 }
 

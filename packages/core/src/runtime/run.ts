@@ -152,10 +152,10 @@ export class RunFrame implements CallingRun {
   }
 
   /** Whether the call of this id has a record that is not settled. */
-  private readonly inFlight = (toolCallId: string): boolean => {
+  private inFlight(toolCallId: string): boolean {
     const status = this.book?.get(toolCallId)?.status;
     return status !== undefined && !isSettled(status);
-  };
+  }
 
   /** Notes what a call saved or deleted, for its settled record (only in a run, whose calls have records). */
   noteArtifact(call: CallFacts, change: ArtifactMeta | string): void {
@@ -353,7 +353,7 @@ export class RunFrame implements CallingRun {
       const saved =
         settled.status === 'input_required'
           ? undefined
-          : this.saved?.take(toolCallId, parentId, this.inFlight);
+          : this.saved?.take(toolCallId, parentId, (id) => this.inFlight(id));
       if (saved) settled.artifacts = saved;
       this.book.put(settled);
     }

@@ -34,8 +34,9 @@ const approvalPrefix = 'a:';
 const openCallPrefix = 'o:';
 /** A settled call's record (its result in it), kept for the run's retention window. */
 const settledCallPrefix = 'c:';
-const settled = (record: CallRecord) =>
-  record.status === 'completed' || record.status === 'failed' || record.status === 'cancelled';
+/** Whether a call is over (`completed`, `failed` or `cancelled`): its record will not change again. */
+export const isSettled = ({ status }: { status: CallRecord['status'] }) =>
+  status === 'completed' || status === 'failed' || status === 'cancelled';
 
 /**
  * A run's record and its bounded event log, in a {@link RunStorage}: the last `maxEvents` events
@@ -125,7 +126,7 @@ export class RunLog {
         const records = open();
         const known = id !== this.missingCall;
         if (!known) this.missingCall = undefined;
-        if (!settled(record)) {
+        if (!isSettled(record)) {
           const key = openCallPrefix + id;
           const pieced = records.has(id)
             ? replaceValue(storage, key, record, !this.wholeOpen.has(id))

@@ -22,7 +22,7 @@ import { ok, type Reply, refuse } from '../door/door-error.js';
 import { sameIdentity } from '../door/same-identity.js';
 import { eventMessage } from '../door/wire-format.js';
 import { defaultLimits, limitExceeded, type RunLimits } from './limits.js';
-import type { RunLog, RunRecord } from './run-log.js';
+import { isSettled, type RunLog, type RunRecord } from './run-log.js';
 import type { AskTaken, CancelInfo, DoorCall, RunInfo, RunInit } from './types.js';
 
 /** A reader of the run's events; `message` is the event as SSE bytes, encoded once for all readers. */
@@ -278,7 +278,8 @@ export class RunState implements DoorRun {
   ): Promise<Reply<CallHandle>> {
     // Read and, if need be, wait from the same turn: no news can slip in between.
     const now = this.statusNow(caller, callId);
-    if (!now.ok || changedSince(now.value, seen) || isOver(now.value) || this.log.record?.ended) return now;
+    if (!now.ok || changedSince(now.value, seen) || isSettled(now.value) || this.log.record?.ended)
+      return now;
     // Past this many, a waiter is answered at once, and its caller asks again.
     if (this.waiterCount >= maxWaiters) return now;
     const waiting = this.waiters.get(callId) ?? new Set<Waiter>();
@@ -676,10 +677,6 @@ interface Waiter {
   look(): void;
   done(): void;
 }
-
-/** Whether a call is over: its handle will not change again. */
-const isOver = (handle: CallHandle) =>
-  handle.status === 'completed' || handle.status === 'failed' || handle.status === 'cancelled';
 
 /** How many `nextCallStatus` calls may wait on one run at once. */
 const maxWaiters = 64;
